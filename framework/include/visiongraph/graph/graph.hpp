@@ -1,0 +1,188 @@
+#pragma once
+/// @file
+/// @brief A graph: build it, verify it once, then run it frame after frame without allocation.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "visiongraph/core/status.hpp"
+#include "visiongraph/data/meta.hpp"
+#include "visiongraph/data/views.hpp"
+#include "visiongraph/graph/handles.hpp"
+#include "visiongraph/kernel/attribute.hpp"
+#include "visiongraph/kernel/command.hpp"
+#include "visiongraph/kernel/kernel_context.hpp"
+#include "visiongraph/memory/allocator.hpp"
+#include "visiongraph/telemetry/stats.hpp"
+
+namespace vg {
+
+class Context;
+
+namespace detail {
+class GraphCore;
+}
+
+/// @brief What enqueue does when an input graph parameter's waiting queue is full.
+enum class InputPolicy : std::uint8_t {
+  block,        ///< wait for room (back-pressure), up to the enqueue timeout
+  latest_wins,  ///< the newest frame replaces the oldest waiting one; that one is handed back as dropped
+  reject_new,   ///< refuse the new frame (Status::rejected)
+};
+
+/// @brief How stop() treats frames in flight.
+enum class StopMode : std::uint8_t {
+  drain,    ///< let frames in flight finish normally
+  abandon,  ///< skip the callbacks not yet started; their buffers come back as aborted
+};
+
+/// @brief A buffer handed back by dequeue.
+struct DequeuedBuffer {
+  std::uint32_t index = 0;        ///< which of the graph parameter's buffers
+  Status status = Status::ok;     ///< ok, dropped, aborted, rejected or kernel_error (frame failed)
+  std::uint64_t sequence = 0;     ///< frame number (for dropped inputs: the sequence it would have had is unknown: 0)
+  std::int64_t timestamp_ns = 0;  ///< as given at enqueue
+};
+
+/// @brief Details of the most recent failure while running.
+struct RunError {
+  Status status = Status::ok;
+  std::uint64_t frame = 0;
+  std::string node;
+  std::string kernel;
+  std::string target;
+  std::string message;
+  std::string describe() const;  ///< "node 'x' (kernel k on cpu0) failed on frame 3: kernel_error: ..."
+};
+
+/// @brief A graph of nodes (kernel instances) connected by data objects.
+/// Building and verify() may throw vg::Error; everything after verify is noexcept and returns Status.
+/// @note Thread safety: build and verify from one thread. After verify, process(), enqueue(),
+///       dequeue(), send_command(), start(), stop() and stats() may be called from any thread;
+///       process() must not run concurrently with streaming (start()).
+/// @code
+/// vg::Graph g(ctx, "demo");
+/// auto a = g.add_data("a", vg::DataMeta::scalar_of(vg::ElementType::f64));
+/// auto s = g.add_virtual("sum", vg::DataKind::scalar);
+/// auto n = g.add_node("add", "vg.example.add");
+/// g.bind(n, "a", a).bind(n, "b", a).bind(n, "sum", s);
+/// g.verify();
+/// g.scalar(a).set(2.0);
+/// if (g.process() != vg::Status::ok) std::cerr << g.last_error().describe();
+/// @endcode
+class Graph {
+ public:
+  Graph(Context& context, std::string name = "graph");
+  ~Graph();  ///< stops (abandoning frames in flight) and releases
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  // ---- building (throws vg::Error) ----
+  DataId add_data(std::string name, const DataMeta& meta);
+  /// @brief An object whose metadata the writing node's validate sets.
+  DataId add_virtual(std::string name, DataKind kind);
+  NodeId add_node(std::string name, std::string_view kernel);
+  Graph& bind(NodeId node, std::string_view param, DataId data);
+  Graph& bind(NodeId node, std::size_t param, DataId data);
+  Graph& set_attribute(NodeId node, std::string key, AttrValue value);
+  Graph& set_target(NodeId node, std::string target);
+  /// @brief Expose a node parameter for enqueue/dequeue with @p num_buffers buffers (allocated at verify).
+  GraphParamId add_graph_parameter(NodeId node, std::string_view param, std::size_t num_buffers);
+  void set_input_policy(GraphParamId param, InputPolicy policy, std::size_t queue_capacity = 1);
+  /// @brief Frames in flight at once (0 = one per target the graph uses).
+  void set_pipeline_depth(std::size_t depth);
+  /// @brief Memory for objects not tied to a target allocator (default: host memory). Not owned.
+  void set_allocator(Allocator* allocator);
+  /// @brief Executions kept per node for percentiles and traces (default 4096).
+  void set_telemetry_capacity(std::size_t records);
+
+  // ---- verify (throws vg::Error) ----
+  void verify();
+  bool is_verified() const noexcept;
+  /// @brief Stop, delete every node on its target, free memory. Called by the destructor.
+  void release() noexcept;
+
+  // ---- running (noexcept) ----
+  /// @brief Run one frame and wait for it. Graph parameters use their buffer 0.
+  Status process(std::chrono::nanoseconds timeout = std::chrono::seconds(60)) noexcept;
+  /// @brief Streaming: admit frames as inputs are enqueued.
+  Status start() noexcept;
+  /// @brief Idempotent; callable from any thread, including a kernel callback (then it does not wait).
+  Status stop(StopMode mode = StopMode::drain) noexcept;
+  bool is_streaming() const noexcept;
+  /// @brief Hand buffer @p index of a graph parameter to the graph (inputs: filled; outputs: empty).
+  Status enqueue(GraphParamId param, std::uint32_t index, std::int64_t timestamp_ns = 0,
+                 std::chrono::nanoseconds timeout = std::chrono::seconds(5)) noexcept;
+  /// @brief Take back a done (or dropped/aborted) buffer, in frame order. Status::stopped once the
+  /// graph is stopped and has nothing left to hand back.
+  Status dequeue(GraphParamId param, DequeuedBuffer& out,
+                 std::chrono::nanoseconds timeout = std::chrono::seconds(5)) noexcept;
+  /// @brief Run the node's control callback on its target, between two frames, and wait for it.
+  Status send_command(NodeId node, const ControlCommand& command, std::chrono::nanoseconds timeout,
+                      CommandReply* reply = nullptr) noexcept;
+  /// @brief Wait until no frame is in flight.
+  Status wait_idle(std::chrono::nanoseconds timeout) noexcept;
+
+  // ---- data access ----
+  ImageView image(DataId data, std::uint32_t buffer = 0) const noexcept;
+  TensorView tensor(DataId data, std::uint32_t buffer = 0) const noexcept;
+  ScalarView scalar(DataId data, std::uint32_t buffer = 0) const noexcept;
+  template <class T>
+  T* user_data(DataId data, std::uint32_t buffer = 0) const noexcept {
+    Buffer* b = buffer_of(data, buffer);
+    return b ? reinterpret_cast<T*>(b->plane[0]) : nullptr;
+  }
+  template <class T>
+  ArrayView<T> array(DataId data, std::uint32_t buffer = 0) const noexcept {
+    return {&meta(data), buffer_of(data, buffer)};
+  }
+  /// @brief The data object a graph parameter's buffers belong to.
+  DataId data_of(GraphParamId param) const noexcept;
+  std::size_t num_buffers(DataId data) const noexcept;
+  /// @brief Use external memory for one buffer (a camera or NPU buffer) instead of the graph's:
+  /// OpenVX's SwapImageHandle. Call while the buffer is with the application (not enqueued).
+  /// The previous external block, if any, is returned in @p previous.
+  Status import_handle(DataId data, std::uint32_t buffer, const MemoryBlock& block,
+                       MemoryBlock* previous = nullptr) noexcept;
+  Buffer* buffer_of(DataId data, std::uint32_t buffer) const noexcept;
+  const DataMeta& meta(DataId data) const;
+
+  // ---- introspection ----
+  const std::string& name() const noexcept;
+  NodeId find_node(std::string_view name) const noexcept;
+  DataId find_data(std::string_view name) const noexcept;
+  std::string node_name(NodeId node) const;
+  std::string node_kernel(NodeId node) const;
+  std::string node_target(NodeId node) const;  ///< after verify: the chosen target
+  std::size_t num_nodes() const noexcept;
+  std::size_t num_data() const noexcept;
+  std::size_t pipeline_depth() const noexcept;
+  /// @brief Node ids in execution order (after verify).
+  std::vector<NodeId> execution_order() const;
+  RunError last_error() const;
+
+  // ---- observability (allocate; call off the hot path) ----
+  GraphStats stats() const;
+  void reset_stats() noexcept;
+  std::string report_text() const;  ///< one line per node with its target, like TIOVX's perf print
+  std::string report_json() const;
+  /// @brief Chrome trace-event JSON (Perfetto, chrome://tracing): a track per target, a slice per execution.
+  void write_trace(std::ostream& out) const;
+  /// @brief Graphviz DOT: nodes coloured by target, data objects with buffer counts, graph parameters marked.
+  void write_dot(std::ostream& out) const;
+  /// @brief Executions of a node still in its telemetry ring, oldest first.
+  std::vector<ExecutionRecord> executions(NodeId node) const;
+
+  detail::GraphCore& core() noexcept { return *core_; }
+
+ private:
+  std::unique_ptr<detail::GraphCore> core_;
+};
+
+}  // namespace vg

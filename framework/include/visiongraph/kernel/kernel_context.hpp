@@ -1,0 +1,92 @@
+#pragma once
+/// @file
+/// @brief What a target kernel's callbacks see: the node's parameters for the current frame, its
+/// attributes, frame information and its instance context.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "visiongraph/data/views.hpp"
+#include "visiongraph/kernel/attribute.hpp"
+#include "visiongraph/memory/memory_block.hpp"
+
+namespace vg {
+
+namespace detail {
+struct NodeState;
+}
+
+/// @brief Identity of the frame being processed.
+struct FrameInfo {
+  std::uint64_t sequence = 0;     ///< frame number, counted from 0 per graph
+  std::int64_t timestamp_ns = 0;  ///< capture time given at enqueue (steady clock by default)
+};
+
+/// @brief Per-node context handed to create, process, control and delete. Always used on the
+/// node's own target thread, so a kernel needs no locking for its own state.
+/// @note Attribute getters look keys up by name: read them in create, not per frame.
+class KernelContext {
+ public:
+  explicit KernelContext(detail::NodeState& node) noexcept : node_(node) {}
+  KernelContext(const KernelContext&) = delete;
+  KernelContext& operator=(const KernelContext&) = delete;
+
+  std::string_view node_name() const noexcept;
+  std::string_view kernel_name() const noexcept;
+  std::string_view target_name() const noexcept;
+
+  std::size_t num_params() const noexcept;
+  bool is_bound(std::size_t param) const noexcept;
+  const DataMeta& meta(std::size_t param) const noexcept;
+  /// @brief Index of the parameter named @p name, or -1.
+  int param_index(std::string_view name) const noexcept;
+
+  ImageView image(std::size_t param) const noexcept { return {meta_ptr(param), current(param)}; }
+  TensorView tensor(std::size_t param) const noexcept { return {meta_ptr(param), current(param)}; }
+  ScalarView scalar(std::size_t param) const noexcept { return {meta_ptr(param), current(param)}; }
+  template <class T>
+  T& user_data(std::size_t param) const noexcept {
+    return *reinterpret_cast<T*>(current(param)->plane[0]);
+  }
+  template <class T>
+  ArrayView<T> array(std::size_t param) const noexcept {
+    return {meta_ptr(param), current(param)};
+  }
+
+  /// @brief How many distinct buffers @p param will ever see (pipeline buffers or graph-parameter
+  /// entries): lets create pre-bind every one of them (e.g. to an NPU runtime).
+  std::size_t num_buffers(std::size_t param) const noexcept;
+  const MemoryBlock& buffer_block(std::size_t param, std::size_t k) const noexcept;
+  Buffer* buffer(std::size_t param, std::size_t k) const noexcept;
+  /// @brief Which of those buffers is the current frame's (valid in process).
+  std::size_t buffer_index(std::size_t param) const noexcept;
+
+  const FrameInfo& frame() const noexcept;
+
+  bool boolean(std::string_view key) const;
+  std::int64_t integer(std::string_view key) const;
+  double number(std::string_view key) const;
+  const std::string& string(std::string_view key) const;
+  const std::vector<double>& numbers(std::string_view key) const;
+  bool has_attribute(std::string_view key) const noexcept;
+
+  void set_instance(void* instance) noexcept;
+  void* instance() const noexcept;
+  template <class T>
+  T* instance_as() const noexcept {
+    return static_cast<T*>(instance());
+  }
+
+  /// @brief Explain a failure (copied into a fixed buffer; truncated; no allocation).
+  void set_error(std::string_view message) noexcept;
+
+ private:
+  const DataMeta* meta_ptr(std::size_t param) const noexcept;
+  Buffer* current(std::size_t param) const noexcept;
+  detail::NodeState& node_;
+};
+
+}  // namespace vg

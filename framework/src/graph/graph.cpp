@@ -1,0 +1,153 @@
+// The public Graph facade: argument checks and forwarding to GraphCore.
+
+#include "visiongraph/graph/graph.hpp"
+
+#include "graph/graph_core.hpp"
+#include "visiongraph/core/error.hpp"
+
+namespace vg {
+
+Graph::Graph(Context& context, std::string name) : core_(std::make_unique<detail::GraphCore>(context, std::move(name))) {}
+Graph::~Graph() { core_->release(); }
+
+DataId Graph::add_data(std::string name, const DataMeta& meta) { return {core_->add_data(std::move(name), meta, false, meta.kind)}; }
+DataId Graph::add_virtual(std::string name, DataKind kind) { return {core_->add_data(std::move(name), DataMeta{}, true, kind)}; }
+NodeId Graph::add_node(std::string name, std::string_view kernel) { return {core_->add_node(std::move(name), kernel)}; }
+Graph& Graph::bind(NodeId node, std::string_view param, DataId data) {
+  core_->bind(node.value, core_->param_by_name(node.value, param), data.value);
+  return *this;
+}
+Graph& Graph::bind(NodeId node, std::size_t param, DataId data) {
+  core_->bind(node.value, param, data.value);
+  return *this;
+}
+Graph& Graph::set_attribute(NodeId node, std::string key, AttrValue value) {
+  core_->check_building("set_attribute");
+  core_->node(node.value).attrs.set(std::move(key), std::move(value));
+  return *this;
+}
+Graph& Graph::set_target(NodeId node, std::string target) {
+  core_->check_building("set_target");
+  core_->node(node.value).requested_target = std::move(target);
+  return *this;
+}
+GraphParamId Graph::add_graph_parameter(NodeId node, std::string_view param, std::size_t num_buffers) {
+  return {core_->add_graph_parameter(node.value, param, num_buffers)};
+}
+void Graph::set_input_policy(GraphParamId param, InputPolicy policy, std::size_t queue_capacity) {
+  core_->check_building("set_input_policy");
+  if (param.value >= core_->params_.size()) throw Error("set_input_policy: invalid graph parameter");
+  auto& gp = *core_->params_[param.value];
+  if (!gp.is_input) throw Error("set_input_policy: graph parameter on '" + core_->data(gp.data).name + "' is an output");
+  if (queue_capacity == 0 || queue_capacity > gp.num_buffers)
+    throw Error("set_input_policy: queue capacity for '" + core_->data(gp.data).name + "' must be 1.." +
+                std::to_string(gp.num_buffers) + " (its number of buffers)");
+  gp.policy = policy;
+  gp.queue_capacity = queue_capacity;
+}
+void Graph::set_pipeline_depth(std::size_t depth) {
+  core_->check_building("set_pipeline_depth");
+  if (depth > 64) throw Error("set_pipeline_depth: " + std::to_string(depth) + " is more than 64");
+  core_->requested_depth_ = depth;
+}
+void Graph::set_allocator(Allocator* allocator) {
+  core_->check_building("set_allocator");
+  core_->allocator_ = allocator;
+}
+void Graph::set_telemetry_capacity(std::size_t records) {
+  core_->check_building("set_telemetry_capacity");
+  core_->telemetry_capacity_ = records ? records : 1;
+}
+
+void Graph::verify() { core_->verify(); }
+bool Graph::is_verified() const noexcept { return core_->verified_; }
+void Graph::release() noexcept { core_->release(); }
+
+Status Graph::process(std::chrono::nanoseconds timeout) noexcept { return core_->process(timeout); }
+Status Graph::start() noexcept { return core_->start(); }
+Status Graph::stop(StopMode mode) noexcept { return core_->stop(mode); }
+bool Graph::is_streaming() const noexcept {
+  std::lock_guard lock(core_->mu_public());
+  return core_->streaming_public();
+}
+Status Graph::enqueue(GraphParamId param, std::uint32_t index, std::int64_t timestamp_ns, std::chrono::nanoseconds timeout) noexcept {
+  return core_->enqueue(param.value, index, timestamp_ns, timeout);
+}
+Status Graph::dequeue(GraphParamId param, DequeuedBuffer& out, std::chrono::nanoseconds timeout) noexcept {
+  return core_->dequeue(param.value, out, timeout);
+}
+Status Graph::send_command(NodeId node, const ControlCommand& command, std::chrono::nanoseconds timeout, CommandReply* reply) noexcept {
+  return core_->send_command(node.value, command, timeout, reply);
+}
+Status Graph::wait_idle(std::chrono::nanoseconds timeout) noexcept { return core_->wait_idle(timeout); }
+
+Buffer* Graph::buffer_of(DataId data, std::uint32_t buffer) const noexcept {
+  if (data.value >= core_->data_.size()) return nullptr;
+  auto& buffers = core_->data_[data.value]->buffers;
+  return buffer < buffers.size() ? &buffers[buffer] : nullptr;
+}
+const DataMeta& Graph::meta(DataId data) const { return core_->data(data.value).meta; }
+ImageView Graph::image(DataId data, std::uint32_t buffer) const noexcept {
+  Buffer* b = buffer_of(data, buffer);
+  return b ? ImageView(&core_->data_[data.value]->meta, b) : ImageView();
+}
+TensorView Graph::tensor(DataId data, std::uint32_t buffer) const noexcept {
+  Buffer* b = buffer_of(data, buffer);
+  return b ? TensorView(&core_->data_[data.value]->meta, b) : TensorView();
+}
+ScalarView Graph::scalar(DataId data, std::uint32_t buffer) const noexcept {
+  Buffer* b = buffer_of(data, buffer);
+  return b ? ScalarView(&core_->data_[data.value]->meta, b) : ScalarView();
+}
+DataId Graph::data_of(GraphParamId param) const noexcept {
+  return param.value < core_->params_.size() ? DataId{core_->params_[param.value]->data} : DataId{};
+}
+std::size_t Graph::num_buffers(DataId data) const noexcept {
+  return data.value < core_->data_.size() ? core_->data_[data.value]->buffers.size() : 0;
+}
+Status Graph::import_handle(DataId data, std::uint32_t buffer, const MemoryBlock& block, MemoryBlock* previous) noexcept {
+  return core_->import_handle(data.value, buffer, block, previous);
+}
+
+const std::string& Graph::name() const noexcept { return core_->name_; }
+NodeId Graph::find_node(std::string_view name) const noexcept {
+  for (std::size_t i = 0; i < core_->nodes_.size(); ++i)
+    if (core_->nodes_[i]->name == name) return {static_cast<std::uint32_t>(i)};
+  return {};
+}
+DataId Graph::find_data(std::string_view name) const noexcept {
+  for (std::size_t i = 0; i < core_->data_.size(); ++i)
+    if (core_->data_[i]->name == name) return {static_cast<std::uint32_t>(i)};
+  return {};
+}
+std::string Graph::node_name(NodeId node) const { return core_->node(node.value).name; }
+std::string Graph::node_kernel(NodeId node) const { return core_->node(node.value).kernel_name; }
+std::string Graph::node_target(NodeId node) const {
+  auto& n = core_->node(node.value);
+  return n.target_name.empty() ? n.requested_target : n.target_name;
+}
+std::size_t Graph::num_nodes() const noexcept { return core_->nodes_.size(); }
+std::size_t Graph::num_data() const noexcept { return core_->data_.size(); }
+std::size_t Graph::pipeline_depth() const noexcept { return core_->depth_; }
+std::vector<NodeId> Graph::execution_order() const {
+  std::vector<NodeId> out;
+  for (auto i : core_->order_) out.push_back({i});
+  return out;
+}
+RunError Graph::last_error() const { return core_->last_error(); }
+
+GraphStats Graph::stats() const { return core_->stats(); }
+void Graph::reset_stats() noexcept { core_->reset_stats(); }
+void Graph::write_trace(std::ostream& out) const { core_->write_trace(out); }
+void Graph::write_dot(std::ostream& out) const { core_->write_dot(out); }
+std::vector<ExecutionRecord> Graph::executions(NodeId node) const { return core_->executions(node.value); }
+
+std::string RunError::describe() const {
+  if (status == Status::ok) return "no error";
+  std::string out = "node '" + node + "' (kernel '" + kernel + "' on " + target + ") failed on frame " +
+                    std::to_string(frame) + ": " + std::string(to_string(status));
+  if (!message.empty()) out += ": " + message;
+  return out;
+}
+
+}  // namespace vg

@@ -1,0 +1,543 @@
+// Building and verifying a graph (may throw vg::Error; messages name the node and the key).
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "graph/graph_core.hpp"
+#include "runtime/context_state.hpp"
+#include "visiongraph/core/error.hpp"
+#include "visiongraph/kernel/validate_context.hpp"
+
+namespace vg::detail {
+
+namespace {
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+std::string node_label(const NodeState& n) { return "node " + quote(n.name) + " (kernel " + quote(n.kernel_name) + ")"; }
+
+bool is_written(Direction d) { return d != Direction::input; }
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+}  // namespace
+
+GraphCore::GraphCore(Context& context, std::string name) : context_(context), name_(std::move(name)) {
+  for (auto& c : commands_) c.graph = this;
+}
+
+GraphCore::~GraphCore() { release(); }
+
+void GraphCore::check_building(const char* what) const {
+  if (verified_) throw Error(std::string("graph '") + name_ + "': " + what + " after verify; release() first");
+}
+
+NodeState& GraphCore::node(std::uint32_t index) const {
+  if (index >= nodes_.size()) throw Error("graph '" + name_ + "': invalid node handle");
+  return *nodes_[index];
+}
+
+DataObject& GraphCore::data(std::uint32_t index) const {
+  if (index >= data_.size()) throw Error("graph '" + name_ + "': invalid data handle");
+  return *data_[index];
+}
+
+std::uint32_t GraphCore::add_data(std::string name, const DataMeta& meta, bool is_virtual, DataKind kind) {
+  check_building("add_data");
+  if (name.empty()) name = "data" + std::to_string(data_.size());
+  for (const auto& d : data_)
+    if (d->name == name) throw Error("graph '" + name_ + "': data object " + quote(name) + " already exists");
+  auto obj = std::make_unique<DataObject>();
+  obj->name = std::move(name);
+  obj->meta = meta;
+  obj->declared_virtual = is_virtual;
+  if (is_virtual) {
+    obj->meta = DataMeta{};
+    obj->meta.kind = kind;
+    obj->meta.valid = false;
+  } else {
+    obj->meta.valid = true;
+    if (obj->meta.byte_size() == 0)
+      throw Error("data object " + quote(obj->name) + ": metadata describes an empty object (" + meta.describe() + ")");
+  }
+  data_.push_back(std::move(obj));
+  return static_cast<std::uint32_t>(data_.size() - 1);
+}
+
+std::uint32_t GraphCore::add_node(std::string name, std::string_view kernel) {
+  check_building("add_node");
+  const KernelInfo* info = context_.find_kernel(kernel);
+  if (!info) {
+    auto names = context_.kernel_names();
+    throw Error("node " + quote(name) + ": unknown kernel " + quote(std::string(kernel)) +
+                (names.empty() ? " (no kernels are registered: load a module first)" : " (registered: " + join(names) + ")"));
+  }
+  if (name.empty()) name = std::string(kernel) + "_" + std::to_string(nodes_.size());
+  for (const auto& n : nodes_)
+    if (n->name == name) throw Error("graph '" + name_ + "': node " + quote(name) + " already exists");
+  auto n = std::make_unique<NodeState>();
+  n->graph = this;
+  n->index = static_cast<std::uint32_t>(nodes_.size());
+  n->name = std::move(name);
+  n->kernel_name = std::string(kernel);
+  n->kernel = info;
+  n->num_params = info->decl.params().size();
+  n->bindings.assign(n->num_params, kInvalidIndex);
+  nodes_.push_back(std::move(n));
+  return static_cast<std::uint32_t>(nodes_.size() - 1);
+}
+
+std::size_t GraphCore::param_by_name(std::uint32_t node_index, std::string_view param) const {
+  NodeState& n = node(node_index);
+  const int index = n.kernel->decl.param_index(param);
+  if (index < 0) {
+    std::vector<std::string> names;
+    for (const auto& p : n.kernel->decl.params()) names.push_back(p.name);
+    throw Error(node_label(n) + ": no parameter " + quote(std::string(param)) + " (parameters: " + join(names) + ")");
+  }
+  return static_cast<std::size_t>(index);
+}
+
+void GraphCore::bind(std::uint32_t node_index, std::size_t param, std::uint32_t data_index) {
+  check_building("bind");
+  NodeState& n = node(node_index);
+  DataObject& d = data(data_index);
+  if (param >= n.num_params)
+    throw Error(node_label(n) + ": parameter index " + std::to_string(param) + " out of range (kernel has " +
+                std::to_string(n.num_params) + ")");
+  const ParamDecl& p = n.kernel->decl.params()[param];
+  if (p.kind != d.meta.kind)
+    throw Error(node_label(n) + ", parameter " + quote(p.name) + ": wrong type: expects " +
+                std::string(to_string(p.kind)) + ", data object " + quote(d.name) + " is " +
+                std::string(to_string(d.meta.kind)));
+  n.bindings[param] = data_index;
+}
+
+std::uint32_t GraphCore::add_graph_parameter(std::uint32_t node_index, std::string_view param, std::size_t num_buffers) {
+  check_building("add_graph_parameter");
+  NodeState& n = node(node_index);
+  const std::size_t p = param_by_name(node_index, param);
+  if (n.bindings[p] == kInvalidIndex)
+    throw Error(node_label(n) + ", parameter " + quote(std::string(param)) +
+                ": bind a data object (the exemplar of the graph parameter's buffers) before exposing it");
+  if (num_buffers == 0 || num_buffers > 1024)
+    throw Error(node_label(n) + ", graph parameter " + quote(std::string(param)) + ": num_buffers must be 1..1024");
+  DataObject& d = data(n.bindings[p]);
+  if (d.graph_param != kInvalidIndex)
+    throw Error("data object " + quote(d.name) + " is already a graph parameter");
+  const ParamDecl& decl = n.kernel->decl.params()[p];
+  if (decl.is_static)
+    throw Error(node_label(n) + ", parameter " + quote(decl.name) + " is static and cannot be a graph parameter");
+  auto gp = std::make_unique<GraphParam>();
+  gp->node = node_index;
+  gp->param = static_cast<std::uint32_t>(p);
+  gp->data = n.bindings[p];
+  gp->is_input = decl.direction == Direction::input;
+  gp->num_buffers = num_buffers;
+  gp->queue_capacity = gp->is_input ? 1 : num_buffers;
+  d.graph_param = static_cast<std::uint32_t>(params_.size());
+  params_.push_back(std::move(gp));
+  return static_cast<std::uint32_t>(params_.size() - 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// verify
+
+void GraphCore::resolve_targets() {
+  for (auto& np : nodes_) {
+    NodeState& n = *np;
+    // The registry may have changed since add_node: re-resolve.
+    n.kernel = context_.find_kernel(n.kernel_name);
+    if (!n.kernel) throw Error(node_label(n) + ": kernel is no longer registered (its module was unloaded)");
+    const auto& impls = n.kernel->impls;
+    auto matches = [](const KernelImpl& impl, const Target& t) { return impl.target == t.name() || impl.target == t.kind(); };
+    if (!n.requested_target.empty()) {
+      Target* t = context_.find_target(n.requested_target);
+      if (!t)
+        throw Error(node_label(n) + ": unknown target " + quote(n.requested_target) + " (targets: " +
+                    join(context_.target_names()) + ")");
+      auto it = std::find_if(impls.begin(), impls.end(), [&](const KernelImpl& i) { return matches(i, *t); });
+      if (it == impls.end()) {
+        std::vector<std::string> where;
+        for (const auto& i : impls) where.push_back(i.target);
+        throw Error(node_label(n) + ": kernel is not implemented on target " + quote(n.requested_target) +
+                    (where.empty() ? " (it has no implementation)" : " (implemented on: " + join(where) + ")"));
+      }
+      n.target = t;
+      n.callbacks = it->callbacks;
+    } else {
+      n.target = nullptr;
+      for (std::size_t ti = 0; ti < context_.num_targets() && !n.target; ++ti) {
+        Target& t = context_.target(ti);
+        for (const auto& impl : impls)
+          if (matches(impl, t)) {
+            n.target = &t;
+            n.callbacks = impl.callbacks;
+            break;
+          }
+      }
+      if (!n.target) {
+        std::vector<std::string> where;
+        for (const auto& i : impls) where.push_back(i.target);
+        throw Error(node_label(n) + ": no target of this context implements the kernel (implemented on: " +
+                    (where.empty() ? std::string("nothing") : join(where)) + "; targets: " +
+                    join(context_.target_names()) + ")");
+      }
+    }
+    n.target_name = n.target->name();
+  }
+}
+
+void GraphCore::check_bindings() {
+  for (auto& d : data_) {
+    d->users.clear();
+    d->writer = kInvalidIndex;
+    d->is_static = false;
+  }
+  for (auto& np : nodes_) {
+    NodeState& n = *np;
+    const auto& params = n.kernel->decl.params();
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      const ParamDecl& p = params[i];
+      const std::uint32_t di = n.bindings[i];
+      if (di == kInvalidIndex) {
+        if (p.required)
+          throw Error(node_label(n) + ": required " + std::string(to_string(p.direction)) + " parameter " +
+                      quote(p.name) + " is not bound");
+        continue;
+      }
+      DataObject& d = *data_[di];
+      d.users.emplace_back(n.index, static_cast<std::uint32_t>(i));
+      if (is_written(p.direction)) {
+        if (d.writer != kInvalidIndex)
+          throw Error("data object " + quote(d.name) + " has two writers: " + node_label(*nodes_[d.writer]) +
+                      " and " + node_label(n) + ", parameter " + quote(p.name));
+        d.writer = n.index;
+        if (p.is_static) d.is_static = true;
+      }
+    }
+    // attributes: known names, right types, required present
+    for (const auto& [key, value] : n.attrs.entries()) {
+      const AttrDecl* a = n.kernel->decl.find_attribute(key);
+      if (!a) {
+        std::vector<std::string> names;
+        for (const auto& ad : n.kernel->decl.attributes()) names.push_back(ad.name);
+        throw Error(node_label(n) + ": unknown attribute " + quote(key) +
+                    (names.empty() ? " (the kernel has none)" : " (attributes: " + join(names) + ")"));
+      }
+      const AttrType t = type_of(value);
+      const bool int_as_number = a->type == AttrType::number && t == AttrType::integer;
+      if (t != a->type && !int_as_number)
+        throw Error(node_label(n) + ", attribute " + quote(key) + ": wrong type: expects " +
+                    std::string(to_string(a->type)) + ", got " + std::string(to_string(t)) + " (" + to_text(value) + ")");
+    }
+    for (const AttrDecl& a : n.kernel->decl.attributes()) {
+      if (!n.attrs.find(a.name)) {
+        if (!a.default_value)
+          throw Error(node_label(n) + ": required attribute " + quote(a.name) + " (" + std::string(to_string(a.type)) +
+                      ") is not set");
+      }
+    }
+  }
+  // static objects: read only by static inputs
+  for (auto& np : nodes_) {
+    NodeState& n = *np;
+    const auto& params = n.kernel->decl.params();
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      if (n.bindings[i] == kInvalidIndex) continue;
+      DataObject& d = *data_[n.bindings[i]];
+      if (params[i].is_static && params[i].direction == Direction::input && d.writer != kInvalidIndex && !d.is_static)
+        throw Error(node_label(n) + ", static input " + quote(params[i].name) + ": data object " + quote(d.name) +
+                    " is written per frame by " + node_label(*nodes_[d.writer]) + ", not once in create");
+    }
+  }
+}
+
+void GraphCore::order_nodes() {
+  const std::size_t n = nodes_.size();
+  std::vector<std::set<std::uint32_t>> succ(n), pred(n);
+  for (auto& d : data_) {
+    if (d->writer == kInvalidIndex) continue;
+    for (auto [user, param] : d->users) {
+      if (user == d->writer) continue;
+      const ParamDecl& p = nodes_[user]->kernel->decl.params()[param];
+      if (p.direction == Direction::input || p.direction == Direction::bidirectional) {
+        succ[d->writer].insert(user);
+        pred[user].insert(d->writer);
+      }
+    }
+  }
+  std::vector<std::size_t> indeg(n);
+  for (std::size_t i = 0; i < n; ++i) indeg[i] = pred[i].size();
+  order_.clear();
+  std::vector<bool> placed(n, false);
+  // Kahn's algorithm, always taking the lowest-index ready node: deterministic, insertion order for ties.
+  for (std::size_t step = 0; step < n; ++step) {
+    std::size_t pick = n;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!placed[i] && indeg[i] == 0) {
+        pick = i;
+        break;
+      }
+    if (pick == n) {
+      std::vector<std::string> cycle;
+      for (std::size_t i = 0; i < n; ++i)
+        if (!placed[i]) cycle.push_back(quote(nodes_[i]->name));
+      throw Error("graph '" + name_ + "' has a cycle through nodes " + join(cycle));
+    }
+    placed[pick] = true;
+    order_.push_back(static_cast<std::uint32_t>(pick));
+    for (auto s : succ[pick]) --indeg[s];
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    nodes_[i]->preds.assign(pred[i].begin(), pred[i].end());
+    nodes_[i]->succs.assign(succ[i].begin(), succ[i].end());
+  }
+}
+
+void GraphCore::run_validate() {
+  for (std::uint32_t ni : order_) {
+    NodeState& n = *nodes_[ni];
+    const auto& params = n.kernel->decl.params();
+    n.metas.assign(n.num_params, nullptr);
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      if (n.bindings[i] == kInvalidIndex) continue;
+      DataObject& d = *data_[n.bindings[i]];
+      n.metas[i] = &d.meta;
+      if (params[i].direction != Direction::output && !d.meta.valid)
+        throw Error(node_label(n) + ", parameter " + quote(params[i].name) + ": data object " + quote(d.name) +
+                    " has no metadata (it is virtual and " +
+                    (d.writer == kInvalidIndex ? std::string("nothing writes it") : "its writer " + node_label(*nodes_[d.writer]) + " did not set it") + ")");
+    }
+    if (n.kernel->decl.validator()) {
+      ValidateContext v(n);
+      try {
+        n.kernel->decl.validator()(v);
+      } catch (const Error&) {
+        throw;
+      } catch (const std::exception& e) {
+        throw Error(node_label(n) + ": validate failed: " + e.what());
+      }
+    }
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      if (n.bindings[i] == kInvalidIndex) continue;
+      DataObject& d = *data_[n.bindings[i]];
+      if (is_written(params[i].direction) && !d.meta.valid)
+        throw Error(node_label(n) + ", output " + quote(params[i].name) + ": metadata of " + quote(d.name) +
+                    " is unknown (virtual object, and the kernel's validate did not set it)");
+    }
+  }
+  for (auto& d : data_)
+    if (!d->meta.valid)
+      throw Error("data object " + quote(d->name) + " is virtual but no node writes it");
+}
+
+void GraphCore::allocate_buffers() {
+  for (auto& dp : data_) {
+    DataObject& d = *dp;
+    std::size_t count = 1;
+    if (d.graph_param != kInvalidIndex)
+      count = params_[d.graph_param]->num_buffers;
+    else if (d.writer != kInvalidIndex && !d.is_static)
+      count = depth_;
+    // Memory comes from the allocator of a target that touches it (e.g. DMA-BUF for the NPU).
+    Allocator* alloc = nullptr;
+    for (auto [user, param] : d.users) {
+      (void)param;
+      if (Allocator* a = context_.target_allocator(nodes_[user]->target_name)) {
+        alloc = a;
+        break;
+      }
+    }
+    if (!alloc) alloc = allocator_ ? allocator_ : &default_allocator();
+    d.allocator = alloc;
+    const std::size_t bytes = d.meta.byte_size();
+    d.buffers.assign(count, Buffer{});
+    d.own_blocks.assign(count, MemoryBlock{});
+    d.with_graph.assign(count, 0);
+    for (std::size_t k = 0; k < count; ++k) {
+      Buffer& b = d.buffers[k];
+      try {
+        b.block = alloc->allocate(bytes, 64);
+        if (!b.block.owner) b.block.owner = alloc;
+        d.own_blocks[k] = b.block;
+      } catch (const std::exception& e) {
+        throw Error("data object " + quote(d.name) + ": cannot allocate " + std::to_string(bytes) + " bytes from " +
+                    std::string(alloc->name()) + ": " + e.what());
+      }
+      if (b.block.data) std::memset(b.block.data, 0, bytes);
+      layout_buffer(d.meta, b);
+    }
+  }
+}
+
+void layout_buffer(const DataMeta& meta, Buffer& b) noexcept {
+  auto* base = static_cast<std::uint8_t*>(b.block.data);
+  if (meta.kind == DataKind::image) {
+    const ImageMeta& im = meta.image;
+    b.num_planes = im.num_planes();
+    std::size_t offset = 0;
+    for (std::uint32_t p = 0; p < b.num_planes; ++p) {
+      b.plane[p] = base + offset;
+      b.stride[p] = im.stride(p);
+      offset += im.stride(p) * im.plane_rows(p);
+    }
+  } else {
+    b.num_planes = 1;
+    b.plane[0] = base;
+    b.stride[0] = meta.byte_size();
+  }
+}
+
+void GraphCore::free_buffers() noexcept {
+  for (auto& dp : data_) {
+    for (MemoryBlock& block : dp->own_blocks)
+      if (block.owner) block.owner->release(block);
+    dp->own_blocks.clear();
+    dp->buffers.clear();
+    dp->with_graph.clear();
+  }
+}
+
+void GraphCore::build_tables() {
+  slots_ = std::vector<FrameSlot>(depth_);
+  for (auto& s : slots_) {
+    s.gp_index.assign(params_.size(), 0);
+    s.skip = std::make_unique<std::atomic<std::uint8_t>[]>(nodes_.size());
+  }
+  for (auto& np : nodes_) {
+    NodeState& n = *np;
+    n.table.assign(depth_ * n.num_params, nullptr);
+    n.table_index.assign(depth_ * n.num_params, 0);
+    for (std::size_t s = 0; s < depth_; ++s) {
+      for (std::size_t p = 0; p < n.num_params; ++p) {
+        if (n.bindings[p] == kInvalidIndex) continue;
+        DataObject& d = *data_[n.bindings[p]];
+        const std::size_t k = d.buffers.size() == depth_ && d.graph_param == kInvalidIndex ? s : 0;
+        n.table[s * n.num_params + p] = &d.buffers[k];
+        n.table_index[s * n.num_params + p] = static_cast<std::uint32_t>(k);
+      }
+    }
+    n.pending = std::make_unique<std::atomic<std::int32_t>[]>(depth_ + 1);
+    n.initial_tokens = static_cast<std::int32_t>(n.preds.size()) + 2;  // preds + start + previous frame
+    for (std::size_t k = 0; k <= depth_; ++k) n.pending[k].store(n.initial_tokens - (k == 0 ? 1 : 0));
+    n.ring_capacity = telemetry_capacity_ ? telemetry_capacity_ : 1;
+    n.ring = std::make_unique<ExecSlot[]>(n.ring_capacity);
+  }
+  for (auto& gp : params_) {
+    gp->waiting.init(gp->is_input ? gp->queue_capacity : gp->num_buffers);
+    gp->done.init(gp->num_buffers);
+    gp->timestamp.assign(gp->num_buffers, 0);
+    gp->enqueued_at.assign(gp->num_buffers, 0);
+  }
+  latency_ring_.assign(telemetry_capacity_ ? telemetry_capacity_ : 1, 0);
+  latency_count_ = 0;
+}
+
+void GraphCore::reserve_targets() {
+  reservations_.assign(context_.num_targets(), 0);
+  for (auto& np : nodes_) reservations_[np->target->index()] += 1;
+  for (std::size_t t = 0; t < reservations_.size(); ++t) {
+    if (reservations_[t] == 0) continue;
+    reservations_[t] += kCommandSlots + 1;
+    if (!context_.target(t).reserve(reservations_[t])) {
+      for (std::size_t u = 0; u < t; ++u)
+        if (reservations_[u]) context_.target(u).unreserve(reservations_[u]);
+      reservations_.clear();
+      throw Error("target '" + context_.target(t).name() + "': its command queue (" +
+                  std::to_string(context_.target(t).capacity()) + ") is too small for the graphs verified on it; "
+                  "raise TargetConfig::queue_capacity");
+    }
+  }
+}
+
+void GraphCore::run_lifecycle_on_target(NodeState& n, bool create) {
+  n.lifecycle_done.reset();
+  n.target->push(TargetCommand{&GraphCore::lifecycle_trampoline, this, n.index, create ? 1u : 0u});
+  n.lifecycle_done.wait();
+}
+
+void GraphCore::create_nodes() {
+  std::vector<std::uint32_t> created;
+  for (std::uint32_t ni : order_) {
+    NodeState& n = *nodes_[ni];
+    n.current_slot = 0;
+    run_lifecycle_on_target(n, true);
+    if (n.lifecycle_status != Status::ok) {
+      const std::string why = n.lifecycle_message.empty() ? std::string(n.error.data()) : n.lifecycle_message;
+      const std::string message = node_label(n) + " on target " + quote(n.target_name) + ": create failed: " +
+                                  std::string(to_string(n.lifecycle_status)) + (why.empty() ? "" : ": " + why);
+      for (auto it = created.rbegin(); it != created.rend(); ++it) run_lifecycle_on_target(*nodes_[*it], false);
+      throw Error(message);
+    }
+    created.push_back(ni);
+  }
+}
+
+void GraphCore::verify() {
+  if (verified_) throw Error("graph '" + name_ + "' is already verified");
+  if (nodes_.empty()) throw Error("graph '" + name_ + "' has no nodes");
+  resolve_targets();
+  check_bindings();
+  order_nodes();
+  run_validate();
+  for (auto& gp : params_) {
+    const DataObject& d = *data_[gp->data];
+    if (gp->is_input && d.writer != kInvalidIndex)
+      throw Error("graph parameter on data object " + quote(d.name) + " is an input but " +
+                  node_label(*nodes_[d.writer]) + " writes it");
+  }
+  if (requested_depth_ == 0) {
+    std::set<std::string> targets;
+    for (auto& np : nodes_) targets.insert(np->target_name);
+    depth_ = std::max<std::size_t>(1, targets.size());
+  } else {
+    depth_ = requested_depth_;
+  }
+  try {
+    allocate_buffers();
+    build_tables();
+    reserve_targets();
+    create_nodes();
+  } catch (...) {
+    if (!reservations_.empty())
+      for (std::size_t t = 0; t < reservations_.size(); ++t)
+        if (reservations_[t]) context_.target(t).unreserve(reservations_[t]);
+    reservations_.clear();
+    free_buffers();
+    throw;
+  }
+  used_modules_.clear();
+  for (auto& np : nodes_)
+    if (std::find(used_modules_.begin(), used_modules_.end(), np->kernel->module) == used_modules_.end())
+      used_modules_.push_back(np->kernel->module);
+  for (const auto& m : used_modules_) context_.state().acquire_module(m);
+  next_frame_ = completed_through_ = 0;
+  in_flight_ = 0;
+  streaming_ = stopped_ = false;
+  verified_ = true;
+}
+
+void GraphCore::release() noexcept {
+  if (!verified_) return;
+  (void)stop(StopMode::abandon);
+  (void)wait_idle(std::chrono::hours(1));
+  for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+    NodeState& n = *nodes_[*it];
+    if (n.created) run_lifecycle_on_target(n, false);
+  }
+  for (std::size_t t = 0; t < reservations_.size(); ++t)
+    if (reservations_[t]) context_.target(t).unreserve(reservations_[t]);
+  reservations_.clear();
+  free_buffers();
+  for (const auto& m : used_modules_) context_.state().release_module(m);
+  used_modules_.clear();
+  verified_ = false;
+}
+
+}  // namespace vg::detail

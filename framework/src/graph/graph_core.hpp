@@ -1,0 +1,280 @@
+#pragma once
+// Private state of a graph: nodes, data objects, graph parameters, frame slots and the scheduler.
+//
+// Scheduling (no central scheduler thread): each node has, per frame, a counter of tokens it still
+// needs: one per predecessor, one "frame started" token and one "my previous frame finished" token
+// (so a node sees its frames in order). The thread that drops a counter to zero pushes the node onto
+// its target's FIFO. Counters live in depth+1 rotating slots; a slot is re-armed when the frame that
+// used it completes, which is provably before anything can touch it for the next frame that maps to it.
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/event.hpp"
+#include "runtime/target.hpp"
+#include "visiongraph/graph/graph.hpp"
+#include "visiongraph/kernel/kernel_context.hpp"
+#include "visiongraph/runtime/context.hpp"
+
+namespace vg::detail {
+
+class GraphCore;
+
+/// Fixed-capacity ring used for graph-parameter queues (guarded by the graph mutex).
+template <class T>
+class FixedRing {
+ public:
+  void init(std::size_t capacity) {
+    items_.assign(capacity, T{});
+    head_ = size_ = 0;
+  }
+  std::size_t size() const noexcept { return size_; }
+  std::size_t capacity() const noexcept { return items_.size(); }
+  bool empty() const noexcept { return size_ == 0; }
+  bool full() const noexcept { return size_ == items_.size(); }
+  bool push(const T& v) noexcept {
+    if (full()) return false;
+    items_[(head_ + size_) % items_.size()] = v;
+    ++size_;
+    return true;
+  }
+  bool pop(T& out) noexcept {
+    if (empty()) return false;
+    out = items_[head_];
+    head_ = (head_ + 1) % items_.size();
+    --size_;
+    return true;
+  }
+  const T& front() const noexcept { return items_[head_]; }
+
+ private:
+  std::vector<T> items_;
+  std::size_t head_ = 0;
+  std::size_t size_ = 0;
+};
+
+struct DataObject {
+  std::string name;
+  DataMeta meta;
+  bool declared_virtual = false;
+  std::uint32_t writer = kInvalidIndex;  // node writing it per frame (or in create for static outputs)
+  bool is_static = false;
+  std::uint32_t graph_param = kInvalidIndex;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> users;  // (node, param)
+  std::vector<Buffer> buffers;
+  std::vector<MemoryBlock> own_blocks;   // the graph's allocation per buffer (buffers may point elsewhere when imported)
+  std::vector<std::uint8_t> with_graph;  // graph parameters: buffer currently enqueued
+  Allocator* allocator = nullptr;
+};
+
+struct GraphParam {
+  std::uint32_t node = 0;
+  std::uint32_t param = 0;
+  std::uint32_t data = 0;
+  bool is_input = true;
+  std::size_t num_buffers = 0;
+  InputPolicy policy = InputPolicy::block;
+  std::size_t queue_capacity = 1;
+  FixedRing<std::uint32_t> waiting;
+  FixedRing<DequeuedBuffer> done;
+  std::vector<std::int64_t> timestamp;   // per buffer, given at enqueue
+  std::vector<std::int64_t> enqueued_at; // per buffer, steady clock at enqueue
+};
+
+struct ExecSlot {
+  std::atomic<std::uint64_t> frame{0};
+  std::atomic<std::int64_t> start{0};
+  std::atomic<std::int64_t> end{0};
+  std::atomic<std::int32_t> status{0};
+};
+
+struct NodeState {
+  // built
+  GraphCore* graph = nullptr;
+  std::uint32_t index = 0;
+  std::string name;
+  std::string kernel_name;
+  const KernelInfo* kernel = nullptr;
+  std::string requested_target;
+  AttributeSet attrs;
+  std::vector<std::uint32_t> bindings;  // per param: data index or kInvalidIndex
+  // verified
+  Target* target = nullptr;
+  std::string target_name;
+  KernelCallbacks callbacks{};
+  std::vector<std::uint32_t> preds;
+  std::vector<std::uint32_t> succs;
+  std::size_t num_params = 0;
+  std::vector<const DataMeta*> metas;          // per param
+  std::vector<Buffer*> table;                  // [slot * num_params + param]: buffer for that frame slot
+  std::vector<std::uint32_t> table_index;      // same shape: index of that buffer within its object
+  std::unique_ptr<std::atomic<std::int32_t>[]> pending;  // [depth + 1]
+  std::int32_t initial_tokens = 0;
+  // runtime (touched only on the node's target thread)
+  std::uint32_t current_slot = 0;
+  FrameInfo frame{};
+  void* instance = nullptr;
+  bool created = false;
+  Status lifecycle_status = Status::ok;
+  std::string lifecycle_message;  // create failures (verify time)
+  std::array<char, 256> error{};  // set_error() from callbacks
+  // telemetry (written by the target thread, read by anyone)
+  std::unique_ptr<ExecSlot[]> ring;
+  std::size_t ring_capacity = 0;
+  std::atomic<std::uint64_t> executions{0};
+  std::atomic<std::uint64_t> failures{0};
+  std::atomic<std::int64_t> sum_ns{0};
+  std::atomic<std::int64_t> min_ns{0};
+  std::atomic<std::int64_t> max_ns{0};
+  // for create/delete waits
+  Event lifecycle_done;
+
+  KernelContext context{*this};
+};
+
+struct FrameSlot {
+  std::uint64_t sequence = 0;
+  std::int64_t timestamp_ns = 0;
+  std::int64_t enqueued_ns = 0;
+  bool from_process = false;
+  std::vector<std::uint32_t> gp_index;
+  std::atomic<std::int32_t> remaining{0};
+  std::atomic<bool> abort{false};
+  std::atomic<std::int32_t> status{0};
+  std::unique_ptr<std::atomic<std::uint8_t>[]> skip;  // per node: an input is invalid this frame
+  Status final_status = Status::ok;
+};
+
+enum class CommandState : std::uint32_t { free, claimed, queued, running, done, abandoned };
+
+struct CommandSlot {
+  std::atomic<std::uint32_t> state{0};
+  std::uint32_t node = 0;
+  ControlCommand command;
+  CommandReply reply;
+  Status result = Status::ok;
+  Event done;
+  GraphCore* graph = nullptr;
+};
+
+inline constexpr std::size_t kCommandSlots = 16;
+
+/// Point a buffer's planes into its block according to the metadata.
+void layout_buffer(const DataMeta& meta, Buffer& buffer) noexcept;
+
+class GraphCore {
+ public:
+  GraphCore(Context& context, std::string name);
+  ~GraphCore();
+
+  // building
+  std::uint32_t add_data(std::string name, const DataMeta& meta, bool is_virtual, DataKind kind);
+  std::uint32_t add_node(std::string name, std::string_view kernel);
+  void bind(std::uint32_t node, std::size_t param, std::uint32_t data);
+  std::size_t param_by_name(std::uint32_t node, std::string_view param) const;
+  std::uint32_t add_graph_parameter(std::uint32_t node, std::string_view param, std::size_t num_buffers);
+  void check_building(const char* what) const;
+  NodeState& node(std::uint32_t index) const;
+  DataObject& data(std::uint32_t index) const;
+
+  void verify();
+  void release() noexcept;
+
+  Status process(std::chrono::nanoseconds timeout) noexcept;
+  Status start() noexcept;
+  Status stop(StopMode mode) noexcept;
+  Status enqueue(std::uint32_t param, std::uint32_t index, std::int64_t timestamp_ns,
+                 std::chrono::nanoseconds timeout) noexcept;
+  Status dequeue(std::uint32_t param, DequeuedBuffer& out, std::chrono::nanoseconds timeout) noexcept;
+  Status send_command(std::uint32_t node, const ControlCommand& command, std::chrono::nanoseconds timeout,
+                      CommandReply* reply) noexcept;
+  Status wait_idle(std::chrono::nanoseconds timeout) noexcept;
+  Status import_handle(std::uint32_t data, std::uint32_t buffer, const MemoryBlock& block,
+                       MemoryBlock* previous) noexcept;
+
+  GraphStats stats() const;
+  void reset_stats() noexcept;
+  RunError last_error() const;
+  std::vector<ExecutionRecord> executions(std::uint32_t node) const;
+  void write_trace(std::ostream& out) const;
+  void write_dot(std::ostream& out) const;
+
+  std::mutex& mu_public() const noexcept { return mu_; }
+  bool streaming_public() const noexcept { return streaming_; }
+
+  // state (public to the Graph facade and the contexts)
+  Context& context_;
+  std::string name_;
+  std::vector<std::unique_ptr<NodeState>> nodes_;
+  std::vector<std::unique_ptr<DataObject>> data_;
+  std::vector<std::unique_ptr<GraphParam>> params_;
+  std::vector<std::uint32_t> order_;
+  std::size_t requested_depth_ = 0;
+  std::size_t depth_ = 1;
+  std::size_t telemetry_capacity_ = 4096;
+  Allocator* allocator_ = nullptr;
+  bool verified_ = false;
+
+ private:
+  // verify steps
+  void resolve_targets();
+  void check_bindings();
+  void order_nodes();
+  void run_validate();
+  void allocate_buffers();
+  void free_buffers() noexcept;
+  void build_tables();
+  void reserve_targets();
+  void create_nodes();
+  void run_lifecycle_on_target(NodeState& node, bool create);
+
+  // scheduling
+  static void exec_trampoline(void* self, std::uint64_t node, std::uint64_t frame) noexcept;
+  static void control_trampoline(void* self, std::uint64_t slot, std::uint64_t) noexcept;
+  static void lifecycle_trampoline(void* self, std::uint64_t node, std::uint64_t create) noexcept;
+  void exec_node(std::uint32_t node, std::uint64_t frame) noexcept;
+  void release_token(std::uint32_t node, std::uint64_t frame) noexcept;
+  void complete_frame(std::uint64_t frame) noexcept;
+  bool can_admit_locked() const noexcept;
+  std::uint64_t admit_locked(bool from_process) noexcept;
+  void try_admit_locked() noexcept;
+  bool on_target_thread() const noexcept;
+  void record_error(NodeState& node, std::uint64_t frame, Status status) noexcept;
+  void return_waiting_locked(Status status) noexcept;
+
+  std::vector<FrameSlot> slots_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;  // frame completed, queue space, stop
+  bool streaming_ = false;
+  bool stopped_ = false;
+  std::uint64_t next_frame_ = 0;
+  std::uint64_t completed_through_ = 0;  // frames [0, completed_through_) are complete
+  std::uint32_t in_flight_ = 0;
+  std::vector<std::size_t> reservations_;  // per target index
+
+  std::array<CommandSlot, kCommandSlots> commands_;
+
+  // accounting (guarded by mu_)
+  std::uint64_t frames_in_ = 0, frames_started_ = 0, frames_completed_ = 0, frames_failed_ = 0;
+  std::uint64_t frames_dropped_ = 0, frames_rejected_ = 0, frames_aborted_ = 0;
+  std::vector<std::int64_t> latency_ring_;
+  std::size_t latency_count_ = 0;
+  std::int64_t first_start_ns_ = 0, last_complete_ns_ = 0;
+
+  // last error (guarded by err_mu_; fixed storage so workers never allocate)
+  mutable std::mutex err_mu_;
+  Status err_status_ = Status::ok;
+  std::uint64_t err_frame_ = 0;
+  std::uint32_t err_node_ = kInvalidIndex;
+  std::array<char, 256> err_message_{};
+
+  std::vector<std::string> used_modules_;
+};
+
+}  // namespace vg::detail

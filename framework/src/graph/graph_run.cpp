@@ -1,0 +1,393 @@
+// Running a verified graph: admission, per-target dispatch, completion, streaming, commands.
+// Everything here is noexcept and allocation-free.
+
+#include <algorithm>
+#include <cstring>
+
+#include "graph/graph_core.hpp"
+#include "visiongraph/core/clock.hpp"
+
+namespace vg::detail {
+
+namespace {
+constexpr std::int32_t to_int(Status s) noexcept { return static_cast<std::int32_t>(s); }
+}  // namespace
+
+bool GraphCore::on_target_thread() const noexcept {
+  for (std::size_t t = 0; t < context_.num_targets(); ++t)
+    if (context_.target(t).is_current_thread()) return true;
+  return false;
+}
+
+void GraphCore::lifecycle_trampoline(void* self, std::uint64_t node_index, std::uint64_t create) noexcept {
+  auto* g = static_cast<GraphCore*>(self);
+  NodeState& n = *g->nodes_[node_index];
+  if (create) {
+    n.error[0] = '\0';
+    n.lifecycle_message.clear();
+    Status status = Status::ok;
+    try {
+      if (n.callbacks.create) status = n.callbacks.create(n.context);
+    } catch (const std::exception& e) {
+      status = Status::kernel_error;
+      try {
+        n.lifecycle_message = e.what();
+      } catch (...) {
+      }
+    } catch (...) {
+      status = Status::kernel_error;
+    }
+    n.lifecycle_status = status;
+    n.created = status == Status::ok;
+  } else {
+    if (n.created && n.callbacks.destroy) n.callbacks.destroy(n.context);
+    n.created = false;
+  }
+  n.lifecycle_done.set();
+}
+
+void GraphCore::exec_trampoline(void* self, std::uint64_t node, std::uint64_t frame) noexcept {
+  static_cast<GraphCore*>(self)->exec_node(static_cast<std::uint32_t>(node), frame);
+}
+
+void GraphCore::release_token(std::uint32_t node_index, std::uint64_t frame) noexcept {
+  NodeState& n = *nodes_[node_index];
+  if (n.pending[frame % (depth_ + 1)].fetch_sub(1, std::memory_order_acq_rel) == 1)
+    n.target->push(TargetCommand{&GraphCore::exec_trampoline, this, node_index, frame});
+}
+
+void GraphCore::exec_node(std::uint32_t node_index, std::uint64_t frame) noexcept {
+  NodeState& n = *nodes_[node_index];
+  const std::size_t s = frame % depth_;
+  FrameSlot& slot = slots_[s];
+  const bool aborted = slot.abort.load(std::memory_order_acquire);
+  const bool skipped = aborted || slot.skip[node_index].load(std::memory_order_acquire) != 0;
+  Status status = Status::ok;
+  if (!skipped) {
+    n.current_slot = static_cast<std::uint32_t>(s);
+    n.frame.sequence = slot.sequence;
+    n.frame.timestamp_ns = slot.timestamp_ns;
+    n.error[0] = '\0';
+    const std::int64_t t0 = now_ns();
+    status = n.callbacks.process(n.context);
+    const std::int64_t t1 = now_ns();
+    const std::int64_t dt = t1 - t0;
+    const std::uint64_t k = n.executions.fetch_add(1, std::memory_order_relaxed);
+    ExecSlot& rec = n.ring[k % n.ring_capacity];
+    rec.frame.store(frame, std::memory_order_relaxed);
+    rec.start.store(t0, std::memory_order_relaxed);
+    rec.end.store(t1, std::memory_order_relaxed);
+    rec.status.store(to_int(status), std::memory_order_relaxed);
+    n.sum_ns.fetch_add(dt, std::memory_order_relaxed);
+    if (k == 0 || dt < n.min_ns.load(std::memory_order_relaxed)) n.min_ns.store(dt, std::memory_order_relaxed);
+    if (dt > n.max_ns.load(std::memory_order_relaxed)) n.max_ns.store(dt, std::memory_order_relaxed);
+    if (status != Status::ok) {
+      n.failures.fetch_add(1, std::memory_order_relaxed);
+      record_error(n, frame, status);
+      std::int32_t expected = to_int(Status::ok);
+      slot.status.compare_exchange_strong(expected, to_int(status));
+    }
+  }
+  if (skipped || status != Status::ok)
+    for (std::uint32_t succ : n.succs) slot.skip[succ].store(1, std::memory_order_release);
+  for (std::uint32_t succ : n.succs) release_token(succ, frame);
+  release_token(node_index, frame + 1);  // this node may now run the next frame
+  if (slot.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) complete_frame(frame);
+}
+
+void GraphCore::record_error(NodeState& n, std::uint64_t frame, Status status) noexcept {
+  std::lock_guard lock(err_mu_);
+  err_status_ = status;
+  err_frame_ = frame;
+  err_node_ = n.index;
+  std::memcpy(err_message_.data(), n.error.data(), err_message_.size());
+  err_message_.back() = '\0';
+}
+
+void GraphCore::complete_frame(std::uint64_t frame) noexcept {
+  std::lock_guard lock(mu_);
+  const std::size_t s = frame % depth_;
+  FrameSlot& slot = slots_[s];
+  // Re-arm this counter slot for frame + depth + 1 (see the scheduling note in graph_core.hpp).
+  const std::size_t c = frame % (depth_ + 1);
+  for (auto& np : nodes_) np->pending[c].store(np->initial_tokens, std::memory_order_relaxed);
+  Status status = static_cast<Status>(slot.status.load(std::memory_order_acquire));
+  if (slot.abort.load(std::memory_order_acquire)) status = Status::aborted;
+  slot.final_status = status;
+  const std::int64_t now = now_ns();
+  if (status == Status::ok) {
+    ++frames_completed_;
+    latency_ring_[latency_count_++ % latency_ring_.size()] = now - slot.enqueued_ns;
+  } else if (status == Status::aborted) {
+    ++frames_aborted_;
+  } else {
+    ++frames_failed_;
+  }
+  last_complete_ns_ = now;
+  if (!slot.from_process) {
+    for (std::size_t g = 0; g < params_.size(); ++g) {
+      GraphParam& gp = *params_[g];
+      const std::uint32_t idx = slot.gp_index[g];
+      const Status handed = status == Status::ok ? Status::ok : status == Status::aborted ? Status::aborted : Status::kernel_error;
+      (void)gp.done.push(DequeuedBuffer{idx, handed, slot.sequence, gp.timestamp[idx]});
+    }
+  }
+  --in_flight_;
+  completed_through_ = frame + 1;
+  try_admit_locked();
+  cv_.notify_all();
+}
+
+bool GraphCore::can_admit_locked() const noexcept {
+  if (in_flight_ >= depth_) return false;
+  for (const auto& gp : params_)
+    if (gp->waiting.empty()) return false;
+  return true;
+}
+
+std::uint64_t GraphCore::admit_locked(bool from_process) noexcept {
+  const std::uint64_t frame = next_frame_++;
+  const std::size_t s = frame % depth_;
+  FrameSlot& slot = slots_[s];
+  slot.sequence = frame;
+  slot.from_process = from_process;
+  slot.abort.store(false, std::memory_order_relaxed);
+  slot.status.store(to_int(Status::ok), std::memory_order_relaxed);
+  for (std::size_t i = 0; i < nodes_.size(); ++i) slot.skip[i].store(0, std::memory_order_relaxed);
+  slot.remaining.store(static_cast<std::int32_t>(nodes_.size()), std::memory_order_relaxed);
+  const std::int64_t now = now_ns();
+  slot.timestamp_ns = now;
+  slot.enqueued_ns = now;
+  bool first_input = true;
+  for (std::size_t g = 0; g < params_.size(); ++g) {
+    GraphParam& gp = *params_[g];
+    std::uint32_t idx = 0;
+    if (!from_process) {
+      (void)gp.waiting.pop(idx);
+      if (gp.is_input) {
+        // The frame's timestamp and age come from its (first) input.
+        if (first_input || gp.enqueued_at[idx] < slot.enqueued_ns) slot.enqueued_ns = gp.enqueued_at[idx];
+        if (first_input) slot.timestamp_ns = gp.timestamp[idx];
+        first_input = false;
+      }
+    }
+    slot.gp_index[g] = idx;
+    DataObject& d = *data_[gp.data];
+    for (auto [user, param] : d.users) {
+      NodeState& n = *nodes_[user];
+      n.table[s * n.num_params + param] = &d.buffers[idx];
+      n.table_index[s * n.num_params + param] = idx;
+    }
+  }
+  if (frames_started_ == 0) first_start_ns_ = now;
+  ++frames_started_;
+  ++in_flight_;
+  for (std::uint32_t ni : order_) release_token(ni, frame);
+  return frame;
+}
+
+void GraphCore::try_admit_locked() noexcept {
+  while (streaming_ && can_admit_locked()) (void)admit_locked(false);
+}
+
+Status GraphCore::process(std::chrono::nanoseconds timeout) noexcept {
+  if (!verified_) return Status::not_verified;
+  std::unique_lock lock(mu_);
+  if (streaming_) return Status::busy;
+  // Wait for room (a previous process() that timed out may still be running).
+  if (!cv_.wait_for(lock, timeout, [&] { return in_flight_ < depth_; })) return Status::timeout;
+  ++frames_in_;
+  const std::uint64_t frame = admit_locked(true);
+  if (!cv_.wait_for(lock, timeout, [&] { return completed_through_ > frame; })) return Status::timeout;
+  return slots_[frame % depth_].final_status;
+}
+
+Status GraphCore::wait_idle(std::chrono::nanoseconds timeout) noexcept {
+  std::unique_lock lock(mu_);
+  return cv_.wait_for(lock, timeout, [&] { return in_flight_ == 0; }) ? Status::ok : Status::timeout;
+}
+
+Status GraphCore::start() noexcept {
+  if (!verified_) return Status::not_verified;
+  std::lock_guard lock(mu_);
+  if (streaming_) return Status::ok;
+  streaming_ = true;
+  stopped_ = false;
+  try_admit_locked();
+  return Status::ok;
+}
+
+void GraphCore::return_waiting_locked(Status status) noexcept {
+  for (auto& gp : params_) {
+    std::uint32_t idx = 0;
+    while (gp->waiting.pop(idx)) {
+      if (gp->is_input && status == Status::aborted) ++frames_aborted_;
+      (void)gp->done.push(DequeuedBuffer{idx, status, 0, gp->timestamp[idx]});
+    }
+  }
+}
+
+Status GraphCore::stop(StopMode mode) noexcept {
+  if (!verified_) return Status::not_verified;
+  {
+    std::lock_guard lock(mu_);
+    if (stopped_ && !streaming_ && in_flight_ == 0) return Status::ok;
+    streaming_ = false;
+    stopped_ = true;
+    if (mode == StopMode::abandon)
+      for (auto& s : slots_) s.abort.store(true, std::memory_order_release);
+    // Buffers that never entered a frame go straight back to the application.
+    return_waiting_locked(Status::aborted);
+    cv_.notify_all();
+  }
+  // A callback cannot wait for its own frame to finish; it returns and the frame completes later.
+  if (on_target_thread()) return Status::ok;
+  return wait_idle(std::chrono::seconds(60));
+}
+
+Status GraphCore::enqueue(std::uint32_t param, std::uint32_t index, std::int64_t timestamp_ns,
+                          std::chrono::nanoseconds timeout) noexcept {
+  if (!verified_) return Status::not_verified;
+  if (param >= params_.size()) return Status::invalid_argument;
+  GraphParam& gp = *params_[param];
+  if (index >= gp.num_buffers) return Status::invalid_argument;
+  DataObject& d = *data_[gp.data];
+  std::unique_lock lock(mu_);
+  if (stopped_) return Status::stopped;
+  if (d.with_graph[index]) return Status::invalid_argument;  // enqueued twice without a dequeue
+  if (gp.is_input && gp.waiting.full()) {
+    switch (gp.policy) {
+      case InputPolicy::reject_new:
+        ++frames_rejected_;
+        return Status::rejected;
+      case InputPolicy::latest_wins: {
+        std::uint32_t oldest = 0;
+        (void)gp.waiting.pop(oldest);
+        ++frames_dropped_;
+        (void)gp.done.push(DequeuedBuffer{oldest, Status::dropped, 0, gp.timestamp[oldest]});
+        cv_.notify_all();
+        break;
+      }
+      case InputPolicy::block:
+        if (!cv_.wait_for(lock, timeout, [&] { return !gp.waiting.full() || stopped_; })) {
+          ++frames_rejected_;
+          return Status::timeout;
+        }
+        if (stopped_) return Status::stopped;
+        break;
+    }
+  }
+  d.with_graph[index] = 1;
+  gp.timestamp[index] = timestamp_ns != 0 ? timestamp_ns : now_ns();
+  gp.enqueued_at[index] = now_ns();
+  (void)gp.waiting.push(index);
+  if (gp.is_input) ++frames_in_;
+  try_admit_locked();
+  return Status::ok;
+}
+
+Status GraphCore::dequeue(std::uint32_t param, DequeuedBuffer& out, std::chrono::nanoseconds timeout) noexcept {
+  if (!verified_) return Status::not_verified;
+  if (param >= params_.size()) return Status::invalid_argument;
+  GraphParam& gp = *params_[param];
+  DataObject& d = *data_[gp.data];
+  std::unique_lock lock(mu_);
+  const bool ready = cv_.wait_for(lock, timeout, [&] {
+    return !gp.done.empty() || (stopped_ && in_flight_ == 0);
+  });
+  if (!gp.done.empty()) {
+    (void)gp.done.pop(out);
+    d.with_graph[out.index] = 0;
+    cv_.notify_all();
+    return Status::ok;
+  }
+  return ready ? Status::stopped : Status::timeout;
+}
+
+// ---------------------------------------------------------------------------------------------
+// control commands
+
+void GraphCore::control_trampoline(void* self, std::uint64_t slot_index, std::uint64_t) noexcept {
+  auto* g = static_cast<GraphCore*>(self);
+  CommandSlot& slot = g->commands_[slot_index];
+  auto expected = static_cast<std::uint32_t>(CommandState::queued);
+  if (!slot.state.compare_exchange_strong(expected, static_cast<std::uint32_t>(CommandState::running))) {
+    slot.state.store(static_cast<std::uint32_t>(CommandState::free), std::memory_order_release);  // timed out before it ran
+    return;
+  }
+  NodeState& n = *g->nodes_[slot.node];
+  slot.reply.size = 0;
+  n.error[0] = '\0';
+  slot.result = n.callbacks.control(n.context, slot.command, slot.reply);
+  expected = static_cast<std::uint32_t>(CommandState::running);
+  if (slot.state.compare_exchange_strong(expected, static_cast<std::uint32_t>(CommandState::done))) {
+    slot.done.set();
+  } else {
+    slot.state.store(static_cast<std::uint32_t>(CommandState::free), std::memory_order_release);  // caller gave up
+  }
+}
+
+Status GraphCore::send_command(std::uint32_t node_index, const ControlCommand& command, std::chrono::nanoseconds timeout,
+                               CommandReply* reply) noexcept {
+  if (!verified_) return Status::not_verified;
+  if (node_index >= nodes_.size()) return Status::invalid_argument;
+  NodeState& n = *nodes_[node_index];
+  if (!n.created) return Status::not_verified;
+  if (!n.kernel->decl.find_command(command.id)) return Status::unknown_command;
+  if (!n.callbacks.control) return Status::not_supported;
+  if (n.target->is_current_thread()) return Status::busy;  // waiting here would deadlock the target
+  CommandSlot* slot = nullptr;
+  std::size_t slot_index = 0;
+  for (std::size_t i = 0; i < commands_.size() && !slot; ++i) {
+    auto expected = static_cast<std::uint32_t>(CommandState::free);
+    if (commands_[i].state.compare_exchange_strong(expected, static_cast<std::uint32_t>(CommandState::claimed))) {
+      slot = &commands_[i];
+      slot_index = i;
+    }
+  }
+  if (!slot) return Status::busy;
+  slot->node = node_index;
+  slot->command = command;
+  slot->done.reset();
+  slot->state.store(static_cast<std::uint32_t>(CommandState::queued), std::memory_order_release);
+  n.target->push(TargetCommand{&GraphCore::control_trampoline, this, slot_index, 0});
+  if (!slot->done.wait_for(timeout)) {
+    auto expected = static_cast<std::uint32_t>(CommandState::queued);
+    if (slot->state.compare_exchange_strong(expected, static_cast<std::uint32_t>(CommandState::abandoned)))
+      return Status::timeout;  // the target frees the slot without running the callback
+    expected = static_cast<std::uint32_t>(CommandState::running);
+    if (slot->state.compare_exchange_strong(expected, static_cast<std::uint32_t>(CommandState::abandoned)))
+      return Status::timeout;  // the target frees the slot when the callback returns
+    // it completed just now: fall through and take the result
+    slot->done.wait();
+  }
+  const Status result = slot->result;
+  if (reply) *reply = slot->reply;
+  slot->state.store(static_cast<std::uint32_t>(CommandState::free), std::memory_order_release);
+  return result;
+}
+
+Status GraphCore::import_handle(std::uint32_t data_index, std::uint32_t buffer, const MemoryBlock& block,
+                                MemoryBlock* previous) noexcept {
+  if (!verified_) return Status::not_verified;
+  if (data_index >= data_.size()) return Status::invalid_argument;
+  DataObject& d = *data_[data_index];
+  if (buffer >= d.buffers.size()) return Status::invalid_argument;
+  std::lock_guard lock(mu_);
+  if (d.with_graph[buffer] || (d.graph_param == kInvalidIndex && in_flight_ > 0)) return Status::busy;
+  Buffer& b = d.buffers[buffer];
+  if (previous) *previous = b.imported ? b.block : MemoryBlock{};
+  if (block.data == nullptr) {  // give the graph's own memory back
+    b.block = d.own_blocks[buffer];
+    b.imported = false;
+  } else {
+    if (block.size < d.meta.byte_size()) return Status::invalid_argument;
+    b.block = block;
+    b.block.owner = nullptr;
+    b.imported = true;
+  }
+  layout_buffer(d.meta, b);
+  return Status::ok;
+}
+
+}  // namespace vg::detail

@@ -1,0 +1,60 @@
+#pragma once
+// A target: one named worker thread draining one bounded FIFO of commands, one at a time.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <semaphore>
+#include <string>
+#include <thread>
+
+#include "visiongraph/runtime/bounded_queue.hpp"
+#include "visiongraph/runtime/context.hpp"
+
+namespace vg::detail {
+
+/// One unit of work for a target: a plain function pointer and two words (no std::function: no allocation).
+struct TargetCommand {
+  void (*fn)(void* object, std::uint64_t a, std::uint64_t b) noexcept = nullptr;
+  void* object = nullptr;
+  std::uint64_t a = 0;
+  std::uint64_t b = 0;
+};
+
+class Target {
+ public:
+  Target(const TargetConfig& config, std::size_t index);
+  ~Target();
+  Target(const Target&) = delete;
+  Target& operator=(const Target&) = delete;
+
+  const std::string& name() const noexcept { return name_; }
+  const std::string& kind() const noexcept { return kind_; }
+  std::size_t index() const noexcept { return index_; }
+  int core() const noexcept { return core_; }
+  std::size_t capacity() const noexcept { return queue_.capacity(); }
+
+  /// Queue a command. Spins (yielding) if the queue is full, which verify's reservations rule out.
+  void push(const TargetCommand& command) noexcept;
+  /// Reserve queue room for a graph's nodes and commands at verify; false if it would not fit.
+  bool reserve(std::size_t slots) noexcept;
+  void unreserve(std::size_t slots) noexcept;
+  bool is_current_thread() const noexcept { return std::this_thread::get_id() == thread_id_.load(); }
+  std::uint64_t executed() const noexcept { return executed_.load(std::memory_order_relaxed); }
+
+ private:
+  void run() noexcept;
+
+  std::string name_;
+  std::string kind_;
+  std::size_t index_;
+  int core_;
+  BoundedQueue<TargetCommand> queue_;
+  std::counting_semaphore<1 << 30> items_{0};
+  std::atomic<std::size_t> reserved_{0};
+  std::atomic<std::uint64_t> executed_{0};
+  std::atomic<std::thread::id> thread_id_{};
+  std::thread thread_;
+};
+
+}  // namespace vg::detail

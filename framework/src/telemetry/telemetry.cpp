@@ -1,0 +1,239 @@
+// Telemetry snapshots and exports (reports, Chrome trace, Graphviz DOT). These allocate: off the hot path.
+
+#include <algorithm>
+#include <iomanip>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+#include "graph/graph_core.hpp"
+
+namespace vg {
+namespace detail {
+
+namespace {
+std::int64_t percentile(std::vector<std::int64_t> v, double q) {
+  if (v.empty()) return 0;
+  const std::size_t k = std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+const char* kTargetColours[] = {"#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69", "#fccde5", "#ffffb3"};
+
+std::string dot_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<ExecutionRecord> GraphCore::executions(std::uint32_t node_index) const {
+  std::vector<ExecutionRecord> out;
+  if (node_index >= nodes_.size()) return out;
+  const NodeState& n = *nodes_[node_index];
+  if (!n.ring) return out;
+  const std::uint64_t total = n.executions.load(std::memory_order_acquire);
+  const std::uint64_t kept = std::min<std::uint64_t>(total, n.ring_capacity);
+  for (std::uint64_t k = total - kept; k < total; ++k) {
+    const ExecSlot& s = n.ring[k % n.ring_capacity];
+    out.push_back({s.frame.load(std::memory_order_relaxed), s.start.load(std::memory_order_relaxed),
+                   s.end.load(std::memory_order_relaxed), s.status.load(std::memory_order_relaxed)});
+  }
+  return out;
+}
+
+GraphStats GraphCore::stats() const {
+  GraphStats g;
+  g.name = name_;
+  {
+    std::lock_guard lock(mu_);
+    g.frames_in = frames_in_;
+    g.frames_started = frames_started_;
+    g.frames_completed = frames_completed_;
+    g.frames_failed = frames_failed_;
+    g.frames_dropped = frames_dropped_;
+    g.frames_rejected = frames_rejected_;
+    g.frames_aborted = frames_aborted_;
+    g.pipeline_depth = static_cast<std::uint32_t>(depth_);
+    g.frames_in_flight = in_flight_;
+    const std::size_t kept = std::min(latency_count_, latency_ring_.size());
+    std::vector<std::int64_t> lat(latency_ring_.begin(), latency_ring_.begin() + static_cast<std::ptrdiff_t>(kept));
+    g.latency_p50_ns = percentile(lat, 0.50);
+    g.latency_p99_ns = percentile(lat, 0.99);
+    g.latency_max_ns = lat.empty() ? 0 : *std::max_element(lat.begin(), lat.end());
+    if (last_complete_ns_ > first_start_ns_) g.wall_seconds = static_cast<double>(last_complete_ns_ - first_start_ns_) * 1e-9;
+  }
+  for (std::uint32_t ni : order_.empty() ? std::vector<std::uint32_t>() : order_) {
+    const NodeState& n = *nodes_[ni];
+    NodeStats s;
+    s.name = n.name;
+    s.kernel = n.kernel_name;
+    s.target = n.target_name;
+    s.executions = n.executions.load(std::memory_order_relaxed);
+    s.failures = n.failures.load(std::memory_order_relaxed);
+    s.min_ns = n.min_ns.load(std::memory_order_relaxed);
+    s.max_ns = n.max_ns.load(std::memory_order_relaxed);
+    s.avg_ns = s.executions ? static_cast<double>(n.sum_ns.load(std::memory_order_relaxed)) / static_cast<double>(s.executions) : 0;
+    std::vector<std::int64_t> durations;
+    for (const auto& r : executions(ni)) durations.push_back(r.end_ns - r.start_ns);
+    s.p50_ns = percentile(durations, 0.50);
+    s.p99_ns = percentile(durations, 0.99);
+    g.nodes.push_back(std::move(s));
+  }
+  return g;
+}
+
+void GraphCore::reset_stats() noexcept {
+  std::lock_guard lock(mu_);
+  frames_in_ = frames_started_ = frames_completed_ = frames_failed_ = 0;
+  frames_dropped_ = frames_rejected_ = frames_aborted_ = 0;
+  latency_count_ = 0;
+  first_start_ns_ = last_complete_ns_ = 0;
+  // Node counters are owned by target threads; only reset them while idle.
+  if (in_flight_ == 0)
+    for (auto& np : nodes_) {
+      np->executions.store(0);
+      np->failures.store(0);
+      np->sum_ns.store(0);
+      np->min_ns.store(0);
+      np->max_ns.store(0);
+    }
+}
+
+RunError GraphCore::last_error() const {
+  RunError e;
+  std::lock_guard lock(err_mu_);
+  e.status = err_status_;
+  e.frame = err_frame_;
+  if (err_node_ < nodes_.size()) {
+    const NodeState& n = *nodes_[err_node_];
+    e.node = n.name;
+    e.kernel = n.kernel_name;
+    e.target = n.target_name;
+  }
+  e.message = err_message_.data();
+  return e;
+}
+
+void GraphCore::write_trace(std::ostream& out) const {
+  nlohmann::json events = nlohmann::json::array();
+  std::int64_t origin = INT64_MAX;
+  std::vector<std::vector<ExecutionRecord>> all(nodes_.size());
+  for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
+    all[i] = executions(i);
+    for (const auto& r : all[i]) origin = std::min(origin, r.start_ns);
+  }
+  if (origin == INT64_MAX) origin = 0;
+  events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", "visiongraph: " + name_}}}});
+  for (std::size_t t = 0; t < context_.num_targets(); ++t) {
+    const auto& target = context_.target(t);
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", t + 1}, {"args", {{"name", target.name()}}}});
+    events.push_back({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", 1}, {"tid", t + 1}, {"args", {{"sort_index", t}}}});
+  }
+  for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
+    const NodeState& n = *nodes_[i];
+    if (!n.target) continue;
+    for (const auto& r : all[i]) {
+      events.push_back({{"name", n.name},
+                        {"cat", n.kernel_name},
+                        {"ph", "X"},
+                        {"pid", 1},
+                        {"tid", n.target->index() + 1},
+                        {"ts", static_cast<double>(r.start_ns - origin) / 1000.0},
+                        {"dur", static_cast<double>(r.end_ns - r.start_ns) / 1000.0},
+                        {"args", {{"frame", r.frame}, {"status", std::string(to_string(static_cast<Status>(r.status)))}}}});
+    }
+  }
+  nlohmann::json doc = {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
+  out << doc.dump() << '\n';
+}
+
+void GraphCore::write_dot(std::ostream& out) const {
+  std::map<std::string, std::string> colour;
+  for (std::size_t t = 0; t < context_.num_targets(); ++t)
+    colour[context_.target(t).name()] = kTargetColours[t % (sizeof(kTargetColours) / sizeof(*kTargetColours))];
+  out << "digraph \"" << dot_escape(name_) << "\" {\n  rankdir=LR;\n  node [fontname=\"Helvetica\", fontsize=10];\n";
+  for (std::size_t i = 0; i < data_.size(); ++i) {
+    const DataObject& d = *data_[i];
+    std::string label = d.name + "\\n" + dot_escape(d.meta.describe());
+    const std::size_t bufs = d.buffers.empty() ? 0 : d.buffers.size();
+    if (verified_) label += "\\nbuffers: " + std::to_string(bufs);
+    std::string extra;
+    if (d.graph_param != kInvalidIndex) {
+      label += params_[d.graph_param]->is_input ? "\\n[graph input]" : "\\n[graph output]";
+      extra = ", peripheries=2, penwidth=2";
+    }
+    if (d.is_static) label += "\\n[static]";
+    out << "  d" << i << " [shape=ellipse, style=filled, fillcolor=\"#f0f0f0\", label=\"" << label << "\"" << extra << "];\n";
+  }
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    const NodeState& n = *nodes_[i];
+    const std::string target = n.target_name.empty() ? n.requested_target : n.target_name;
+    const std::string fill = colour.count(target) ? colour[target] : "#ffffff";
+    out << "  n" << i << " [shape=box, style=\"rounded,filled\", fillcolor=\"" << fill << "\", label=\""
+        << dot_escape(n.name) << "\\n" << dot_escape(n.kernel_name) << "\\n@" << dot_escape(target.empty() ? "auto" : target)
+        << "\"];\n";
+    const auto& params = n.kernel->decl.params();
+    for (std::size_t p = 0; p < params.size(); ++p) {
+      if (n.bindings[p] == kInvalidIndex) continue;
+      if (params[p].direction == Direction::input)
+        out << "  d" << n.bindings[p] << " -> n" << i << " [label=\"" << dot_escape(params[p].name) << "\", fontsize=8];\n";
+      else
+        out << "  n" << i << " -> d" << n.bindings[p] << " [label=\"" << dot_escape(params[p].name) << "\", fontsize=8];\n";
+    }
+  }
+  out << "}\n";
+}
+
+}  // namespace detail
+
+std::string Graph::report_text() const {
+  const GraphStats s = stats();
+  std::ostringstream out;
+  out << "graph '" << s.name << "': " << s.frames_completed << " frames completed, " << s.frames_failed << " failed, "
+      << s.frames_dropped << " dropped, " << s.frames_rejected << " rejected, " << s.frames_aborted
+      << " aborted; pipeline depth " << s.pipeline_depth << "\n";
+  if (s.frames_completed)
+    out << std::fixed << std::setprecision(3) << "latency (enqueue -> done): p50 " << s.latency_p50_ns / 1e6 << " ms, p99 "
+        << s.latency_p99_ns / 1e6 << " ms, max " << s.latency_max_ns / 1e6 << " ms"
+        << (s.wall_seconds > 0 ? ", throughput " : "");
+  if (s.frames_completed && s.wall_seconds > 0) out << std::setprecision(1) << s.frames_completed / s.wall_seconds << " frames/s";
+  if (s.frames_completed) out << "\n";
+  out << std::left << std::setw(20) << "node" << std::setw(26) << "kernel" << std::setw(7) << "target" << std::right
+      << std::setw(8) << "execs" << std::setw(6) << "fail" << std::setw(10) << "avg ms" << std::setw(10) << "min ms"
+      << std::setw(10) << "max ms" << std::setw(10) << "p50 ms" << std::setw(10) << "p99 ms" << "\n";
+  out << std::fixed << std::setprecision(3);
+  for (const auto& n : s.nodes) {
+    out << std::left << std::setw(20) << n.name << std::setw(26) << n.kernel << std::setw(7) << n.target << std::right
+        << std::setw(8) << n.executions << std::setw(6) << n.failures << std::setw(10) << n.avg_ns / 1e6 << std::setw(10)
+        << n.min_ns / 1e6 << std::setw(10) << n.max_ns / 1e6 << std::setw(10) << n.p50_ns / 1e6 << std::setw(10)
+        << n.p99_ns / 1e6 << "\n";
+  }
+  return out.str();
+}
+
+std::string Graph::report_json() const {
+  const GraphStats s = stats();
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const auto& n : s.nodes)
+    nodes.push_back({{"name", n.name}, {"kernel", n.kernel}, {"target", n.target}, {"executions", n.executions},
+                     {"failures", n.failures}, {"avg_ns", n.avg_ns}, {"min_ns", n.min_ns}, {"max_ns", n.max_ns},
+                     {"p50_ns", n.p50_ns}, {"p99_ns", n.p99_ns}});
+  nlohmann::json doc = {{"graph", s.name},
+                        {"frames", {{"in", s.frames_in}, {"started", s.frames_started}, {"completed", s.frames_completed},
+                                    {"failed", s.frames_failed}, {"dropped", s.frames_dropped},
+                                    {"rejected", s.frames_rejected}, {"aborted", s.frames_aborted},
+                                    {"in_flight", s.frames_in_flight}}},
+                        {"pipeline_depth", s.pipeline_depth},
+                        {"latency_ns", {{"p50", s.latency_p50_ns}, {"p99", s.latency_p99_ns}, {"max", s.latency_max_ns}}},
+                        {"wall_seconds", s.wall_seconds},
+                        {"nodes", nodes}};
+  return doc.dump(2);
+}
+
+}  // namespace vg

@@ -1,0 +1,52 @@
+#pragma once
+// Kernels that exist only for the tests: they record what the framework does to them.
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "visiongraph/visiongraph.hpp"
+
+namespace vg::test {
+
+/// One callback invocation seen by a recorder kernel.
+struct Event {
+  std::string node;
+  std::string callback;  // "create", "process", "control", "delete"
+  std::uint64_t frame = 0;
+  std::thread::id thread;
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+};
+
+/// Process-wide log that recorder kernels append to (guarded; only used at verify/test time, and the
+/// process path of recorders is not part of any zero-allocation test).
+class EventLog {
+ public:
+  static EventLog& instance();
+  void add(Event e);
+  std::vector<Event> events() const;
+  std::vector<std::string> sequence(const std::string& node) const;  // callbacks of one node, in order
+  void clear();
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<Event> events_;
+};
+
+inline constexpr std::uint32_t kCmdPing = 7;
+inline constexpr std::uint32_t kCmdFail = 8;
+
+/// Module "vg.test" with:
+/// - vg.test.recorder (cpu, npu): in (scalar, optional) -> out (scalar, optional) = in + 1.
+///   Attributes: fail_in ("none"|"create"|"process"|"control"|"delete"), fail_frame (int, -1 = every frame),
+///   busy_us (int: spin this long in process), sleep_us (int). Commands: ping (none), fail (none: control fails).
+/// - vg.test.writer (cpu): writes a user_data record; vg.test.static_source (cpu): static output written in create.
+Module make_test_module();
+
+/// Number of live recorder instances (create minus delete): must return to zero.
+int live_recorders();
+
+}  // namespace vg::test
