@@ -247,7 +247,7 @@ TEST_F(GraphTest, StaticOutputIsWrittenOnceInCreateAndReadByConsumers) {
   EXPECT_EQ(g.num_buffers(v), 1u);
   EXPECT_EQ(g.num_buffers(o), 3u);
   ASSERT_EQ(g.process(), vg::Status::ok);
-  EXPECT_DOUBLE_EQ(g.scalar(o, 0).get<double>(), 84.0);
+  EXPECT_DOUBLE_EQ(g.scalar(o).get<double>(), 84.0);
 }
 
 TEST_F(GraphTest, SendCommandChangesStateBetweenFrames) {

@@ -110,12 +110,25 @@ Status static_source_create(KernelContext& ctx) {
 }
 Status static_source_process(KernelContext&) noexcept { return Status::ok; }
 
+std::atomic<Hook> g_hook{nullptr};
+std::atomic<void*> g_hook_arg{nullptr};
+
+Status hook_process(KernelContext& ctx) noexcept {
+  if (Hook h = g_hook.load()) h(g_hook_arg.load(), ctx.frame().sequence);
+  if (ctx.is_bound(0) && ctx.is_bound(1)) ctx.scalar(1).set(ctx.scalar(0).get<double>());
+  return Status::ok;
+}
+
 void f64_out(ValidateContext& v, std::size_t p) {
   if (v.is_bound(p)) v.set_meta(p, DataMeta::scalar_of(ElementType::f64));
 }
 }  // namespace
 
 int live_recorders() { return g_live.load(); }
+void set_hook(Hook hook, void* arg) {
+  g_hook_arg.store(arg);
+  g_hook.store(hook);
+}
 
 Module make_test_module() {
   Module m("vg.test");
@@ -144,6 +157,11 @@ Module make_test_module() {
             .static_output("value", DataKind::scalar)
             .validate([](ValidateContext& v) { f64_out(v, 0); }));
   m.implement("vg.test.static_source", "cpu", KernelCallbacks{&static_source_create, &static_source_process, nullptr, nullptr});
+  m.add(KernelDecl("vg.test.hook")
+            .input("in", DataKind::scalar, false)
+            .output("out", DataKind::scalar, false)
+            .validate([](ValidateContext& v) { f64_out(v, 1); }));
+  m.implement("vg.test.hook", "cpu", KernelCallbacks{nullptr, &hook_process, nullptr, nullptr});
   return m;
 }
 

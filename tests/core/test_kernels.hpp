@@ -46,6 +46,10 @@ inline constexpr std::uint32_t kCmdFail = 8;
 /// - vg.test.writer (cpu): writes a user_data record; vg.test.static_source (cpu): static output written in create.
 Module make_test_module();
 
+/// vg.test.hook (cpu): calls the process-wide hook (if set) from its process callback; out = in.
+using Hook = void (*)(void* arg, std::uint64_t frame);
+void set_hook(Hook hook, void* arg);
+
 /// Number of live recorder instances (create minus delete): must return to zero.
 int live_recorders();
 

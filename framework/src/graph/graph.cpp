@@ -84,6 +84,8 @@ Status Graph::wait_idle(std::chrono::nanoseconds timeout) noexcept { return core
 Buffer* Graph::buffer_of(DataId data, std::uint32_t buffer) const noexcept {
   if (data.value >= core_->data_.size()) return nullptr;
   auto& buffers = core_->data_[data.value]->buffers;
+  if (buffers.empty()) return nullptr;
+  buffer = core_->resolve_buffer(data.value, buffer);
   return buffer < buffers.size() ? &buffers[buffer] : nullptr;
 }
 const DataMeta& Graph::meta(DataId data) const { return core_->data(data.value).meta; }

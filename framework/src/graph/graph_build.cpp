@@ -435,6 +435,8 @@ void GraphCore::build_tables() {
     gp->timestamp.assign(gp->num_buffers, 0);
     gp->enqueued_at.assign(gp->num_buffers, 0);
   }
+  last_gp_index_ = std::vector<std::atomic<std::uint32_t>>(params_.size());
+  last_slot_.store(0);
   latency_ring_.assign(telemetry_capacity_ ? telemetry_capacity_ : 1, 0);
   latency_count_ = 0;
 }

@@ -258,6 +258,14 @@ class GraphCore {
   std::uint32_t in_flight_ = 0;
   std::vector<std::size_t> reservations_;  // per target index
 
+ public:
+  // What the latest completed frame used (for Graph's default data accessors).
+  std::atomic<std::uint32_t> last_slot_{0};
+  std::vector<std::atomic<std::uint32_t>> last_gp_index_;
+  std::uint32_t resolve_buffer(std::uint32_t data, std::uint32_t buffer) const noexcept;
+
+ private:
+
   std::array<CommandSlot, kCommandSlots> commands_;
 
   // accounting (guarded by mu_)

@@ -124,6 +124,8 @@ void GraphCore::complete_frame(std::uint64_t frame) noexcept {
     ++frames_failed_;
   }
   last_complete_ns_ = now;
+  last_slot_.store(static_cast<std::uint32_t>(s), std::memory_order_relaxed);
+  for (std::size_t g = 0; g < params_.size(); ++g) last_gp_index_[g].store(slot.gp_index[g], std::memory_order_relaxed);
   if (!slot.from_process) {
     for (std::size_t g = 0; g < params_.size(); ++g) {
       GraphParam& gp = *params_[g];
@@ -365,6 +367,14 @@ Status GraphCore::send_command(std::uint32_t node_index, const ControlCommand& c
   if (reply) *reply = slot->reply;
   slot->state.store(static_cast<std::uint32_t>(CommandState::free), std::memory_order_release);
   return result;
+}
+
+std::uint32_t GraphCore::resolve_buffer(std::uint32_t data_index, std::uint32_t buffer) const noexcept {
+  if (buffer != kLatestBuffer) return buffer;
+  const DataObject& d = *data_[data_index];
+  if (d.graph_param != kInvalidIndex) return last_gp_index_[d.graph_param].load(std::memory_order_relaxed);
+  if (d.buffers.size() == depth_ && d.writer != kInvalidIndex && !d.is_static) return last_slot_.load(std::memory_order_relaxed);
+  return 0;
 }
 
 Status GraphCore::import_handle(std::uint32_t data_index, std::uint32_t buffer, const MemoryBlock& block,

@@ -41,7 +41,7 @@ void ImageBufferPool::AlignedDelete::operator()(std::uint8_t* p) const noexcept 
 }
 
 ImageBufferPool::~ImageBufferPool() {
-  // Every slot is either free or the (unconsumed) ready frame; anything else is a lease outliving us.
+  // Every slot is free or the (unconsumed) ready frame; anything else is a lease outliving us.
   [[maybe_unused]] const std::uint32_t ready = latest_.load(std::memory_order_acquire);
   [[maybe_unused]] const std::uint64_t home =
       free_mask_.load(std::memory_order_acquire) | (ready == kNoSlot ? 0 : bit_of(ready));
@@ -129,9 +129,9 @@ Status ImageBufferPool::acquire_write(WriteLease& out) noexcept {
     return Status::not_verified;
   }
   out.reset();
-  // Only acquire_write clears bits, and the ready slot and leased slots have no bit, so any set bit
-  // is a slot nobody else can touch. The CAS (rather than a plain fetch_and) keeps this correct even
-  // if releases race with it; the acquire order pairs with the releasing fetch_or, so the previous
+  // Only acquire_write clears bits, and the ready slot and leased slots have no bit, so any set
+  // bit is a slot nobody else can touch. The CAS claims exactly that bit while releases may set
+  // others concurrently; its acquire order pairs with the releasing fetch_or, so the previous
   // owner's accesses to the bytes happen-before ours.
   std::uint64_t mask = free_mask_.load(std::memory_order_relaxed);
   while (mask != 0) {
@@ -177,9 +177,9 @@ Status ImageBufferPool::acquire_read(ReadLease& out) noexcept {
   if (!initialized()) {
     return Status::not_verified;
   }
-  // Only the consumer empties latest_; the producer only replaces one ready slot by another. So once
-  // a ready slot is seen, the exchange below is certain to return one, and `out` may be released
-  // first (so the consumer never holds two slots and the producer always finds a free one).
+  // Only the consumer empties latest_; the producer only replaces one ready slot by another. So
+  // once a ready slot is seen, the exchange below is certain to return one, and `out` may be
+  // released first (the consumer never holds two slots, so the producer always finds a free one).
   if (latest_.load(std::memory_order_relaxed) == kNoSlot) {
     return Status::no_data;
   }
@@ -234,9 +234,10 @@ void ImageBufferPool::release_slot(std::uint32_t slot) noexcept {
 
 void ImageBufferPool::wait_for_publish(std::chrono::nanoseconds timeout) noexcept {
 #if defined(__linux__)
-  // Sleep while latest_ == kNoSlot. The kernel re-checks the word under its lock, so a publish that
-  // lands before the sleep makes this return at once (EAGAIN); one that lands after sees waiters_ != 0
-  // and wakes us. Spurious returns (EINTR, a stale wake) are harmless: the caller loops.
+  // Sleep while latest_ == kNoSlot. The kernel re-checks the word under its lock, so a publish
+  // landing before the sleep makes this return at once (EAGAIN); one landing after it sees
+  // waiters_ != 0 and wakes us. Spurious returns (EINTR, a stale wake) are harmless: the caller
+  // loops. The 1 s cap only bounds the damage of a wake lost to a bug; it is not needed.
   constexpr std::chrono::nanoseconds kMaxSleep = std::chrono::seconds(1);
   const std::chrono::nanoseconds chunk = std::min(timeout, kMaxSleep);
   timespec ts{};

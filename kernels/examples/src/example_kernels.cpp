@@ -70,6 +70,19 @@ struct Wait {
   std::int64_t micros;
 };
 
+struct Spin {
+  explicit Spin(KernelContext& ctx) : micros(ctx.integer("micros")) {}
+  Status process(KernelContext& ctx) noexcept {
+    // Burn CPU like a real CPU kernel (preprocess, postprocess) would.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(micros);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    if (ctx.is_bound(0) && ctx.is_bound(1)) ctx.scalar(1).set(ctx.scalar(0).get<double>());
+    return Status::ok;
+  }
+  std::int64_t micros;
+};
+
 void set_f64_output(ValidateContext& v, std::size_t param) { v.set_meta(param, DataMeta::scalar_of(ElementType::f64)); }
 
 }  // namespace
@@ -123,6 +136,14 @@ Module make_module() {
               if (v.is_bound(1)) set_f64_output(v, 1);
             }));
   m.implement("vg.example.wait", "cpu", callbacks_for<Wait>());
+  m.add(KernelDecl("vg.example.spin", "busy-waits, then copies in -> out (models CPU work)")
+            .input("in", DataKind::scalar, false)
+            .output("out", DataKind::scalar, false)
+            .attribute("micros", 1000, "microseconds of CPU work per frame")
+            .validate([](ValidateContext& v) {
+              if (v.is_bound(1)) set_f64_output(v, 1);
+            }));
+  m.implement("vg.example.spin", "cpu", callbacks_for<Spin>());
   m.implement("vg.example.wait", "npu", callbacks_for<Wait>());
   return m;
 }

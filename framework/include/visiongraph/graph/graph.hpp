@@ -29,6 +29,9 @@ namespace detail {
 class GraphCore;
 }
 
+/// @brief Buffer index meaning "the buffer the most recently completed frame used".
+inline constexpr std::uint32_t kLatestBuffer = 0xFFFFFFFFu;
+
 /// @brief What enqueue does when an input graph parameter's waiting queue is full.
 enum class InputPolicy : std::uint8_t {
   block,        ///< wait for room (back-pressure), up to the enqueue timeout
@@ -130,16 +133,18 @@ class Graph {
   Status wait_idle(std::chrono::nanoseconds timeout) noexcept;
 
   // ---- data access ----
-  ImageView image(DataId data, std::uint32_t buffer = 0) const noexcept;
-  TensorView tensor(DataId data, std::uint32_t buffer = 0) const noexcept;
-  ScalarView scalar(DataId data, std::uint32_t buffer = 0) const noexcept;
+  // By default these address the buffer of the most recently completed frame (after process(), the
+  // results); objects with one buffer (inputs, constants) always use it. Pass an index for a specific one.
+  ImageView image(DataId data, std::uint32_t buffer = kLatestBuffer) const noexcept;
+  TensorView tensor(DataId data, std::uint32_t buffer = kLatestBuffer) const noexcept;
+  ScalarView scalar(DataId data, std::uint32_t buffer = kLatestBuffer) const noexcept;
   template <class T>
-  T* user_data(DataId data, std::uint32_t buffer = 0) const noexcept {
+  T* user_data(DataId data, std::uint32_t buffer = kLatestBuffer) const noexcept {
     Buffer* b = buffer_of(data, buffer);
     return b ? reinterpret_cast<T*>(b->plane[0]) : nullptr;
   }
   template <class T>
-  ArrayView<T> array(DataId data, std::uint32_t buffer = 0) const noexcept {
+  ArrayView<T> array(DataId data, std::uint32_t buffer = kLatestBuffer) const noexcept {
     return {&meta(data), buffer_of(data, buffer)};
   }
   /// @brief The data object a graph parameter's buffers belong to.

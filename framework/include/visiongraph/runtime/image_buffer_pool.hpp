@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// @brief Latest-wins frame handoff between one producer thread (a camera) and one consumer (the graph).
+/// @brief Latest-wins frame handoff from one producer thread (a camera) to one consumer (a graph).
 
 #include <atomic>
 #include <chrono>
@@ -17,24 +17,24 @@ namespace vg {
 /// @brief A fixed pool of image slots handed from one producer to one consumer, latest frame wins.
 ///
 /// The producer takes a free slot with acquire_write(), fills it and publish()es it as the single
-/// "latest ready" frame. The consumer takes the freshest ready frame with acquire_read(). A ready frame
-/// that the consumer did not take before the next publish() goes back to the free set and is counted as
-/// dropped. Slots are owned through move-only leases: every successful acquire is released exactly once,
-/// by publish() or by the lease's destructor/reset().
+/// "latest ready" frame. The consumer takes the freshest ready frame with acquire_read(). A ready
+/// frame that the consumer did not take before the next publish() goes back to the free set and is
+/// counted as dropped. Slots are owned through move-only leases: every successful acquire is
+/// released exactly once, by publish() or by the lease's destructor/reset().
 ///
-/// All memory is allocated by init() (or given to it); nothing after init() allocates, throws or locks.
-/// Every operation after init() is lock-free (a few atomic operations); only acquire_read() with a
-/// timeout may sleep, and only when nothing is ready.
+/// All memory is allocated by init() (or given to it); nothing after init() allocates, throws or
+/// locks. Every operation after init() is lock-free (a few atomic operations); only acquire_read()
+/// with a timeout may sleep, and only while nothing is ready.
 ///
-/// @note Thread safety: exactly one producer thread calls acquire_write()/publish(), exactly one consumer
-///       thread calls acquire_read(). A lease may be released (destroyed, reset()) on any thread.
-///       counters(), free_slots() and has_ready() may be called from any thread. init() must complete
-///       before the threads start, and the pool must outlive all of its leases.
+/// @note Thread safety: exactly one producer thread calls acquire_write()/publish(), exactly one
+///       consumer thread calls acquire_read(). A lease may be released (destroyed, reset()) on any
+///       thread. counters(), free_slots() and has_ready() may be called from any thread. init()
+///       must complete before the threads start, and the pool must outlive all of its leases.
 ///
-/// With at most one lease held by each side at a time (the normal use), acquire_write() always succeeds:
-/// the consumer holds <= 1 slot, the ready frame is 1 slot, so with slot_count() >= 3 one slot is free.
-/// Each extra lease a side keeps at the same time needs one more slot; without it acquire_write()
-/// returns Status::busy.
+/// With at most one lease held by each side at a time (the normal use), acquire_write() always
+/// succeeds: the consumer holds <= 1 slot and the ready frame is 1 slot, so with slot_count() >= 3
+/// one slot is free. Each extra lease a side keeps at the same time needs one more slot; without it
+/// acquire_write() returns Status::busy.
 ///
 /// @code
 /// vg::ImageBufferPool pool;
@@ -51,7 +51,7 @@ namespace vg {
 /// vg::ImageBufferPool::ReadLease r;
 /// if (pool.acquire_read(r, std::chrono::milliseconds(50)) == vg::Status::ok) {
 ///   process(r.data(), r.size(), r.sequence(), r.timestamp_ns());
-/// }                                                  // r releases its slot when destroyed or reused
+/// }  // r gives its slot back when destroyed, reset() or reused by the next acquire_read
 /// @endcode
 class ImageBufferPool {
  public:
@@ -68,7 +68,7 @@ class ImageBufferPool {
   struct Counters {
     std::uint64_t published = 0;  ///< frames published (== sequence of the newest one)
     std::uint64_t consumed = 0;   ///< frames handed to the consumer
-    std::uint64_t dropped = 0;    ///< frames replaced by a newer publish before the consumer took them
+    std::uint64_t dropped = 0;    ///< frames replaced by a newer one before the consumer took them
     bool pending = false;         ///< a published frame waits for the consumer
   };
 
@@ -82,36 +82,37 @@ class ImageBufferPool {
   ImageBufferPool(ImageBufferPool&&) = delete;
   ImageBufferPool& operator=(ImageBufferPool&&) = delete;
 
-  /// @brief Allocates @p slot_count slots of @p slot_bytes each, every slot aligned to @p alignment.
-  /// @return ok; invalid_argument (slot_count outside [kMinSlots, kMaxSlots], slot_bytes == 0, alignment
-  ///         not a power of two); out_of_memory; busy if the pool is already initialized.
+  /// @brief Allocates @p slot_count slots of @p slot_bytes each, each aligned to @p alignment.
+  /// @return ok; invalid_argument (slot_count outside [kMinSlots, kMaxSlots], slot_bytes == 0,
+  ///         alignment not a power of two); out_of_memory; busy if the pool is already initialized.
   [[nodiscard]] Status init(std::size_t slot_count, std::size_t slot_bytes,
                             std::size_t alignment = kCacheLine) noexcept;
 
-  /// @brief Uses caller-owned memory, one span per slot (e.g. mapped DMA-BUFs). The memory must outlive
-  ///        the pool. All spans must be non-null, of equal non-zero size, and must not overlap.
-  /// @return ok; invalid_argument (count outside [kMinSlots, kMaxSlots], null, unequal or overlapping
-  ///         spans); out_of_memory; busy if the pool is already initialized.
+  /// @brief Uses caller-owned memory, one span per slot (e.g. mapped DMA-BUFs). The memory must
+  ///        outlive the pool. All spans must be non-null, of equal non-zero size, and disjoint.
+  /// @return ok; invalid_argument (count outside [kMinSlots, kMaxSlots], null, unequal or
+  ///         overlapping spans); out_of_memory; busy if the pool is already initialized.
   [[nodiscard]] Status init(std::span<const std::span<std::uint8_t>> slots) noexcept;
 
   // ---- producer ---------------------------------------------------------------------------------
 
-  /// @brief Takes a free slot for writing. @p out is reset first (an unpublished slot it held is freed).
-  ///        Never returns the ready slot or a slot the consumer holds.
-  /// @return ok; busy when no slot is free (only if a side holds more than one lease); not_verified.
+  /// @brief Takes a free slot for writing. @p out is reset first (an unpublished slot it held goes
+  ///        back to the free set). Never returns the ready slot or a slot the consumer holds.
+  /// @return ok; busy when no slot is free (only if a side holds several leases); not_verified.
   [[nodiscard]] Status acquire_write(WriteLease& out) noexcept;
 
-  /// @brief Makes the lease's slot the latest ready frame with the next sequence number (1, 2, ...) and
-  ///        @p timestamp_ns. A ready frame that was not consumed yet goes back to the free set (dropped).
+  /// @brief Makes the lease's slot the latest ready frame, with the next sequence number
+  ///        (1, 2, ...) and @p timestamp_ns. A ready frame not consumed yet goes back to the free
+  ///        set (dropped).
   ///        Always consumes @p lease: on failure its slot is released to the pool it came from.
   /// @return ok; invalid_argument for an empty lease or one from another pool.
   [[nodiscard]] Status publish(WriteLease lease, std::int64_t timestamp_ns) noexcept;
 
   // ---- consumer ---------------------------------------------------------------------------------
 
-  /// @brief Takes the freshest ready frame. When one is ready, whatever @p out held is released first,
-  ///        then @p out holds the new frame. When none is ready, @p out is left unchanged.
-  /// @return ok; no_data when nothing was published since the last successful acquire_read();
+  /// @brief Takes the freshest ready frame. When one is ready, whatever @p out held is released
+  ///        first, then @p out holds the new frame. When none is ready, @p out is left unchanged.
+  /// @return ok; no_data when nothing was published since the consumer last took a frame;
   ///         not_verified.
   [[nodiscard]] Status acquire_read(ReadLease& out) noexcept;
 
@@ -123,7 +124,8 @@ class ImageBufferPool {
 
   // ---- any thread -------------------------------------------------------------------------------
 
-  /// @brief Counter snapshot (see Counters). Each field is read atomically; the set is exact when idle.
+  /// @brief Counter snapshot (see Counters). Each field is read atomically; the set is exact when
+  ///        both sides are idle, and published >= consumed + dropped always holds.
   [[nodiscard]] Counters counters() const noexcept;
   /// @brief True when a published frame waits for the consumer.
   [[nodiscard]] bool has_ready() const noexcept;
@@ -164,11 +166,11 @@ class ImageBufferPool {
   std::uint64_t all_slots_mask_ = 0;
 
   // The single "latest ready" slot index, or kNoSlot. Producer: exchange(slot); consumer:
-  // exchange(kNoSlot). Whoever's exchange returns a slot owns it: that makes each published frame go
-  // to exactly one of "consumed" (consumer) or "dropped" (producer).
+  // exchange(kNoSlot). Whoever's exchange returns a slot owns it: that makes each published frame
+  // go to exactly one of "consumed" (consumer) or "dropped" (producer).
   alignas(kCacheLine) std::atomic<std::uint32_t> latest_{kNoSlot};
-  // The free set: bit i set = slot i free. Bits are set by any release (fetch_or, release order) and
-  // cleared only by acquire_write (CAS, acquire order).
+  // The free set: bit i set = slot i free. Bits are set by any release (fetch_or, release order)
+  // and cleared only by acquire_write (CAS, acquire order).
   alignas(kCacheLine) std::atomic<std::uint64_t> free_mask_{0};
   // Producer-written.
   alignas(kCacheLine) std::atomic<std::uint64_t> published_{0};
@@ -182,7 +184,15 @@ class ImageBufferPool {
 };
 
 /// @brief Exclusive write access to one slot, from ImageBufferPool::acquire_write().
-///        Give it to publish(); destroying or reset()ting it unpublished returns the slot to the free set.
+///        Give it to publish(); destroying or reset()ting it unpublished frees the slot.
+/// @note Not shared: one thread uses a lease at a time. Move-only; the pool must outlive it.
+/// @code
+/// vg::ImageBufferPool::WriteLease w;
+/// if (pool.acquire_write(w) == vg::Status::ok) {
+///   if (!capture_into(w.data(), w.size())) return;  // w's destructor frees the slot
+///   (void)pool.publish(std::move(w), timestamp_ns);
+/// }
+/// @endcode
 class ImageBufferPool::WriteLease {
  public:
   WriteLease() noexcept = default;
@@ -218,7 +228,8 @@ class ImageBufferPool::WriteLease {
 
  private:
   friend class ImageBufferPool;
-  WriteLease(ImageBufferPool* pool, std::uint32_t slot, std::uint8_t* data, std::size_t size) noexcept
+  WriteLease(ImageBufferPool* pool, std::uint32_t slot, std::uint8_t* data,
+             std::size_t size) noexcept
       : pool_(pool), data_(data), size_(size), slot_(slot) {}
   void take(WriteLease& other) noexcept {
     pool_ = other.pool_;
@@ -242,6 +253,14 @@ class ImageBufferPool::WriteLease {
 
 /// @brief Exclusive access to one published frame, from ImageBufferPool::acquire_read().
 ///        Destroying or reset()ting it returns the slot to the free set.
+/// @note Not shared: one thread uses a lease at a time. Move-only; the pool must outlive it.
+/// @code
+/// vg::ImageBufferPool::ReadLease r;               // keep it across frames
+/// while (running) {
+///   if (pool.acquire_read(r, std::chrono::milliseconds(100)) != vg::Status::ok) continue;
+///   run_graph(r.bytes(), r.sequence(), r.timestamp_ns());   // previous frame already released
+/// }
+/// @endcode
 class ImageBufferPool::ReadLease {
  public:
   ReadLease() noexcept = default;
@@ -262,15 +281,15 @@ class ImageBufferPool::ReadLease {
   explicit operator bool() const noexcept { return valid(); }
   /// @brief The frame's bytes (nullptr when empty).
   [[nodiscard]] const std::uint8_t* data() const noexcept { return data_; }
-  /// @brief The same bytes, writable: the consumer owns the slot exclusively, so in-place processing
-  ///        is allowed. The producer never sees these bytes again before overwriting them.
+  /// @brief The same bytes, writable: the consumer owns the slot exclusively, so in-place
+  ///        processing is allowed. The producer never reads them; it overwrites them on reuse.
   [[nodiscard]] std::uint8_t* mutable_data() const noexcept { return data_; }
   /// @brief Bytes in the slot (0 when empty).
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   [[nodiscard]] std::span<const std::uint8_t> bytes() const noexcept { return {data_, size_}; }
   /// @brief Slot index in [0, slot_count()), or kNoSlot when empty.
   [[nodiscard]] std::uint32_t slot() const noexcept { return slot_; }
-  /// @brief Sequence number given by publish(): 1 for the first frame, +1 per publish (0 when empty).
+  /// @brief Sequence number from publish(): 1 for the first frame, +1 per publish (0 if empty).
   [[nodiscard]] std::uint64_t sequence() const noexcept { return sequence_; }
   /// @brief Capture timestamp given to publish() (0 when empty).
   [[nodiscard]] std::int64_t timestamp_ns() const noexcept { return timestamp_ns_; }

@@ -8,6 +8,7 @@
 /// - `vg.example.counter` (cpu): out = frame sequence number (a source of changing data).
 /// - `vg.example.nop`     (cpu, npu): does nothing; for measuring dispatch overhead. Optional in/out scalars.
 /// - `vg.example.wait`    (cpu, npu): sleeps `micros` microseconds (models an accelerator wait), copies in -> out.
+/// - `vg.example.spin`    (cpu): busy-waits `micros` microseconds (models CPU work), copies in -> out.
 
 #include "visiongraph/kernel/module.hpp"
 

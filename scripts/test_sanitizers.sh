@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds the core (framework, example kernels, core tests) twice more, under ASan+UBSan and under
+# TSan, and runs the core test suites in each. Usage: scripts/test_sanitizers.sh [address|thread]...
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/scripts/setup.sh"
+kinds=("$@")
+[ ${#kinds[@]} -eq 0 ] && kinds=(address thread)
+for kind in "${kinds[@]}"; do
+  case "$kind" in
+    address) flags="address,undefined" ;;
+    thread) flags="thread" ;;
+    *) echo "unknown sanitizer '$kind' (address|thread)" >&2; exit 2 ;;
+  esac
+  build="$root/build-$kind"
+  echo "== core tests under $flags =="
+  BUILD_DIR="$build" "$root/scripts/build.sh" -DVG_SANITIZE="$flags" -DVG_BUILD_KERNELS=OFF -DVG_BUILD_NPU=OFF \
+    -DVG_BUILD_APPS=OFF -DVG_BUILD_BENCHMARKS=OFF
+  (cd "$build" && \
+   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+   ctest -L core --output-on-failure --timeout 300 -j2)
+done

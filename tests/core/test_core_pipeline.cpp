@@ -1,0 +1,338 @@
+// Pipelining: graph parameters, depth, input policies, streaming start/stop, FIFO and parallel targets.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "test_kernels.hpp"
+#include "visiongraph/kernels/examples/module.hpp"
+#include "visiongraph/visiongraph.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using vg::test::EventLog;
+
+class PipelineTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    EventLog::instance().clear();
+    ctx.load_module(vg::examples::make_module());
+    ctx.load_module(vg::test::make_test_module());
+  }
+  void TearDown() override {
+    vg::test::set_hook(nullptr, nullptr);
+    EXPECT_EQ(vg::test::live_recorders(), 0);
+  }
+  vg::Context ctx;
+};
+
+/// in -> stage1 (cpu0) -> stage2 (npu0) -> stage3 (cpu1) -> out, each recorder adds 1.
+struct ThreeStage {
+  ThreeStage(vg::Context& ctx, std::size_t depth, std::int64_t sleep_us, std::size_t in_buffers = 6)
+      : g(ctx, "three") {
+    in = g.add_data("in", vg::DataMeta::scalar_of(vg::ElementType::f64));
+    auto a = g.add_virtual("a", vg::DataKind::scalar), b = g.add_virtual("b", vg::DataKind::scalar);
+    out = g.add_virtual("out", vg::DataKind::scalar);
+    const char* targets[] = {"cpu0", "npu0", "cpu1"};
+    vg::DataId wires[] = {in, a, b, out};
+    for (int i = 0; i < 3; ++i) {
+      stages[i] = g.add_node("stage" + std::to_string(i + 1), "vg.test.recorder");
+      g.bind(stages[i], "in", wires[i]).bind(stages[i], "out", wires[i + 1]).set_target(stages[i], targets[i]);
+      g.set_attribute(stages[i], "sleep_us", sleep_us);
+    }
+    gin = g.add_graph_parameter(stages[0], "in", in_buffers);
+    gout = g.add_graph_parameter(stages[2], "out", 4);
+    g.set_pipeline_depth(depth);
+  }
+  vg::Graph g;
+  vg::DataId in, out;
+  vg::NodeId stages[3];
+  vg::GraphParamId gin, gout;
+};
+
+/// Feeds `values` through a verified, started ThreeStage graph; returns outputs in dequeue order.
+std::vector<double> run_stream(ThreeStage& t, const std::vector<double>& values) {
+  std::vector<double> results;
+  for (std::uint32_t k = 0; k < 4; ++k) EXPECT_EQ(t.g.enqueue(t.gout, k), vg::Status::ok);
+  std::vector<std::uint32_t> free_in;
+  for (std::uint32_t k = 0; k < t.g.num_buffers(t.in); ++k) free_in.push_back(k);
+  std::size_t sent = 0;
+  while (results.size() < values.size()) {
+    // Never hold more frames than there are output buffers: the app must hand outputs back too.
+    while (sent < values.size() && !free_in.empty() && sent - results.size() < 4) {
+      const auto k = free_in.back();
+      free_in.pop_back();
+      t.g.scalar(t.in, k).set(values[sent++]);
+      EXPECT_EQ(t.g.enqueue(t.gin, k), vg::Status::ok);
+    }
+    vg::DequeuedBuffer done;
+    if (t.g.dequeue(t.gout, done, 5s) != vg::Status::ok) {
+      ADD_FAILURE() << "dequeue timed out";
+      break;
+    }
+    EXPECT_EQ(done.sequence, results.size());  // frames complete in order
+    results.push_back(t.g.scalar(t.out, done.index).get<double>());
+    EXPECT_EQ(t.g.enqueue(t.gout, done.index), vg::Status::ok);
+    vg::DequeuedBuffer used;
+    EXPECT_EQ(t.g.dequeue(t.gin, used, 5s), vg::Status::ok);
+    free_in.push_back(used.index);
+  }
+  return results;
+}
+
+TEST_F(PipelineTest, PipelinedResultsEqualSequentialResultsFrameForFrame) {
+  std::vector<double> values;
+  for (int i = 0; i < 200; ++i) values.push_back(i * 1.5);
+  std::vector<double> sequential;
+  {
+    ThreeStage t(ctx, 1, 0);
+    t.g.verify();
+    for (double v : values) {
+      t.g.scalar(t.in, 0).set(v);
+      ASSERT_EQ(t.g.process(), vg::Status::ok);
+      sequential.push_back(t.g.scalar(t.out).get<double>());
+    }
+  }
+  for (std::size_t depth : {1u, 2u, 3u, 4u}) {
+    ThreeStage t(ctx, depth, 0);
+    t.g.verify();
+    ASSERT_EQ(t.g.start(), vg::Status::ok);
+    EXPECT_EQ(run_stream(t, values), sequential) << "depth " << depth;
+    EXPECT_EQ(t.g.stop(), vg::Status::ok);
+    EXPECT_EQ(t.g.stats().frames_completed, values.size());
+  }
+  EXPECT_EQ(sequential[10], 15.0 + 3.0);
+}
+
+TEST_F(PipelineTest, TargetsOverlapWhilePipelinedAndEachTargetRunsOneCommandAtATime) {
+  ThreeStage t(ctx, 3, 20000);
+  t.g.verify();
+  ASSERT_EQ(t.g.start(), vg::Status::ok);
+  std::vector<double> values(12, 1.0);
+  ASSERT_EQ(run_stream(t, values).size(), values.size());
+  ASSERT_EQ(t.g.stop(), vg::Status::ok);
+  // Some execution of stage1 overlaps one of stage2 (different targets run in parallel)...
+  auto s1 = t.g.executions(t.stages[0]), s2 = t.g.executions(t.stages[1]);
+  bool overlap = false;
+  for (const auto& x : s1)
+    for (const auto& y : s2) overlap |= x.start_ns < y.end_ns && y.start_ns < x.end_ns;
+  EXPECT_TRUE(overlap);
+  // ...while executions of one node never overlap, and follow frame order.
+  for (auto& node : t.stages) {
+    auto runs = t.g.executions(node);
+    for (std::size_t i = 1; i < runs.size(); ++i) {
+      EXPECT_GE(runs[i].start_ns, runs[i - 1].end_ns);
+      EXPECT_EQ(runs[i].frame, runs[i - 1].frame + 1);
+    }
+  }
+}
+
+TEST_F(PipelineTest, CommandsAndFramesOnOneTargetRunInArrivalOrder) {
+  // Two nodes on cpu0: their callbacks never overlap, and a command lands between two process calls.
+  vg::Graph g(ctx, "fifo");
+  auto x = g.add_virtual("x", vg::DataKind::scalar);
+  auto a = g.add_node("a", "vg.test.recorder");
+  g.bind(a, "out", x).set_attribute(a, "sleep_us", 2000);
+  auto b = g.add_node("b", "vg.test.recorder");
+  g.bind(b, "in", x).set_attribute(b, "sleep_us", 2000);
+  g.verify();
+  std::thread commander([&] {
+    for (int i = 0; i < 20; ++i) {
+      EXPECT_EQ(g.send_command(b, vg::ControlCommand::make(vg::test::kCmdPing), 2s), vg::Status::ok);
+      std::this_thread::sleep_for(1ms);
+    }
+  });
+  for (int i = 0; i < 30; ++i) ASSERT_EQ(g.process(), vg::Status::ok);
+  commander.join();
+  auto events = EventLog::instance().events();
+  std::vector<vg::test::Event> on_cpu0;
+  for (const auto& e : events)
+    if (e.callback == "process" || e.callback == "control") on_cpu0.push_back(e);
+  std::sort(on_cpu0.begin(), on_cpu0.end(), [](auto& l, auto& r) { return l.start_ns < r.start_ns; });
+  for (std::size_t i = 1; i < on_cpu0.size(); ++i) {
+    EXPECT_GE(on_cpu0[i].start_ns, on_cpu0[i - 1].end_ns) << "callbacks on one target overlapped";
+    EXPECT_EQ(on_cpu0[i].thread, on_cpu0[0].thread);
+  }
+  const auto seq = EventLog::instance().sequence("b");
+  EXPECT_EQ(std::count(seq.begin(), seq.end(), "control"), 20);
+}
+
+TEST_F(PipelineTest, LatestWinsDropsTheOldestWaitingFrameAndHandsItBack) {
+  ThreeStage t(ctx, 1, 30000, 8);
+  t.g.set_input_policy(t.gin, vg::InputPolicy::latest_wins, 1);
+  t.g.verify();
+  for (std::uint32_t k = 0; k < 4; ++k) ASSERT_EQ(t.g.enqueue(t.gout, k), vg::Status::ok);
+  ASSERT_EQ(t.g.start(), vg::Status::ok);
+  // Burst 8 frames into a graph that takes ~90 ms per frame: most must be dropped, none lost.
+  for (std::uint32_t k = 0; k < 8; ++k) {
+    t.g.scalar(t.in, k).set(double(k));
+    ASSERT_EQ(t.g.enqueue(t.gin, k), vg::Status::ok);
+  }
+  std::vector<vg::DequeuedBuffer> inputs;
+  while (inputs.size() < 8) {
+    vg::DequeuedBuffer d;
+    ASSERT_EQ(t.g.dequeue(t.gin, d, 5s), vg::Status::ok);
+    inputs.push_back(d);
+  }
+  ASSERT_EQ(t.g.stop(), vg::Status::ok);
+  const auto dropped = std::count_if(inputs.begin(), inputs.end(), [](auto& d) { return d.status == vg::Status::dropped; });
+  const auto done = std::count_if(inputs.begin(), inputs.end(), [](auto& d) { return d.status == vg::Status::ok; });
+  EXPECT_EQ(dropped + done, 8);
+  EXPECT_GE(dropped, 5);
+  const auto stats = t.g.stats();
+  EXPECT_EQ(stats.frames_dropped, static_cast<std::uint64_t>(dropped));
+  EXPECT_EQ(stats.frames_completed, static_cast<std::uint64_t>(done));
+  EXPECT_EQ(stats.frames_in, 8u);
+  // the newest frame was never dropped
+  for (const auto& d : inputs) {
+    if (d.index == 7) {
+      EXPECT_EQ(d.status, vg::Status::ok);
+    }
+  }
+}
+
+TEST_F(PipelineTest, RejectNewRefusesFramesWhileTheQueueIsFull) {
+  ThreeStage t(ctx, 1, 30000, 8);
+  t.g.set_input_policy(t.gin, vg::InputPolicy::reject_new, 1);
+  t.g.verify();
+  for (std::uint32_t k = 0; k < 4; ++k) ASSERT_EQ(t.g.enqueue(t.gout, k), vg::Status::ok);
+  ASSERT_EQ(t.g.start(), vg::Status::ok);
+  int rejected = 0, accepted = 0;
+  for (std::uint32_t k = 0; k < 8; ++k) (t.g.enqueue(t.gin, k) == vg::Status::rejected ? rejected : accepted)++;
+  EXPECT_GE(rejected, 5);
+  EXPECT_EQ(t.g.stats().frames_rejected, static_cast<std::uint64_t>(rejected));
+  ASSERT_EQ(t.g.stop(), vg::Status::ok);
+  int returned = 0;
+  vg::DequeuedBuffer d;
+  while (t.g.dequeue(t.gin, d, 1s) == vg::Status::ok) ++returned;
+  EXPECT_EQ(returned, accepted);  // every accepted buffer comes back
+}
+
+TEST_F(PipelineTest, BlockPolicyWaitsForRoomAndTimesOut) {
+  ThreeStage t(ctx, 1, 50000, 8);
+  t.g.set_input_policy(t.gin, vg::InputPolicy::block, 1);
+  t.g.verify();
+  for (std::uint32_t k = 0; k < 4; ++k) ASSERT_EQ(t.g.enqueue(t.gout, k), vg::Status::ok);
+  ASSERT_EQ(t.g.start(), vg::Status::ok);
+  ASSERT_EQ(t.g.enqueue(t.gin, 0), vg::Status::ok);  // admitted at once
+  ASSERT_EQ(t.g.enqueue(t.gin, 1), vg::Status::ok);  // waits in the queue
+  EXPECT_EQ(t.g.enqueue(t.gin, 2, 0, 5ms), vg::Status::timeout);  // queue full, frame 0 still running
+  EXPECT_EQ(t.g.enqueue(t.gin, 3, 0, 2s), vg::Status::ok);        // room appears when frame 0 completes
+  EXPECT_EQ(t.g.stop(), vg::Status::ok);
+  EXPECT_EQ(t.g.stats().frames_dropped, 0u);
+}
+
+TEST_F(PipelineTest, StopWhileFramesAreInFlightDrainsOrAbandonsWithoutLosingBuffers) {
+  for (auto mode : {vg::StopMode::drain, vg::StopMode::abandon}) {
+    ThreeStage t(ctx, 3, 10000, 6);
+    t.g.set_input_policy(t.gin, vg::InputPolicy::block, 3);
+    t.g.verify();
+    for (std::uint32_t k = 0; k < 4; ++k) ASSERT_EQ(t.g.enqueue(t.gout, k), vg::Status::ok);
+    ASSERT_EQ(t.g.start(), vg::Status::ok);
+    for (std::uint32_t k = 0; k < 6; ++k) ASSERT_EQ(t.g.enqueue(t.gin, k), vg::Status::ok);
+    std::this_thread::sleep_for(15ms);
+    ASSERT_EQ(t.g.stop(mode), vg::Status::ok);
+    EXPECT_EQ(t.g.stats().frames_in_flight, 0u);
+    std::vector<vg::DequeuedBuffer> back;
+    vg::DequeuedBuffer d;
+    while (t.g.dequeue(t.gin, d, 1s) == vg::Status::ok) back.push_back(d);
+    EXPECT_EQ(back.size(), 6u) << "every input buffer comes back";
+    int outputs = 0;
+    while (t.g.dequeue(t.gout, d, 1s) == vg::Status::ok) ++outputs;
+    EXPECT_EQ(outputs, 4) << "every output buffer comes back";
+    const auto s = t.g.stats();
+    EXPECT_EQ(s.frames_completed + s.frames_aborted, 6u);
+    if (mode == vg::StopMode::abandon) {
+      EXPECT_GT(s.frames_aborted, 0u);
+    }
+    EXPECT_EQ(t.g.dequeue(t.gin, d, 1s), vg::Status::stopped);
+  }
+}
+
+TEST_F(PipelineTest, StopTwiceAndStopWithABlockedDequeueReturnPromptly) {
+  ThreeStage t(ctx, 2, 0);
+  t.g.verify();
+  ASSERT_EQ(t.g.start(), vg::Status::ok);
+  std::atomic<int> result{-1};
+  std::thread waiter([&] {
+    vg::DequeuedBuffer d;
+    result = static_cast<int>(t.g.dequeue(t.gout, d, 10s));
+  });
+  std::this_thread::sleep_for(20ms);
+  ASSERT_EQ(t.g.stop(), vg::Status::ok);
+  waiter.join();
+  EXPECT_EQ(result.load(), static_cast<int>(vg::Status::stopped));
+  EXPECT_EQ(t.g.stop(), vg::Status::ok);
+  EXPECT_EQ(t.g.stop(vg::StopMode::abandon), vg::Status::ok);
+  EXPECT_EQ(t.g.enqueue(t.gin, 0), vg::Status::stopped);
+  ASSERT_EQ(t.g.start(), vg::Status::ok);  // and it can run again
+  std::vector<double> values = {1, 2, 3};
+  EXPECT_EQ(run_stream(t, values), (std::vector<double>{4, 5, 6}));
+}
+
+struct StopFromCallback {
+  vg::Graph* graph = nullptr;
+  std::atomic<int> stops{0};
+  std::atomic<int> status{-1};
+};
+
+TEST_F(PipelineTest, StopFromACallbackDoesNotDeadlock) {
+  vg::Graph g(ctx, "self-stop");
+  auto in = g.add_data("in", vg::DataMeta::scalar_of(vg::ElementType::f64));
+  auto out = g.add_virtual("out", vg::DataKind::scalar);
+  auto h = g.add_node("hook", "vg.test.hook");
+  g.bind(h, "in", in).bind(h, "out", out);
+  auto gin = g.add_graph_parameter(h, "in", 4);
+  g.set_input_policy(gin, vg::InputPolicy::block, 4);
+  g.verify();
+  StopFromCallback state;
+  state.graph = &g;
+  vg::test::set_hook(
+      [](void* arg, std::uint64_t frame) {
+        auto* s = static_cast<StopFromCallback*>(arg);
+        if (frame == 1) {
+          s->status = static_cast<int>(s->graph->stop());
+          ++s->stops;
+        }
+      },
+      &state);
+  ASSERT_EQ(g.start(), vg::Status::ok);
+  for (std::uint32_t k = 0; k < 4; ++k) ASSERT_EQ(g.enqueue(gin, k), vg::Status::ok);
+  int back = 0;
+  vg::DequeuedBuffer d;
+  while (g.dequeue(gin, d, 2s) == vg::Status::ok) ++back;
+  EXPECT_EQ(back, 4);
+  EXPECT_EQ(state.stops.load(), 1);
+  EXPECT_EQ(state.status.load(), static_cast<int>(vg::Status::ok));
+  EXPECT_EQ(g.wait_idle(2s), vg::Status::ok);
+}
+
+TEST_F(PipelineTest, DestroyingARunningGraphStopsIt) {
+  auto t = std::make_unique<ThreeStage>(ctx, 3, 5000, 6);
+  t->g.verify();
+  for (std::uint32_t k = 0; k < 4; ++k) ASSERT_EQ(t->g.enqueue(t->gout, k), vg::Status::ok);
+  ASSERT_EQ(t->g.start(), vg::Status::ok);
+  for (std::uint32_t k = 0; k < 3; ++k) ASSERT_EQ(t->g.enqueue(t->gin, k), vg::Status::ok);
+  t.reset();  // must not hang or leak (ASan), all deletes ran (TearDown checks)
+}
+
+TEST_F(PipelineTest, LatencyAndCountsAreReported) {
+  ThreeStage t(ctx, 2, 1000);
+  t.g.verify();
+  ASSERT_EQ(t.g.start(), vg::Status::ok);
+  run_stream(t, std::vector<double>(30, 0.0));
+  ASSERT_EQ(t.g.stop(), vg::Status::ok);
+  const auto s = t.g.stats();
+  EXPECT_EQ(s.frames_in, 30u);
+  EXPECT_EQ(s.frames_completed, 30u);
+  EXPECT_GT(s.latency_p50_ns, 3 * 1000 * 1000 - 1);  // three stages sleeping 1 ms each
+  EXPECT_GE(s.latency_p99_ns, s.latency_p50_ns);
+  EXPECT_EQ(s.pipeline_depth, 2u);
+  ASSERT_EQ(s.nodes.size(), 3u);
+  EXPECT_EQ(s.nodes[1].target, "npu0");
+  EXPECT_GE(s.nodes[1].p50_ns, 1000 * 1000);
+}
+
+}  // namespace

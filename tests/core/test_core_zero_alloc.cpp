@@ -1,0 +1,121 @@
+// After verify, process(), send_command() and streaming enqueue/dequeue make zero heap allocations.
+
+#include <gtest/gtest.h>
+
+#include "alloc_counter.hpp"
+#include "test_kernels.hpp"
+#include "visiongraph/kernels/examples/module.hpp"
+#include "visiongraph/visiongraph.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+
+class ZeroAllocTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ctx.load_module(vg::examples::make_module()); }
+  vg::Context ctx;
+};
+
+// counter(cpu0) -> scale(cpu1) -> add(cpu0, with the counter again) -> scale(cpu1): hops between two targets.
+struct Chain {
+  explicit Chain(vg::Context& ctx) : g(ctx, "chain") {
+    auto c = g.add_virtual("c", vg::DataKind::scalar), s1 = g.add_virtual("s1", vg::DataKind::scalar);
+    sum = g.add_virtual("sum", vg::DataKind::scalar);
+    out = g.add_virtual("out", vg::DataKind::scalar);
+    g.bind(g.add_node("count", "vg.example.counter"), "out", c);
+    auto a = g.add_node("double", "vg.example.scale");
+    g.bind(a, "in", c).bind(a, "out", s1).set_attribute(a, "factor", 2.0).set_target(a, "cpu1");
+    add = g.add_node("add", "vg.example.add");
+    g.bind(add, "a", s1).bind(add, "b", c).bind(add, "sum", sum).set_target(add, "cpu0");
+    auto b = g.add_node("triple", "vg.example.scale");
+    g.bind(b, "in", sum).bind(b, "out", out).set_attribute(b, "factor", 3.0).set_target(b, "cpu1");
+  }
+  vg::Graph g;
+  vg::DataId sum, out;
+  vg::NodeId add;
+};
+
+TEST_F(ZeroAllocTest, ProcessAndSendCommandAllocateNothingOver1000Frames) {
+  Chain chain(ctx);
+  chain.g.verify();
+  for (int i = 0; i < 20; ++i) ASSERT_EQ(chain.g.process(), vg::Status::ok);  // warm up
+  vg::CommandReply reply;
+  vg::test::arm_alloc_counter();
+  int failures = 0;
+  for (int i = 0; i < 1000; ++i) {
+    if (chain.g.process() != vg::Status::ok) ++failures;
+    if (i % 10 == 0 &&
+        chain.g.send_command(chain.add, vg::ControlCommand::make(vg::examples::kSetBias, double(i)), 1s, &reply) != vg::Status::ok)
+      ++failures;
+  }
+  const auto counts = vg::test::disarm_alloc_counter();
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(counts.news, 0u);
+  if (vg::test::malloc_counted()) {
+    EXPECT_EQ(counts.mallocs, 0u);
+  }
+  // frame 1019 (20 warm-up frames): count=1019, (2*1019 + 1019 + bias 990) * 3
+  EXPECT_DOUBLE_EQ(chain.g.scalar(chain.out).get<double>(), (3 * 1019 + 990) * 3.0);
+}
+
+TEST_F(ZeroAllocTest, StreamingEnqueueDequeueWithCommandsAllocatesNothing) {
+  vg::Graph g(ctx, "stream");
+  auto in = g.add_data("in", vg::DataMeta::scalar_of(vg::ElementType::f64));
+  auto mid = g.add_virtual("mid", vg::DataKind::scalar);
+  auto out = g.add_virtual("out", vg::DataKind::scalar);
+  auto a = g.add_node("a", "vg.example.scale");
+  g.bind(a, "in", in).bind(a, "out", mid).set_attribute(a, "factor", 2.0);
+  auto b = g.add_node("b", "vg.example.add");
+  g.bind(b, "a", mid).bind(b, "b", mid).bind(b, "sum", out).set_target(b, "cpu1");
+  auto gin = g.add_graph_parameter(a, "in", 4);
+  auto gout = g.add_graph_parameter(b, "sum", 4);
+  g.set_input_policy(gin, vg::InputPolicy::block, 2);
+  g.set_pipeline_depth(3);
+  g.verify();
+  ASSERT_EQ(g.start(), vg::Status::ok);
+  for (std::uint32_t k = 0; k < 4; ++k) ASSERT_EQ(g.enqueue(gout, k), vg::Status::ok);
+  std::uint32_t free_in[4] = {0, 1, 2, 3};
+  int free_count = 4;
+  double next_value = 0, next_expected = 0;
+  auto run = [&](int frames, bool commands) {
+    int bad = 0, sent = 0, received = 0;
+    while (received < frames) {
+      while (sent < frames && free_count > 0) {
+        const std::uint32_t k = free_in[--free_count];
+        g.scalar(in, k).set(next_value++);
+        if (g.enqueue(gin, k) != vg::Status::ok) ++bad;
+        ++sent;
+      }
+      vg::DequeuedBuffer done;
+      if (g.dequeue(gout, done, 2s) != vg::Status::ok || done.status != vg::Status::ok) {
+        ++bad;
+        break;
+      }
+      // frames complete in order: the k-th output belongs to the k-th input (out = 2x + 2x + bias 0)
+      if (g.scalar(out, done.index).get<double>() != 4.0 * next_expected++) ++bad;
+      if (g.enqueue(gout, done.index) != vg::Status::ok) ++bad;
+      vg::DequeuedBuffer used;
+      if (g.dequeue(gin, used, 2s) != vg::Status::ok) ++bad;
+      free_in[free_count++] = used.index;
+      ++received;
+      if (commands && received % 10 == 0 &&
+          g.send_command(b, vg::ControlCommand::make(vg::examples::kSetBias, 0.0), 1s) != vg::Status::ok)
+        ++bad;
+    }
+    return bad;
+  };
+  ASSERT_EQ(run(20, false), 0);  // warm up
+  vg::test::arm_alloc_counter();
+  const int bad = run(1000, true);
+  const auto counts = vg::test::disarm_alloc_counter();
+  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(counts.news, 0u);
+  if (vg::test::malloc_counted()) {
+    EXPECT_EQ(counts.mallocs, 0u);
+  }
+  EXPECT_EQ(g.stop(), vg::Status::ok);
+  EXPECT_EQ(g.stats().frames_completed, 1020u);
+}
+
+}  // namespace
