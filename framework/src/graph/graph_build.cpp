@@ -458,6 +458,34 @@ void GraphCore::reserve_targets() {
   }
 }
 
+// Runs on the node's target thread (create/delete happen at verify/release, so messages may allocate).
+void GraphCore::lifecycle_trampoline(void* self, std::uint64_t node_index, std::uint64_t create) noexcept {
+  auto* g = static_cast<GraphCore*>(self);
+  NodeState& n = *g->nodes_[node_index];
+  if (create) {
+    n.error[0] = '\0';
+    n.lifecycle_message.clear();
+    Status status = Status::ok;
+    try {
+      if (n.callbacks.create) status = n.callbacks.create(n.context);
+    } catch (const std::exception& e) {
+      status = Status::kernel_error;
+      try {
+        n.lifecycle_message = e.what();
+      } catch (...) {
+      }
+    } catch (...) {
+      status = Status::kernel_error;
+    }
+    n.lifecycle_status = status;
+    n.created = status == Status::ok;
+  } else {
+    if (n.created && n.callbacks.destroy) n.callbacks.destroy(n.context);
+    n.created = false;
+  }
+  n.lifecycle_done.set();
+}
+
 void GraphCore::run_lifecycle_on_target(NodeState& n, bool create) {
   n.lifecycle_done.reset();
   n.target->push(TargetCommand{&GraphCore::lifecycle_trampoline, this, n.index, create ? 1u : 0u});

@@ -19,33 +19,6 @@ bool GraphCore::on_target_thread() const noexcept {
   return false;
 }
 
-void GraphCore::lifecycle_trampoline(void* self, std::uint64_t node_index, std::uint64_t create) noexcept {
-  auto* g = static_cast<GraphCore*>(self);
-  NodeState& n = *g->nodes_[node_index];
-  if (create) {
-    n.error[0] = '\0';
-    n.lifecycle_message.clear();
-    Status status = Status::ok;
-    try {
-      if (n.callbacks.create) status = n.callbacks.create(n.context);
-    } catch (const std::exception& e) {
-      status = Status::kernel_error;
-      try {
-        n.lifecycle_message = e.what();
-      } catch (...) {
-      }
-    } catch (...) {
-      status = Status::kernel_error;
-    }
-    n.lifecycle_status = status;
-    n.created = status == Status::ok;
-  } else {
-    if (n.created && n.callbacks.destroy) n.callbacks.destroy(n.context);
-    n.created = false;
-  }
-  n.lifecycle_done.set();
-}
-
 void GraphCore::exec_trampoline(void* self, std::uint64_t node, std::uint64_t frame) noexcept {
   static_cast<GraphCore*>(self)->exec_node(static_cast<std::uint32_t>(node), frame);
 }

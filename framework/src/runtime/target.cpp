@@ -45,11 +45,6 @@ Target::~Target() {
   if (thread_.joinable()) thread_.join();
 }
 
-void Target::push(const TargetCommand& command) noexcept {
-  while (!queue_.try_push(command)) std::this_thread::yield();
-  items_.release();
-}
-
 bool Target::reserve(std::size_t slots) noexcept {
   std::size_t current = reserved_.load();
   do {
@@ -59,17 +54,5 @@ bool Target::reserve(std::size_t slots) noexcept {
 }
 
 void Target::unreserve(std::size_t slots) noexcept { reserved_.fetch_sub(slots); }
-
-void Target::run() noexcept {
-  thread_id_.store(std::this_thread::get_id());
-  for (;;) {
-    items_.acquire();
-    TargetCommand command;
-    while (!queue_.try_pop(command)) std::this_thread::yield();  // released before the push completed
-    if (command.fn == nullptr) break;
-    command.fn(command.object, command.a, command.b);
-    executed_.fetch_add(1, std::memory_order_relaxed);
-  }
-}
 
 }  // namespace vg::detail
