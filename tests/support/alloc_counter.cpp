@@ -14,6 +14,12 @@ namespace {
 std::atomic<bool> g_armed{false};
 std::atomic<std::uint64_t> g_news{0};
 std::atomic<std::uint64_t> g_mallocs{0};
+std::atomic<std::uint64_t> g_deletes{0};
+
+void counted_free(void* p) noexcept {
+  if (p != nullptr && g_armed.load(std::memory_order_relaxed)) g_deletes.fetch_add(1, std::memory_order_relaxed);
+  std::free(p);
+}
 
 void* counted_new(std::size_t size) {
   if (g_armed.load(std::memory_order_relaxed)) g_news.fetch_add(1, std::memory_order_relaxed);
@@ -40,14 +46,14 @@ void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
 }
 void* operator new(std::size_t size, std::align_val_t a) { return counted_new_aligned(size, a); }
 void* operator new[](std::size_t size, std::align_val_t a) { return counted_new_aligned(size, a); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p) noexcept { counted_free(p); }
+void operator delete[](void* p) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
 
 #if VG_COUNT_MALLOC
 // glibc lets a program interpose malloc; forward to the real implementation.
@@ -71,12 +77,13 @@ extern "C" void* realloc(void* p, std::size_t size) {
 namespace vg::test {
 void arm_alloc_counter() noexcept {
   g_news.store(0);
+  g_deletes.store(0);
   g_mallocs.store(0);
   g_armed.store(true);
 }
 AllocCounts disarm_alloc_counter() noexcept {
   g_armed.store(false);
-  return {g_news.load(), g_mallocs.load()};
+  return {g_news.load(), g_deletes.load(), g_mallocs.load()};
 }
 bool malloc_counted() noexcept { return VG_COUNT_MALLOC != 0; }
 }  // namespace vg::test

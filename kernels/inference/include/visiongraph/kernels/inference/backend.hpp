@@ -1,0 +1,106 @@
+#pragma once
+/// @file
+/// @brief The interface every inference backend (OpenCV DNN, Rockchip librknnrt) implements.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "visiongraph/core/status.hpp"
+#include "visiongraph/memory/memory_block.hpp"
+
+namespace vg::inference {
+
+/// @brief Element type of a model tensor as the graph sees it.
+enum class ElementKind : std::uint8_t { f32, f16, i8, u8, i16, u16, i32, u32, i64, boolean };
+
+/// @brief Memory layout of a model tensor as the graph sees it.
+enum class Layout : std::uint8_t { unspecified, nchw, nhwc, nc1hwc2 };
+
+/// @brief Bytes per element of @p kind.
+std::size_t element_size(ElementKind kind) noexcept;
+std::string_view to_string(ElementKind kind) noexcept;
+std::string_view to_string(Layout layout) noexcept;
+
+/// @brief Shape, type, layout and quantisation of one model input or output.
+struct TensorDesc {
+  std::string name;
+  std::vector<std::int64_t> dims;
+  ElementKind type = ElementKind::f32;
+  Layout layout = Layout::unspecified;
+  bool quantized = false;  ///< affine: real = (q - zero_point) * scale
+  float scale = 1.0f;
+  std::int32_t zero_point = 0;
+
+  std::size_t element_count() const noexcept;
+  std::size_t byte_size() const noexcept { return element_count() * element_size(type); }
+  /// @brief "[1,512,16] f32 unspecified" for messages.
+  std::string to_text() const;
+};
+
+/// @brief What load() reports about the model.
+struct ModelInfo {
+  std::vector<TensorDesc> inputs;   ///< the input the graph must provide (index 0 is "input")
+  std::vector<TensorDesc> outputs;  ///< in model order: out0, out1, ...
+  std::string detail;               ///< e.g. "librknnrt 1.6.0, driver 0.9.6, zero-copy input"
+};
+
+/// @brief Options passed to load(); mirror the node attributes of vg.inference.
+struct BackendOptions {
+  std::string runtime_path;  ///< rknn: librknnrt path ("" = VG_RKNNRT_PATH or librknnrt.so)
+  bool dequantize = false;   ///< rknn: deliver f32 outputs instead of int8 + scale/zero point
+  int warmup = 1;            ///< runs done at create, before the first frame
+  int core_mask = 0;         ///< rknn: rknn_core_mask (0 = auto)
+  int timeout_ms = 1000;     ///< rknn: rknn_run_extend.timeout_ms (0 = runtime default)
+  /// The input tensor the graph will pass. OpenCV needs its shape (ONNX inputs are not queryable in
+  /// OpenCV 4.6); rknn checks it against the model. Empty dims = take the model's.
+  TensorDesc input;
+};
+
+/// @brief One inference engine behind the vg.inference kernel.
+///
+/// Lifecycle: load() and bind_inputs() at create (may throw vg::Error, may allocate); run(),
+/// set_core_mask() and last_run_time_us() afterwards (noexcept; the rknn backend does not allocate).
+/// @note Not thread-safe: one node's worker drives it.
+/// @code
+/// auto be = vg::inference::make_backend("auto", "face.onnx");
+/// vg::inference::BackendOptions opt; opt.input.dims = {1, 128, 128, 3}; opt.input.layout = Layout::nhwc;
+/// vg::inference::ModelInfo info = be->load("face.onnx", opt);
+/// be->bind_inputs(blocks);                  // every buffer the input will ever be
+/// vg::Status s = be->run(0, output_ptrs);   // outputs sized per info.outputs[i].byte_size()
+/// @endcode
+class InferenceBackend {
+ public:
+  virtual ~InferenceBackend() = default;
+  /// @brief "opencv" or "rknn".
+  virtual std::string_view name() const noexcept = 0;
+  /// @brief Loads the model and prepares outputs. Throws vg::Error naming the model and what is wrong.
+  virtual ModelInfo load(const std::string& model_path, const BackendOptions& options) = 0;
+  /// @brief Registers every input buffer in advance (pre-binding) and warms up. Throws vg::Error.
+  virtual void bind_inputs(std::span<const MemoryBlock> buffers) = 0;
+  /// @brief Runs on bound buffer @p input_index and writes each output to @p outputs[i]
+  ///        (info.outputs[i].byte_size() bytes). inference_error/timeout leave the backend usable.
+  virtual Status run(std::size_t input_index, std::span<void* const> outputs) noexcept = 0;
+  /// @brief Runs on memory that was not bound at create (e.g. a buffer swapped in with
+  ///        Graph::import_handle): rknn copies it into its staging memory, OpenCV wraps it.
+  virtual Status run_unbound(const void* input, std::span<void* const> outputs) noexcept = 0;
+  /// @brief Restricts the NPU cores (rknn_core_mask). not_supported on backends without cores.
+  virtual Status set_core_mask(int mask) noexcept = 0;
+  /// @brief Duration of the last run in microseconds (runtime-reported when available, else wall clock).
+  virtual std::int64_t last_run_time_us() const noexcept = 0;
+  /// @brief Code returned by the underlying runtime in the last failing call (0 when none).
+  virtual int last_runtime_code() const noexcept = 0;
+};
+
+/// @brief "rknn" for *.rknn models, else "opencv", when @p kind is "auto"; @p kind otherwise.
+///        Throws vg::Error for an unknown kind.
+std::string resolve_backend_kind(std::string_view kind, std::string_view model_path);
+
+/// @brief A fresh, unloaded backend of the resolved kind.
+std::unique_ptr<InferenceBackend> make_backend(std::string_view kind, std::string_view model_path);
+
+}  // namespace vg::inference

@@ -1,0 +1,272 @@
+#include "visiongraph/kernels/inference/module.hpp"
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "visiongraph/core/error.hpp"
+#include "visiongraph/data/meta.hpp"
+#include "visiongraph/kernel/callbacks.hpp"
+#include "visiongraph/kernel/kernel_context.hpp"
+#include "visiongraph/kernel/kernel_decl.hpp"
+#include "visiongraph/kernel/validate_context.hpp"
+#include "visiongraph/kernels/inference/backend.hpp"
+#include "visiongraph/memory/allocator.hpp"
+#if defined(VG_INFERENCE_HAVE_RKNN)
+#include "visiongraph/npu/drm_device.hpp"
+#endif
+
+namespace vg::inference {
+namespace {
+
+constexpr const char* kKernelName = "vg.inference";
+
+bool to_element_type(ElementKind k, ElementType& out) {
+  switch (k) {
+    case ElementKind::f32: out = ElementType::f32; return true;
+    case ElementKind::f16: out = ElementType::f16; return true;
+    case ElementKind::i8: out = ElementType::i8; return true;
+    case ElementKind::u8: out = ElementType::u8; return true;
+    case ElementKind::i16: out = ElementType::i16; return true;
+    case ElementKind::u16: out = ElementType::u16; return true;
+    case ElementKind::i32: out = ElementType::i32; return true;
+    case ElementKind::u32: out = ElementType::u32; return true;
+    case ElementKind::i64: out = ElementType::i64; return true;
+    case ElementKind::boolean: out = ElementType::u8; return true;
+  }
+  return false;
+}
+
+bool to_element_kind(ElementType t, ElementKind& out) {
+  switch (t) {
+    case ElementType::f32: out = ElementKind::f32; return true;
+    case ElementType::f16: out = ElementKind::f16; return true;
+    case ElementType::i8: out = ElementKind::i8; return true;
+    case ElementType::u8: out = ElementKind::u8; return true;
+    case ElementType::i16: out = ElementKind::i16; return true;
+    case ElementType::u16: out = ElementKind::u16; return true;
+    case ElementType::i32: out = ElementKind::i32; return true;
+    case ElementType::u32: out = ElementKind::u32; return true;
+    case ElementType::i64: out = ElementKind::i64; return true;
+    case ElementType::f64: return false;
+  }
+  return false;
+}
+
+TensorLayout to_tensor_layout(Layout l) {
+  switch (l) {
+    case Layout::nchw: return TensorLayout::nchw;
+    case Layout::nhwc: return TensorLayout::nhwc;
+    case Layout::nc1hwc2: return TensorLayout::nc1hwc2;
+    case Layout::unspecified: break;
+  }
+  return TensorLayout::unspecified;
+}
+
+Layout to_layout(TensorLayout l) {
+  switch (l) {
+    case TensorLayout::nchw: return Layout::nchw;
+    case TensorLayout::nhwc: return Layout::nhwc;
+    case TensorLayout::nc1hwc2: return Layout::nc1hwc2;
+    case TensorLayout::unspecified: break;
+  }
+  return Layout::unspecified;
+}
+
+/// Node attributes and input metadata as backend options. @p fail reports a bad value.
+template <class Ctx, class Fail>
+BackendOptions options_from(const Ctx& c, const DataMeta& input, Fail&& fail) {
+  BackendOptions o;
+  o.runtime_path = c.string("runtime_path");
+  o.dequantize = c.boolean("dequantize");
+  o.warmup = static_cast<int>(c.integer("warmup"));
+  o.core_mask = static_cast<int>(c.integer("core_mask"));
+  o.timeout_ms = static_cast<int>(c.integer("timeout_ms"));
+  if (o.warmup < 0 || o.warmup > 1000) fail("warmup", "must be 0..1000");
+  if (o.timeout_ms < 0) fail("timeout_ms", "must be >= 0 (0 = runtime default)");
+  if (o.core_mask < 0 || o.core_mask > 0xffff) fail("core_mask", "must be an rknn_core_mask value (0 = auto)");
+  const TensorMeta& t = input.tensor;
+  o.input.name = "input";
+  o.input.dims.assign(t.dims.begin(), t.dims.begin() + t.rank);
+  if (!to_element_kind(t.type, o.input.type)) fail("input", "f64 tensors are not supported by any backend");
+  o.input.layout = to_layout(t.layout);
+  return o;
+}
+
+DataMeta meta_of(const TensorDesc& d) {
+  TensorMeta t;
+  t.rank = static_cast<std::uint32_t>(d.dims.size());
+  for (std::size_t i = 0; i < d.dims.size() && i < kMaxTensorDims; ++i) t.dims[i] = d.dims[i];
+  to_element_type(d.type, t.type);
+  t.layout = to_tensor_layout(d.layout);
+  t.scale = d.quantized ? d.scale : 1.0f;
+  t.zero_point = d.quantized ? d.zero_point : 0;
+  return DataMeta::tensor_of(t);
+}
+
+void validate(ValidateContext& v) {
+  const DataMeta& in = v.meta(kInputParam);
+  if (in.kind != DataKind::tensor) v.fail("input", "expected a tensor");
+  const std::string& model = v.string("model");
+  if (model.empty()) v.fail("model", "attribute model is empty");
+  if (!std::filesystem::exists(model)) v.fail("model", "attribute model: file not found: " + model);
+  std::string kind;
+  try {
+    kind = resolve_backend_kind(v.string("backend"), model);
+  } catch (const Error& e) {
+    v.fail("backend", e.what());
+  }
+  BackendOptions opt = options_from(v, in, [&](const char* what, const std::string& msg) { v.fail(what, msg); });
+  opt.warmup = 0;  // the verify-time load only reads the model's tensors
+
+  // Load the model on the host to learn its outputs: a graph that disagrees fails here, not per frame.
+  ModelInfo info;
+  try {
+    auto probe = make_backend(kind, model);
+    info = probe->load(model, opt);
+  } catch (const Error& e) {
+    std::string msg = "backend " + kind + " cannot load " + model + ": " + e.what();
+#if defined(VG_INFERENCE_HAVE_RKNN)
+    if (kind == "rknn") {
+      std::string why_not;
+      if (!npu::NpuDevice::open(&why_not)) msg += "; " + why_not;
+    }
+#endif
+    v.fail(kind == "rknn" && msg.find("dlopen") != std::string::npos ? "runtime_path" : "model", msg);
+  }
+  if (info.outputs.size() > kMaxOutputs) {
+    v.fail("model", model + " has " + std::to_string(info.outputs.size()) + " outputs; vg.inference supports up to 9");
+  }
+  std::size_t bound = 0;
+  for (std::size_t i = 0; i < kMaxOutputs; ++i) {
+    const bool is = v.is_bound(kFirstOutputParam + i);
+    if (is) ++bound;
+    if (is && i >= info.outputs.size()) {
+      v.fail("out" + std::to_string(i), "the model " + model + " has only " + std::to_string(info.outputs.size()) +
+                                            " outputs (out0..out" + std::to_string(info.outputs.size() - 1) + ")");
+    }
+    if (!is && i < info.outputs.size()) {
+      v.fail("out" + std::to_string(i), "not bound, but the model " + model + " has " +
+                                            std::to_string(info.outputs.size()) + " outputs: bind out0..out" +
+                                            std::to_string(info.outputs.size() - 1) + " (" + std::to_string(bound) +
+                                            " bound so far)");
+    }
+  }
+  for (std::size_t i = 0; i < info.outputs.size(); ++i) {
+    const TensorDesc& d = info.outputs[i];
+    if (d.dims.size() > kMaxTensorDims) {
+      v.fail("out" + std::to_string(i), "model output has rank " + std::to_string(d.dims.size()) + " > 6");
+    }
+    v.set_meta(kFirstOutputParam + i, meta_of(d));
+  }
+}
+
+/// @brief The target-side instance of vg.inference.
+class InferenceKernel {
+ public:
+  explicit InferenceKernel(KernelContext& ctx) {
+    const std::string& model = ctx.string("model");
+    const std::string kind = resolve_backend_kind(ctx.string("backend"), model);
+    BackendOptions opt = options_from(ctx, ctx.meta(kInputParam), [&](const char* what, const std::string& msg) {
+      throw Error("node '" + std::string(ctx.node_name()) + "', '" + what + "': " + msg);
+    });
+    backend_ = make_backend(kind, model);
+    const ModelInfo info = backend_->load(model, opt);
+    num_outputs_ = info.outputs.size();
+    // Every buffer the input will ever be, bound now: process only selects one by index.
+    std::vector<MemoryBlock> blocks;
+    for (std::size_t k = 0; k < ctx.num_buffers(kInputParam); ++k) blocks.push_back(ctx.buffer_block(kInputParam, k));
+    bound_data_.reserve(blocks.size());
+    for (const MemoryBlock& b : blocks) bound_data_.push_back(b.data);
+    backend_->bind_inputs(blocks);
+  }
+
+  Status process(KernelContext& ctx) noexcept {
+    const TensorView in = ctx.tensor(kInputParam);
+    const std::size_t k = ctx.buffer_index(kInputParam);
+    std::array<void*, kMaxOutputs> outs{};
+    for (std::size_t i = 0; i < num_outputs_; ++i) {
+      const TensorView o = ctx.tensor(kFirstOutputParam + i);
+      outs[i] = o.data();
+      if (Allocator* a = o.block().owner) (void)a->begin_cpu_access(o.block(), CpuAccess::write);
+    }
+    // The writer of the input may have used the CPU without a bracket: flush it before the device reads.
+    if (Allocator* a = in.block().owner) (void)a->end_cpu_access(in.block(), CpuAccess::write);
+    const std::span<void* const> out_span(outs.data(), num_outputs_);
+    const bool prebound = k < bound_data_.size() && bound_data_[k] == in.data();
+    const Status s = prebound ? backend_->run(k, out_span) : backend_->run_unbound(in.data(), out_span);
+    for (std::size_t i = 0; i < num_outputs_; ++i) {
+      const TensorView o = ctx.tensor(kFirstOutputParam + i);
+      if (Allocator* a = o.block().owner) (void)a->end_cpu_access(o.block(), CpuAccess::write);
+    }
+    if (s != Status::ok) {
+      char msg[160];
+      std::snprintf(msg, sizeof(msg), "%.*s backend failed: %.*s, runtime code %d",
+                    static_cast<int>(backend_->name().size()), backend_->name().data(),
+                    static_cast<int>(to_string(s).size()), to_string(s).data(), backend_->last_runtime_code());
+      ctx.set_error(msg);
+    }
+    return s;
+  }
+
+  Status control(KernelContext& ctx, const ControlCommand& cmd, CommandReply& reply) noexcept {
+    switch (cmd.id) {
+      case kCmdSetCoreMask: {
+        std::int64_t mask = 0;
+        if (!cmd.read(mask) || mask < 0 || mask > 0xffff) return Status::invalid_argument;
+        const Status s = backend_->set_core_mask(static_cast<int>(mask));
+        if (s != Status::ok) {
+          char msg[96];
+          std::snprintf(msg, sizeof(msg), "set_core_mask(%lld) failed, runtime code %d", static_cast<long long>(mask),
+                        backend_->last_runtime_code());
+          ctx.set_error(msg);
+        }
+        return s;
+      }
+      case kCmdGetRunTime: {
+        char text[96];
+        std::snprintf(text, sizeof(text), "last_run_us=%lld backend=%.*s",
+                      static_cast<long long>(backend_->last_run_time_us()), static_cast<int>(backend_->name().size()),
+                      backend_->name().data());
+        reply.write_text(text);
+        return Status::ok;
+      }
+      default:
+        return Status::unknown_command;
+    }
+  }
+
+ private:
+  std::unique_ptr<InferenceBackend> backend_;
+  std::size_t num_outputs_ = 0;
+  std::vector<const void*> bound_data_;
+};
+
+}  // namespace
+
+Module make_inference_module() {
+  Module m("vg.inference");
+  KernelDecl decl(kKernelName, "runs a model (OpenCV DNN or Rockchip NPU) on one input tensor");
+  decl.input("input", DataKind::tensor, true, "model input (NHWC for images)");
+  for (std::size_t i = 0; i < kMaxOutputs; ++i) {
+    decl.output("out" + std::to_string(i), DataKind::tensor, i == 0,
+                "model output " + std::to_string(i) + " (metadata from the model)");
+  }
+  decl.required_attribute("model", AttrType::string, "model file (.rknn for the NPU, else anything cv::dnn reads)")
+      .attribute("backend", "auto", "auto (.rknn -> rknn, else opencv), opencv or rknn")
+      .attribute("runtime_path", "", "librknnrt path (default: VG_RKNNRT_PATH, else librknnrt.so)")
+      .attribute("dequantize", false, "rknn: deliver f32 outputs instead of int8 with scale/zero point")
+      .attribute("warmup", 1, "runs at create, before the first frame")
+      .attribute("core_mask", 0, "rknn: NPU core mask (0 auto, 1/2/4 one core, 3 two, 7 three)")
+      .attribute("timeout_ms", 1000, "rknn: rknn_run timeout in milliseconds (0 = runtime default)")
+      .command(kCmdSetCoreMask, "set_core_mask", PayloadKind::integer, "restrict the NPU cores (rknn)")
+      .command(kCmdGetRunTime, "get_run_time", PayloadKind::none, "reply: last run time in microseconds")
+      .validate(&validate);
+  m.add(std::move(decl));
+  m.implement(kKernelName, "npu", callbacks_for<InferenceKernel>());
+  return m;
+}
+
+}  // namespace vg::inference

@@ -1,0 +1,503 @@
+#include "visiongraph/kernels/inference/rknn_backend.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "visiongraph/core/error.hpp"
+#include "visiongraph/npu/drm_device.hpp"
+#include "visiongraph/npu/rknn_runtime.hpp"
+
+namespace vg::inference {
+namespace {
+
+using npu::RknnRuntime;
+
+std::string attr_text(const rknn::TensorAttr& a) {
+  std::string s = "[";
+  for (std::uint32_t i = 0; i < a.n_dims && i < rknn::kMaxDims; ++i) s += (i ? "," : "") + std::to_string(a.dims[i]);
+  return s + "] type " + std::to_string(a.type) + " fmt " + std::to_string(a.fmt);
+}
+
+bool kind_of(rknn::TensorType t, ElementKind& out) {
+  switch (t) {
+    case rknn::kTensorFloat32: out = ElementKind::f32; return true;
+    case rknn::kTensorFloat16: out = ElementKind::f16; return true;
+    case rknn::kTensorInt8: out = ElementKind::i8; return true;
+    case rknn::kTensorUint8: out = ElementKind::u8; return true;
+    case rknn::kTensorInt16: out = ElementKind::i16; return true;
+    case rknn::kTensorUint16: out = ElementKind::u16; return true;
+    case rknn::kTensorInt32: out = ElementKind::i32; return true;
+    case rknn::kTensorUint32: out = ElementKind::u32; return true;
+    case rknn::kTensorInt64: out = ElementKind::i64; return true;
+    case rknn::kTensorBool: out = ElementKind::boolean; return true;
+    default: return false;
+  }
+}
+
+Layout layout_of(rknn::TensorFormat f) {
+  switch (f) {
+    case rknn::kFormatNchw: return Layout::nchw;
+    case rknn::kFormatNhwc: return Layout::nhwc;
+    case rknn::kFormatNc1hwc2: return Layout::nc1hwc2;
+    default: return Layout::unspecified;
+  }
+}
+
+float half_to_float(std::uint16_t h) noexcept {
+  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+  std::uint32_t exp = (h >> 10) & 0x1fu;
+  std::uint32_t mant = h & 0x3ffu;
+  std::uint32_t bits;
+  if (exp == 0) {
+    if (mant == 0) {
+      bits = sign;
+    } else {  // subnormal: normalise
+      exp = 127 - 15 + 1;
+      while ((mant & 0x400u) == 0) {
+        mant <<= 1;
+        --exp;
+      }
+      mant &= 0x3ffu;
+      bits = sign | (exp << 23) | (mant << 13);
+    }
+  } else if (exp == 31) {
+    bits = sign | 0x7f800000u | (mant << 13);
+  } else {
+    bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+  }
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+/// How one output travels from its runtime memory to the graph's tensor.
+struct OutputPlan {
+  rknn::TensorAttr attr{};    // attr bound with rknn_set_io_mem (native or normal)
+  rknn::TensorMem* mem = nullptr;
+  bool nc1hwc2 = false;       // convert [N,C1,H,W,C2] -> [N,C,H,W]
+  std::uint32_t n = 1, c = 1, h = 1, w = 1;        // logical NCHW
+  std::uint32_t c2 = 1, native_h = 1, native_w = 1;
+  std::size_t elems = 0;      // logical element count
+  rknn::TensorType src_type = rknn::kTensorInt8;
+  ElementKind dst_type = ElementKind::i8;
+  bool dequantize = false;
+  float scale = 1.0f;
+  std::int32_t zp = 0;
+};
+
+}  // namespace
+
+struct RknnBackend::Impl {
+  std::unique_ptr<RknnRuntime> rt;
+  rknn::Context ctx{};
+  bool ctx_valid = false;
+  std::string model;
+  std::vector<char> model_bytes;  // kept for the context's lifetime: older runtimes may reference it
+  BackendOptions options;
+  rknn::TensorAttr input_attr{};  // attr passed to rknn_set_io_mem for the input
+  std::size_t input_bytes = 0;    // dense bytes the graph provides
+  std::size_t input_row_bytes = 0, input_pitch = 0, input_rows = 0;
+  std::size_t input_bound_bytes = 0;  // bytes the runtime reads: strided size in the bound type
+  std::vector<rknn::TensorMem*> input_mems;  // per bound buffer; null -> staging
+  std::vector<const void*> input_data;       // per bound buffer: CPU address (staging copy source)
+  rknn::TensorMem* staging = nullptr;
+  std::size_t zero_copy = 0;
+  std::vector<OutputPlan> outputs;
+  std::int64_t last_us = 0;
+  int last_code = 0;
+  ModelInfo info;
+
+  ~Impl() { teardown(); }
+
+  Status execute(rknn::TensorMem* in, std::span<void* const> outputs) noexcept;
+
+  void teardown() noexcept {
+    if (!ctx_valid) return;
+    const auto& api = rt->api();
+    // Every memory first, then the context: a context destroyed first would leave the mems dangling.
+    for (rknn::TensorMem*& m : input_mems) {
+      if (m != nullptr) (void)api.destroy_mem(ctx, m);
+      m = nullptr;
+    }
+    if (staging != nullptr) (void)api.destroy_mem(ctx, staging);
+    staging = nullptr;
+    for (OutputPlan& o : outputs) {
+      if (o.mem != nullptr) (void)api.destroy_mem(ctx, o.mem);
+      o.mem = nullptr;
+    }
+    (void)api.destroy(ctx);
+    ctx_valid = false;
+  }
+
+  [[noreturn]] void fail(const std::string& what, int rc) const {
+    throw Error("rknn backend (" + model + "): " + what + " failed: " + std::to_string(rc) + " " +
+                rknn::error_name(rc));
+  }
+
+  rknn::TensorAttr query_attr(rknn::QueryCmd cmd, std::uint32_t index, const char* what) const {
+    rknn::TensorAttr a{};
+    a.index = index;
+    const int rc = rt->api().query(ctx, cmd, &a, sizeof(a));
+    if (rc != rknn::kSucc) fail(std::string("rknn_query(") + what + " " + std::to_string(index) + ")", rc);
+    return a;
+  }
+
+  Status finish_output(const OutputPlan& o, void* dst) const noexcept {
+    const auto* src = static_cast<const std::uint8_t*>(o.mem->virt_addr);
+    if (src == nullptr) return Status::inference_error;
+    const std::size_t src_elem = o.src_type == rknn::kTensorFloat32 ? 4 : o.src_type == rknn::kTensorFloat16 ? 2 : 1;
+    auto store = [&](std::size_t d, std::size_t s) {
+      const std::uint8_t* p = src + s * src_elem;
+      if (o.dst_type == ElementKind::f32) {
+        float v;
+        if (o.src_type == rknn::kTensorFloat32) {
+          std::memcpy(&v, p, 4);
+        } else if (o.src_type == rknn::kTensorFloat16) {
+          std::uint16_t hbits;
+          std::memcpy(&hbits, p, 2);
+          v = half_to_float(hbits);
+        } else if (o.src_type == rknn::kTensorUint8) {
+          v = o.dequantize ? (static_cast<float>(*p) - static_cast<float>(o.zp)) * o.scale : static_cast<float>(*p);
+        } else {
+          const auto q = static_cast<std::int8_t>(*p);
+          v = o.dequantize ? (static_cast<float>(q) - static_cast<float>(o.zp)) * o.scale : static_cast<float>(q);
+        }
+        static_cast<float*>(dst)[d] = v;
+      } else {
+        std::memcpy(static_cast<std::uint8_t*>(dst) + d * src_elem, p, src_elem);
+      }
+    };
+    if (!o.nc1hwc2) {
+      if (o.dst_type != ElementKind::f32 || o.src_type == rknn::kTensorFloat32) {
+        std::memcpy(dst, src, o.elems * src_elem);
+      } else {
+        for (std::size_t i = 0; i < o.elems; ++i) store(i, i);
+      }
+      return Status::ok;
+    }
+    // NC1HWC2 -> NCHW: dst[n][c][y][x] = src[n][c / C2][y][x][c % C2] (native H/W may be padded).
+    const std::size_t plane = static_cast<std::size_t>(o.h) * o.w;
+    const std::size_t c1 = (o.c + o.c2 - 1) / o.c2;
+    for (std::uint32_t n = 0; n < o.n; ++n) {
+      for (std::uint32_t ch = 0; ch < o.c; ++ch) {
+        const std::size_t src_base = ((static_cast<std::size_t>(n) * c1 + ch / o.c2) * o.native_h) * o.native_w * o.c2 +
+                                     ch % o.c2;
+        const std::size_t dst_base = (static_cast<std::size_t>(n) * o.c + ch) * plane;
+        for (std::uint32_t y = 0; y < o.h; ++y) {
+          for (std::uint32_t x = 0; x < o.w; ++x) {
+            store(dst_base + static_cast<std::size_t>(y) * o.w + x,
+                  src_base + (static_cast<std::size_t>(y) * o.native_w + x) * o.c2);
+          }
+        }
+      }
+    }
+    return Status::ok;
+  }
+};
+
+RknnBackend::RknnBackend() : impl_(std::make_unique<Impl>()) {}
+RknnBackend::~RknnBackend() = default;
+
+const npu::RknnRuntime* RknnBackend::runtime() const noexcept { return impl_->rt.get(); }
+std::size_t RknnBackend::zero_copy_inputs() const noexcept { return impl_->zero_copy; }
+std::int64_t RknnBackend::last_run_time_us() const noexcept { return impl_->last_us; }
+int RknnBackend::last_runtime_code() const noexcept { return impl_->last_code; }
+
+ModelInfo RknnBackend::load(const std::string& model_path, const BackendOptions& options) {
+  Impl& m = *impl_;
+  m.teardown();
+  m.model = model_path;
+  m.options = options;
+  {
+    std::ifstream in(model_path, std::ios::binary);
+    if (!in) throw Error("model file not found: " + model_path);
+    m.model_bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (m.model_bytes.empty()) throw Error("model file is empty: " + model_path);
+  }
+  m.rt = RknnRuntime::open(options.runtime_path);
+  const auto& api = m.rt->api();
+  int rc = api.init(&m.ctx, m.model_bytes.data(), static_cast<std::uint32_t>(m.model_bytes.size()), 0, nullptr);
+  if (rc != rknn::kSucc) {
+    std::string why_not;
+    const bool has_npu = npu::NpuDevice::open(&why_not).has_value();
+    throw Error("rknn backend: rknn_init(" + model_path + ") with " + m.rt->path() + " failed: " +
+                std::to_string(rc) + " " + rknn::error_name(rc) + (has_npu ? "" : " (" + why_not + ")"));
+  }
+  m.ctx_valid = true;
+  const auto versions = m.rt->query_version(m.ctx);
+  RknnRuntime::check_abi(versions.api_version, versions.api);
+
+  if (options.core_mask != 0) {
+    rc = api.set_core_mask(m.ctx, static_cast<rknn::CoreMask>(options.core_mask));
+    if (rc != rknn::kSucc) m.fail("rknn_set_core_mask(" + std::to_string(options.core_mask) + ")", rc);
+  }
+
+  rknn::InputOutputNum io{};
+  rc = api.query(m.ctx, rknn::kQueryInOutNum, &io, sizeof(io));
+  if (rc != rknn::kSucc) m.fail("rknn_query(IN_OUT_NUM)", rc);
+  if (io.n_input != 1) {
+    throw Error("rknn backend (" + model_path + "): the model has " + std::to_string(io.n_input) +
+                " inputs; vg.inference supports exactly one");
+  }
+  if (io.n_output == 0 || io.n_output > 9) {
+    throw Error("rknn backend (" + model_path + "): the model has " + std::to_string(io.n_output) +
+                " outputs; vg.inference supports 1..9");
+  }
+
+  ModelInfo info;
+  // Input: the native attr (NHWC for images) is what the NPU reads without conversion.
+  const rknn::TensorAttr in_attr = m.query_attr(rknn::kQueryInputAttr, 0, "INPUT_ATTR");
+  rknn::TensorAttr native_in = m.query_attr(rknn::kQueryNativeInputAttr, 0, "NATIVE_INPUT_ATTR");
+  TensorDesc in;
+  in.name = in_attr.name[0] != '\0' ? std::string(in_attr.name, strnlen(in_attr.name, rknn::kMaxNameLen)) : "input";
+  const bool image_input = native_in.n_dims == 4 && native_in.fmt == rknn::kFormatNhwc;
+  rknn::TensorAttr bind = image_input ? native_in : in_attr;
+  if (image_input) {
+    // uint8 lets the NPU fuse mean/std normalisation and quantisation (the toolkit's zero-copy recipe);
+    // float32 makes the runtime convert.
+    const bool want_f32 = options.input.type == ElementKind::f32 && !options.input.dims.empty();
+    bind.type = want_f32 ? rknn::kTensorFloat32 : rknn::kTensorUint8;
+    bind.pass_through = 0;
+    in.type = want_f32 ? ElementKind::f32 : ElementKind::u8;
+    in.layout = Layout::nhwc;
+  } else {
+    if (!kind_of(bind.type, in.type)) throw Error("rknn backend (" + model_path + "): unsupported input type");
+    if (bind.type == rknn::kTensorFloat16) {
+      bind.type = rknn::kTensorFloat32;
+      in.type = ElementKind::f32;
+    }
+    in.layout = layout_of(bind.fmt);
+  }
+  for (std::uint32_t i = 0; i < bind.n_dims && i < rknn::kMaxDims; ++i) in.dims.push_back(bind.dims[i]);
+  // size_with_stride counts bytes of the model's own input type; rebinding as u8/f32 rescales it.
+  const std::size_t model_esz = native_in.type == rknn::kTensorFloat32 ? 4 : native_in.type == rknn::kTensorFloat16 ? 2 : 1;
+  const std::size_t strided = native_in.size_with_stride != 0 ? native_in.size_with_stride : native_in.size;
+  m.input_attr = bind;
+  m.input_bytes = in.byte_size();
+  m.input_bound_bytes = image_input ? strided / model_esz * element_size(in.type) : in.byte_size();
+  if (m.input_bound_bytes < m.input_bytes) m.input_bound_bytes = m.input_bytes;
+  m.input_rows = 1;
+  m.input_row_bytes = m.input_bytes;
+  m.input_pitch = m.input_bytes;
+  if (image_input) {
+    const std::size_t esz = element_size(in.type);
+    const std::uint32_t w = bind.dims[2];
+    const std::uint32_t stride = bind.w_stride == 0 ? w : bind.w_stride;
+    m.input_rows = static_cast<std::size_t>(bind.dims[0]) * bind.dims[1];
+    m.input_row_bytes = static_cast<std::size_t>(w) * bind.dims[3] * esz;
+    m.input_pitch = static_cast<std::size_t>(stride) * bind.dims[3] * esz;
+  }
+  if (!options.input.dims.empty() && options.input.type != in.type) {
+    throw Error("rknn backend (" + model_path + "): the model input takes " + in.to_text() + (image_input ? " (or f32)" : "") +
+                " but the graph binds " + options.input.to_text());
+  }
+  if (!options.input.dims.empty() && options.input.dims != in.dims) {
+    throw Error("rknn backend (" + model_path + "): the model input is " + in.to_text() +
+                " but the graph binds " + options.input.to_text());
+  }
+  info.inputs.push_back(in);
+
+  m.outputs.assign(io.n_output, OutputPlan{});
+  for (std::uint32_t i = 0; i < io.n_output; ++i) {
+    OutputPlan& o = m.outputs[i];
+    const rknn::TensorAttr normal = m.query_attr(rknn::kQueryOutputAttr, i, "OUTPUT_ATTR");
+    const rknn::TensorAttr native = m.query_attr(rknn::kQueryNativeOutputAttr, i, "NATIVE_OUTPUT_ATTR");
+    TensorDesc d;
+    d.name = std::string(normal.name, strnlen(normal.name, rknn::kMaxNameLen));
+    for (std::uint32_t k = 0; k < normal.n_dims && k < rknn::kMaxDims; ++k) d.dims.push_back(normal.dims[k]);
+    d.layout = layout_of(normal.fmt);
+    o.elems = d.element_count();
+    bool same_shape = native.n_dims == normal.n_dims && native.fmt == normal.fmt;
+    for (std::uint32_t k = 0; same_shape && k < normal.n_dims && k < rknn::kMaxDims; ++k) {
+      same_shape = native.dims[k] == normal.dims[k];
+    }
+    // Native NC1HWC2 is converted here (forcing NCHW through set_io_mem is known to misbehave on some
+    // runtime versions); any other mismatch lets the runtime convert by binding the normal attr.
+    if (native.fmt == rknn::kFormatNc1hwc2 && native.n_dims == 5 && normal.n_dims == 4 &&
+        normal.fmt == rknn::kFormatNchw) {
+      o.attr = native;
+      o.nc1hwc2 = true;
+      o.n = normal.dims[0];
+      o.c = normal.dims[1];
+      o.h = normal.dims[2];
+      o.w = normal.dims[3];
+      o.c2 = native.dims[4] == 0 ? 1 : native.dims[4];
+      o.native_h = native.dims[2];
+      o.native_w = native.dims[3];
+      if (o.native_h < o.h || o.native_w < o.w || native.dims[1] * o.c2 < o.c) {
+        throw Error("rknn backend (" + model_path + "): native output " + std::to_string(i) + " " +
+                    attr_text(native) + " does not cover " + attr_text(normal));
+      }
+    } else if (same_shape) {
+      o.attr = native;
+    } else {
+      o.attr = normal;
+    }
+    o.src_type = o.attr.type;
+    const bool affine = o.attr.qnt_type == rknn::kQntAffineAsymmetric &&
+                        (o.src_type == rknn::kTensorInt8 || o.src_type == rknn::kTensorUint8);
+    if (o.src_type == rknn::kTensorFloat16 || o.src_type == rknn::kTensorFloat32) {
+      d.type = ElementKind::f32;
+    } else if (affine && options.dequantize) {
+      d.type = ElementKind::f32;
+      o.dequantize = true;
+    } else if (!kind_of(o.src_type, d.type) || (o.nc1hwc2 && element_size(d.type) != 1)) {
+      throw Error("rknn backend (" + model_path + "): output " + std::to_string(i) + " has unsupported type " +
+                  std::to_string(o.src_type));
+    }
+    if (o.nc1hwc2 && d.type == ElementKind::f32 && o.src_type != rknn::kTensorInt8 &&
+        o.src_type != rknn::kTensorUint8 && o.src_type != rknn::kTensorFloat16) {
+      throw Error("rknn backend (" + model_path + "): output " + std::to_string(i) + " type not convertible");
+    }
+    o.dst_type = d.type;
+    o.scale = o.attr.scale;
+    o.zp = o.attr.zp;
+    if (affine && !o.dequantize) {
+      d.quantized = true;
+      d.scale = o.attr.scale;
+      d.zero_point = o.attr.zp;
+    }
+    const std::uint32_t bytes = o.attr.size_with_stride != 0 ? o.attr.size_with_stride : o.attr.size;
+    o.mem = m.rt->api().create_mem(m.ctx, bytes);
+    if (o.mem == nullptr) m.fail("rknn_create_mem(output " + std::to_string(i) + ")", rknn::kErrMallocFail);
+    rc = api.set_io_mem(m.ctx, o.mem, &o.attr);
+    if (rc != rknn::kSucc) m.fail("rknn_set_io_mem(output " + std::to_string(i) + ")", rc);
+    info.outputs.push_back(std::move(d));
+  }
+  info.detail = "librknnrt " + versions.api + ", driver " + versions.driver + " (" + m.rt->path() + ")";
+  m.info = info;
+  return info;
+}
+
+void RknnBackend::bind_inputs(std::span<const MemoryBlock> buffers) {
+  Impl& m = *impl_;
+  if (!m.ctx_valid) throw Error("rknn backend: bind_inputs before load");
+  const auto& api = m.rt->api();
+  const std::size_t bound_size = m.input_bound_bytes;
+  const bool dense = m.input_pitch == m.input_row_bytes;
+  for (rknn::TensorMem*& mem : m.input_mems) {
+    if (mem != nullptr) (void)api.destroy_mem(m.ctx, mem);
+  }
+  m.input_mems.assign(buffers.size(), nullptr);
+  m.input_data.assign(buffers.size(), nullptr);
+  m.zero_copy = 0;
+  for (std::size_t k = 0; k < buffers.size(); ++k) {
+    const MemoryBlock& b = buffers[k];
+    if (b.data == nullptr || b.size < m.input_bytes) {
+      throw Error("rknn backend (" + m.model + "): input buffer " + std::to_string(k) + " holds " +
+                  std::to_string(b.size) + " bytes, the model input needs " + std::to_string(m.input_bytes));
+    }
+    m.input_data[k] = b.data;
+    if (b.is_dmabuf() && dense && b.size >= bound_size) {
+      // virt_addr is the start of the fd's mapping; offset locates the tensor inside the fd.
+      void* base = static_cast<char*>(b.data) - b.fd_offset;
+      rknn::TensorMem* mem = api.create_mem_from_fd(m.ctx, b.dmabuf_fd, base, static_cast<std::uint32_t>(bound_size),
+                                                    static_cast<std::int32_t>(b.fd_offset));
+      if (mem == nullptr) {
+        throw Error("rknn backend (" + m.model + "): rknn_create_mem_from_fd(fd " + std::to_string(b.dmabuf_fd) +
+                    ") failed for input buffer " + std::to_string(k));
+      }
+      m.input_mems[k] = mem;
+      ++m.zero_copy;
+    }
+  }
+  if (m.staging == nullptr) {
+    // Host memory, a row-strided model input, or a buffer swapped in after create: one runtime-owned
+    // buffer, filled by a copy per frame (created even when every buffer is zero-copy, for run_unbound).
+    m.staging = api.create_mem(m.ctx, static_cast<std::uint32_t>(bound_size));
+    if (m.staging == nullptr) m.fail("rknn_create_mem(input staging)", rknn::kErrMallocFail);
+    std::memset(m.staging->virt_addr, 0, bound_size);
+  }
+  // Warm-up on buffer 0 (contents irrelevant): the first rknn_run pays one-off costs.
+  if (!buffers.empty()) {
+    for (int i = 0; i < m.options.warmup; ++i) {
+      if (run(0, {}) != Status::ok) {
+        throw Error("rknn backend (" + m.model + "): warm-up run failed with " + std::to_string(m.last_code) + " " +
+                    rknn::error_name(m.last_code));
+      }
+    }
+  }
+}
+
+Status RknnBackend::run(std::size_t input_index, std::span<void* const> outputs) noexcept {
+  Impl& m = *impl_;
+  if (!m.ctx_valid || input_index >= m.input_mems.size()) return Status::invalid_argument;
+  rknn::TensorMem* in = m.input_mems[input_index];
+  if (in == nullptr) return run_unbound(m.input_data[input_index], outputs);
+  return impl_->execute(in, outputs);
+}
+
+Status RknnBackend::run_unbound(const void* input, std::span<void* const> outputs) noexcept {
+  Impl& m = *impl_;
+  if (!m.ctx_valid || m.staging == nullptr || input == nullptr) return Status::invalid_argument;
+  const auto* src = static_cast<const std::uint8_t*>(input);
+  auto* dst = static_cast<std::uint8_t*>(m.staging->virt_addr);
+  for (std::size_t r = 0; r < m.input_rows; ++r) {
+    std::memcpy(dst + r * m.input_pitch, src + r * m.input_row_bytes, m.input_row_bytes);
+  }
+  return m.execute(m.staging, outputs);
+}
+
+Status RknnBackend::Impl::execute(rknn::TensorMem* in, std::span<void* const> outputs) noexcept {
+  Impl& m = *this;
+  if (!outputs.empty() && outputs.size() < m.outputs.size()) return Status::invalid_argument;
+  const auto& api = m.rt->api();
+  int rc = api.set_io_mem(m.ctx, in, &m.input_attr);
+  if (rc != rknn::kSucc) {
+    m.last_code = rc;
+    return Status::inference_error;
+  }
+  if (api.mem_sync != nullptr) {
+    rc = api.mem_sync(m.ctx, in, rknn::kSyncToDevice);
+    if (rc != rknn::kSucc) {
+      m.last_code = rc;
+      return Status::inference_error;
+    }
+  }
+  rknn::RunExtend ext{};
+  ext.timeout_ms = m.options.timeout_ms;
+  const auto t0 = std::chrono::steady_clock::now();
+  rc = api.run(m.ctx, m.options.timeout_ms > 0 ? &ext : nullptr);
+  const auto wall =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count();
+  if (rc != rknn::kSucc) {
+    m.last_code = rc;
+    m.last_us = wall;
+    return rc == rknn::kErrTimeout ? Status::timeout : Status::inference_error;
+  }
+  rknn::PerfRun perf{};
+  m.last_us = api.query(m.ctx, rknn::kQueryPerfRun, &perf, sizeof(perf)) == rknn::kSucc && perf.run_duration > 0
+                  ? perf.run_duration
+                  : wall;
+  for (std::size_t i = 0; i < m.outputs.size(); ++i) {
+    const OutputPlan& o = m.outputs[i];
+    if (api.mem_sync != nullptr) {
+      rc = api.mem_sync(m.ctx, o.mem, rknn::kSyncFromDevice);
+      if (rc != rknn::kSucc) {
+        m.last_code = rc;
+        return Status::inference_error;
+      }
+    }
+    if (!outputs.empty() && outputs[i] != nullptr) {
+      const Status s = m.finish_output(o, outputs[i]);
+      if (s != Status::ok) return s;
+    }
+  }
+  m.last_code = 0;
+  return Status::ok;
+}
+
+Status RknnBackend::set_core_mask(int mask) noexcept {
+  Impl& m = *impl_;
+  if (!m.ctx_valid) return Status::not_verified;
+  const int rc = m.rt->api().set_core_mask(m.ctx, static_cast<rknn::CoreMask>(mask));
+  if (rc != rknn::kSucc) {
+    m.last_code = rc;
+    return Status::inference_error;
+  }
+  return Status::ok;
+}
+
+}  // namespace vg::inference

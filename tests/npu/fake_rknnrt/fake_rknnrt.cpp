@@ -1,0 +1,480 @@
+// Stand-in for librknnrt used only by the contract tests: the same C ABI as declared in
+// visiongraph/npu/rknn_types.hpp, a call log, a known output, and switches for failures.
+// It must not allocate with operator new per frame (the zero-allocation test counts those).
+
+#include "fake_rknnrt.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "visiongraph/npu/rknn_types.hpp"
+
+using namespace vg::rknn;
+
+namespace {
+
+constexpr int kMaxLog = 16384;
+constexpr int kEntryLen = 96;
+constexpr int kMaxOutputs = 9;
+constexpr int kMaxContexts = 16;
+constexpr std::uint32_t kC2 = 8;
+
+struct FakeMem {
+  TensorMem pub;
+  void* own = nullptr;        // calloc'd storage (create_mem)
+  void* fd_map = nullptr;     // our own mapping of an imported fd
+  std::size_t fd_map_len = 0;
+  Context ctx = 0;
+};
+
+struct Tensor {
+  std::uint32_t n_dims = 0;
+  std::uint32_t dims[4] = {0, 0, 0, 0};
+};
+
+struct FakeContext {
+  bool used = false;
+  Tensor input;   // NHWC
+  std::uint32_t wstride = 0;
+  int n_out = 0;
+  Tensor out[kMaxOutputs];
+  FakeMem* in_mem = nullptr;
+  FakeMem* out_mem[kMaxOutputs] = {};
+  bool out_native[kMaxOutputs] = {};
+  int core_mask = 0;
+};
+
+std::mutex g_mutex;
+char g_log[kMaxLog][kEntryLen];
+int g_log_count = 0;
+long g_fail_runs = 0;
+long g_timeout_runs = 0;
+long g_fail_init = 0;
+std::atomic<int> g_live_mems{0};
+char g_version[128] = {0};
+FakeContext g_ctx[kMaxContexts];
+
+void log_call(const char* fmt, ...) {
+  if (g_log_count >= kMaxLog) return;
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(g_log[g_log_count], kEntryLen, fmt, ap);
+  va_end(ap);
+  ++g_log_count;
+}
+
+FakeContext* lookup(Context ctx) {
+  if (ctx < 1 || ctx > kMaxContexts || !g_ctx[ctx - 1].used) return nullptr;
+  return &g_ctx[ctx - 1];
+}
+
+std::uint32_t elems(const Tensor& t) {
+  std::uint32_t n = 1;
+  for (std::uint32_t i = 0; i < t.n_dims; ++i) n *= t.dims[i];
+  return n;
+}
+
+const char* default_version() {
+#if defined(FAKE_RKNN_OLD_SPELLING)
+  return "1.2.0 (fake old runtime)";
+#else
+  return "1.6.0 (fake runtime)";
+#endif
+}
+
+bool parse_model(const char* text, std::size_t size, FakeContext& c) {
+  char buf[2048];
+  if (size >= sizeof(buf) || size < 9 || std::strncmp(text, "fake-rknn", 9) != 0) return false;
+  std::memcpy(buf, text, size);
+  buf[size] = '\0';
+  c.n_out = 0;
+  c.input = Tensor{};
+  c.wstride = 0;
+  char* save = nullptr;
+  for (char* line = strtok_r(buf, "\n", &save); line != nullptr; line = strtok_r(nullptr, "\n", &save)) {
+    unsigned d[4] = {0, 0, 0, 0};
+    if (std::strncmp(line, "input ", 6) == 0) {
+      if (std::sscanf(line + 6, "%u %u %u %u", &d[0], &d[1], &d[2], &d[3]) != 4) return false;
+      c.input.n_dims = 4;
+      std::memcpy(c.input.dims, d, sizeof(d));
+    } else if (std::strncmp(line, "wstride ", 8) == 0) {
+      c.wstride = static_cast<std::uint32_t>(std::atoi(line + 8));
+    } else if (std::strncmp(line, "output ", 7) == 0) {
+      if (c.n_out >= kMaxOutputs) return false;
+      const int n = std::sscanf(line + 7, "%u %u %u %u", &d[0], &d[1], &d[2], &d[3]);
+      if (n < 1) return false;
+      Tensor& t = c.out[c.n_out++];
+      t.n_dims = static_cast<std::uint32_t>(n);
+      std::memcpy(t.dims, d, sizeof(d));
+    }
+  }
+  return c.input.n_dims == 4 && c.n_out > 0;
+}
+
+void fill_input_attr(const FakeContext& c, TensorAttr& a, bool native) {
+  std::memset(&a, 0, sizeof(a));
+  a.index = 0;
+  a.n_dims = 4;
+  for (int i = 0; i < 4; ++i) a.dims[i] = c.input.dims[i];
+  std::snprintf(a.name, sizeof(a.name), "in0");
+  a.n_elems = elems(c.input);
+  a.size = a.n_elems;
+  a.fmt = kFormatNhwc;
+  a.type = kTensorInt8;
+  a.qnt_type = kQntAffineAsymmetric;
+  a.zp = -128;
+  a.scale = 1.0f / 255.0f;
+  const std::uint32_t ws = (native && c.wstride != 0) ? c.wstride : c.input.dims[2];
+  a.w_stride = ws;
+  a.size_with_stride = c.input.dims[0] * c.input.dims[1] * ws * c.input.dims[3];
+}
+
+void fill_output_attr(const FakeContext& c, std::uint32_t i, TensorAttr& a, bool native) {
+  std::memset(&a, 0, sizeof(a));
+  const Tensor& t = c.out[i];
+  a.index = i;
+  std::snprintf(a.name, sizeof(a.name), "out%u", i);
+  a.type = kTensorInt8;
+  a.qnt_type = kQntAffineAsymmetric;
+  a.zp = -3;
+  a.scale = 0.5f;
+  a.n_elems = elems(t);
+  if (t.n_dims == 4 && native) {
+    const std::uint32_t c1 = (t.dims[1] + kC2 - 1) / kC2;
+    a.n_dims = 5;
+    a.dims[0] = t.dims[0];
+    a.dims[1] = c1;
+    a.dims[2] = t.dims[2];
+    a.dims[3] = t.dims[3];
+    a.dims[4] = kC2;
+    a.fmt = kFormatNc1hwc2;
+    a.size = t.dims[0] * c1 * t.dims[2] * t.dims[3] * kC2;
+  } else {
+    a.n_dims = t.n_dims;
+    for (std::uint32_t k = 0; k < t.n_dims; ++k) a.dims[k] = t.dims[k];
+    a.fmt = t.n_dims == 4 ? kFormatNchw : kFormatUndefined;
+    a.size = a.n_elems;
+  }
+  a.size_with_stride = a.size;
+  a.w_stride = t.n_dims == 4 ? t.dims[3] : 0;
+}
+
+const std::uint8_t* mem_bytes(const FakeMem* m) {
+  if (m->fd_map != nullptr) return static_cast<const std::uint8_t*>(m->fd_map) + m->pub.offset;
+  return static_cast<const std::uint8_t*>(m->pub.virt_addr);
+}
+
+TensorMem* new_mem(Context ctx, std::uint32_t size) {
+  auto* m = static_cast<FakeMem*>(std::calloc(1, sizeof(FakeMem)));
+  m->own = std::calloc(1, size == 0 ? 1 : size);
+  m->pub.virt_addr = m->own;
+  m->pub.fd = -1;
+  m->pub.size = size;
+  m->pub.flags = kMemFlagAllocInside;
+  m->pub.priv_data = m;
+  m->ctx = ctx;
+  ++g_live_mems;
+  return &m->pub;
+}
+
+int destroy_mem_impl(const char* fn, Context ctx, TensorMem* mem) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (mem == nullptr || lookup(ctx) == nullptr) {
+    log_call("%s ctx=%llu rc=-5", fn, static_cast<unsigned long long>(ctx));
+    return kErrParamInvalid;
+  }
+  auto* m = static_cast<FakeMem*>(mem->priv_data);
+  log_call("%s ctx=%llu fd=%d", fn, static_cast<unsigned long long>(ctx), mem->fd);
+  FakeContext* c = lookup(ctx);
+  if (c->in_mem == m) c->in_mem = nullptr;
+  for (auto& o : c->out_mem) {
+    if (o == m) o = nullptr;
+  }
+  if (m->fd_map != nullptr) ::munmap(m->fd_map, m->fd_map_len);
+  std::free(m->own);
+  std::free(m);
+  --g_live_mems;
+  return kSucc;
+}
+
+}  // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) int rknn_init(Context* context, void* model, std::uint32_t size,
+                                                     std::uint32_t flag, InitExtend* /*extend*/) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (const char* env = std::getenv("FAKE_RKNN_FAIL_INIT"); env != nullptr && *env == '1') g_fail_init = 1;
+  if (g_fail_init > 0) {
+    --g_fail_init;
+    log_call("rknn_init rc=-6");
+    return kErrModelInvalid;
+  }
+  for (int i = 0; i < kMaxContexts; ++i) {
+    if (g_ctx[i].used) continue;
+    FakeContext& c = g_ctx[i];
+    c = FakeContext{};
+    if (model == nullptr || size == 0 || !parse_model(static_cast<const char*>(model), size, c)) {
+      log_call("rknn_init size=%u rc=-6", size);
+      return kErrModelInvalid;
+    }
+    c.used = true;
+    *context = static_cast<Context>(i + 1);
+    log_call("rknn_init size=%u flag=%u rc=0", size, flag);
+    return kSucc;
+  }
+  return kErrMallocFail;
+}
+
+__attribute__((visibility("default"))) int rknn_destroy(Context context) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  FakeContext* c = lookup(context);
+  log_call("rknn_destroy ctx=%llu", static_cast<unsigned long long>(context));
+  if (c == nullptr) return kErrCtxInvalid;
+  c->used = false;
+  return kSucc;
+}
+
+__attribute__((visibility("default"))) int rknn_query(Context context, QueryCmd cmd, void* info,
+                                                      std::uint32_t size) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  FakeContext* c = lookup(context);
+  int rc = kSucc;
+  if (c == nullptr) {
+    rc = kErrCtxInvalid;
+  } else if (cmd == kQuerySdkVersion && size == sizeof(SdkVersion)) {
+    auto* v = static_cast<SdkVersion*>(info);
+    std::memset(v, 0, sizeof(*v));
+    std::snprintf(v->api_version, sizeof(v->api_version), "%s", g_version[0] ? g_version : default_version());
+    std::snprintf(v->drv_version, sizeof(v->drv_version), "0.9.8");
+  } else if (cmd == kQueryInOutNum && size == sizeof(InputOutputNum)) {
+    auto* io = static_cast<InputOutputNum*>(info);
+    io->n_input = 1;
+    io->n_output = static_cast<std::uint32_t>(c->n_out);
+  } else if ((cmd == kQueryInputAttr || cmd == kQueryNativeInputAttr) && size == sizeof(TensorAttr)) {
+    auto* a = static_cast<TensorAttr*>(info);
+    if (a->index != 0) {
+      rc = kErrParamInvalid;
+    } else {
+      fill_input_attr(*c, *a, cmd == kQueryNativeInputAttr);
+    }
+  } else if ((cmd == kQueryOutputAttr || cmd == kQueryNativeOutputAttr) && size == sizeof(TensorAttr)) {
+    auto* a = static_cast<TensorAttr*>(info);
+    if (a->index >= static_cast<std::uint32_t>(c->n_out)) {
+      rc = kErrParamInvalid;
+    } else {
+      fill_output_attr(*c, a->index, *a, cmd == kQueryNativeOutputAttr);
+    }
+  } else if (cmd == kQueryPerfRun && size == sizeof(PerfRun)) {
+    static_cast<PerfRun*>(info)->run_duration = 777;
+  } else {
+    rc = kErrParamInvalid;  // unknown command or a struct size this runtime does not use
+  }
+  log_call("rknn_query cmd=%d size=%u rc=%d", static_cast<int>(cmd), size, rc);
+  return rc;
+}
+
+__attribute__((visibility("default"))) int rknn_set_core_mask(Context context, CoreMask core_mask) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  FakeContext* c = lookup(context);
+  int rc = c == nullptr ? kErrCtxInvalid : kSucc;
+  if (c != nullptr && core_mask != kCoreAuto && core_mask != kCore0 && core_mask != kCore1 && core_mask != kCore2 &&
+      core_mask != kCore01 && core_mask != kCore012 && core_mask != kCoreAll) {
+    rc = kErrParamInvalid;
+  }
+  if (rc == kSucc) c->core_mask = core_mask;
+  log_call("rknn_set_core_mask mask=%d rc=%d", static_cast<int>(core_mask), rc);
+  return rc;
+}
+
+__attribute__((visibility("default"))) TensorMem* rknn_create_mem_from_fd(Context ctx, std::int32_t fd,
+                                                                         void* virt_addr, std::uint32_t size,
+                                                                         std::int32_t offset) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (lookup(ctx) == nullptr || fd < 0) {
+    log_call("rknn_create_mem_from_fd fd=%d rc=null", fd);
+    return nullptr;
+  }
+  // Map the fd ourselves, as the device would address it: proves the fd (not just virt_addr) holds the data.
+  const std::size_t len = static_cast<std::size_t>(offset) + size;
+  void* map = ::mmap(nullptr, len, PROT_READ, MAP_SHARED, fd, 0);
+  if (map == MAP_FAILED) {
+    log_call("rknn_create_mem_from_fd fd=%d mmap failed", fd);
+    return nullptr;
+  }
+  auto* m = static_cast<FakeMem*>(std::calloc(1, sizeof(FakeMem)));
+  m->pub.virt_addr = virt_addr;
+  m->pub.fd = fd;
+  m->pub.offset = offset;
+  m->pub.size = size;
+  m->pub.flags = kMemFlagFromFd;
+  m->pub.priv_data = m;
+  m->fd_map = map;
+  m->fd_map_len = len;
+  m->ctx = ctx;
+  ++g_live_mems;
+  log_call("rknn_create_mem_from_fd fd=%d size=%u offset=%d", fd, size, offset);
+  return &m->pub;
+}
+
+__attribute__((visibility("default"))) TensorMem* rknn_create_mem(Context ctx, std::uint32_t size) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (lookup(ctx) == nullptr) return nullptr;
+  log_call("rknn_create_mem size=%u", size);
+  return new_mem(ctx, size);
+}
+
+#if !defined(FAKE_RKNN_OLD_SPELLING)
+__attribute__((visibility("default"))) TensorMem* rknn_create_mem2(Context ctx, std::uint64_t size,
+                                                                  std::uint64_t /*flags*/) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (lookup(ctx) == nullptr) return nullptr;
+  log_call("rknn_create_mem2 size=%llu", static_cast<unsigned long long>(size));
+  return new_mem(ctx, static_cast<std::uint32_t>(size));
+}
+
+__attribute__((visibility("default"))) int rknn_destroy_mem(Context ctx, TensorMem* mem) {
+  return destroy_mem_impl("rknn_destroy_mem", ctx, mem);
+}
+
+__attribute__((visibility("default"))) int rknn_mem_sync(Context context, TensorMem* mem, MemSyncMode mode) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  const int rc = (lookup(context) == nullptr || mem == nullptr) ? kErrParamInvalid : kSucc;
+  log_call("rknn_mem_sync mode=%d fd=%d rc=%d", static_cast<int>(mode), mem ? mem->fd : -1, rc);
+  return rc;
+}
+#else
+__attribute__((visibility("default"))) int rknn_destory_mem(Context ctx, TensorMem* mem) {
+  return destroy_mem_impl("rknn_destory_mem", ctx, mem);
+}
+#endif
+
+__attribute__((visibility("default"))) int rknn_set_io_mem(Context ctx, TensorMem* mem, TensorAttr* attr) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  FakeContext* c = lookup(ctx);
+  int rc = kSucc;
+  if (c == nullptr || mem == nullptr || attr == nullptr) {
+    rc = kErrParamInvalid;
+  } else if (std::strncmp(attr->name, "in", 2) == 0) {
+    // The input: uint8 NHWC (fused normalisation) or float32 are accepted in this stand-in.
+    if (attr->type != kTensorUint8 && attr->type != kTensorFloat32 && attr->type != kTensorInt8) rc = kErrParamInvalid;
+    if (mem->size < attr->size_with_stride) rc = kErrParamInvalid;
+    if (rc == kSucc) c->in_mem = static_cast<FakeMem*>(mem->priv_data);
+  } else if (std::strncmp(attr->name, "out", 3) == 0 && attr->index < static_cast<std::uint32_t>(c->n_out)) {
+    if (mem->size < attr->size) rc = kErrParamInvalid;
+    if (rc == kSucc) {
+      c->out_mem[attr->index] = static_cast<FakeMem*>(mem->priv_data);
+      c->out_native[attr->index] = attr->fmt == kFormatNc1hwc2;
+    }
+  } else {
+    rc = kErrParamInvalid;
+  }
+  log_call("rknn_set_io_mem name=%s fd=%d rc=%d", attr ? attr->name : "?", mem ? mem->fd : -1, rc);
+  return rc;
+}
+
+__attribute__((visibility("default"))) int rknn_run(Context context, RunExtend* extend) {
+  std::unique_lock<std::mutex> lock(g_mutex);
+  FakeContext* c = lookup(context);
+  if (const char* env = std::getenv("FAKE_RKNN_FAIL_RUN"); env != nullptr && g_fail_runs == 0 && *env != '\0') {
+    g_fail_runs = std::atol(env);
+  }
+  if (c == nullptr || c->in_mem == nullptr) {
+    log_call("rknn_run rc=-7");
+    return c == nullptr ? kErrCtxInvalid : kErrInputInvalid;
+  }
+  if (g_fail_runs > 0) {
+    --g_fail_runs;
+    log_call("rknn_run rc=-1");
+    return kErrFail;
+  }
+  if (g_timeout_runs > 0) {
+    --g_timeout_runs;
+    const int ms = extend != nullptr && extend->timeout_ms > 0 && extend->timeout_ms < 20 ? extend->timeout_ms : 20;
+    lock.unlock();
+    ::usleep(static_cast<useconds_t>(ms) * 1000);
+    lock.lock();
+    log_call("rknn_run timeout_ms=%d rc=-2", extend ? extend->timeout_ms : 0);
+    return kErrTimeout;
+  }
+  const std::uint8_t* in = mem_bytes(c->in_mem);
+  const std::uint32_t w = c->input.dims[2], ch = c->input.dims[3];
+  const std::uint32_t ws = c->wstride != 0 ? c->wstride : w;  // bound attr is the native one
+  const std::uint32_t in_bytes = elems(c->input);
+  for (int i = 0; i < c->n_out; ++i) {
+    FakeMem* om = c->out_mem[i];
+    if (om == nullptr) continue;
+    auto* out = static_cast<std::int8_t*>(om->pub.virt_addr);
+    const Tensor& t = c->out[i];
+    const std::uint32_t total = elems(t);
+    for (std::uint32_t k = 0; k < total; ++k) {
+      // Logical byte k of the dense input, read through the (possibly row-strided) bound memory.
+      const std::uint32_t kk = k % in_bytes;
+      const std::uint32_t row = kk / (w * ch), col = kk % (w * ch);
+      const auto v = static_cast<std::int8_t>(static_cast<std::uint8_t>(in[row * ws * ch + col] + 1 + i));
+      std::size_t dst = k;
+      if (c->out_native[i]) {
+        const std::uint32_t C = t.dims[1], H = t.dims[2], W = t.dims[3];
+        const std::uint32_t n = k / (C * H * W), cc = (k / (H * W)) % C, hw = k % (H * W);
+        const std::uint32_t c1 = (C + kC2 - 1) / kC2;
+        dst = ((static_cast<std::size_t>(n) * c1 + cc / kC2) * H * W + hw) * kC2 + cc % kC2;
+      }
+      out[dst] = v;
+    }
+  }
+  if (extend != nullptr) extend->frame_id = 1;
+  log_call("rknn_run timeout_ms=%d rc=0", extend ? extend->timeout_ms : 0);
+  return kSucc;
+}
+
+__attribute__((visibility("default"))) int fake_rknn_log_count() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_log_count;
+}
+
+__attribute__((visibility("default"))) const char* fake_rknn_log_entry(int i) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return i >= 0 && i < g_log_count ? g_log[i] : nullptr;
+}
+
+__attribute__((visibility("default"))) void fake_rknn_log_reset() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_log_count = 0;
+}
+
+__attribute__((visibility("default"))) int fake_rknn_set(const char* key, long value) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (std::strcmp(key, "fail_runs") == 0) {
+    g_fail_runs = value;
+  } else if (std::strcmp(key, "timeout_runs") == 0) {
+    g_timeout_runs = value;
+  } else if (std::strcmp(key, "fail_init") == 0) {
+    g_fail_init = value;
+  } else {
+    return -1;
+  }
+  return 0;
+}
+
+__attribute__((visibility("default"))) void fake_rknn_set_api_version(const char* version) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  std::snprintf(g_version, sizeof(g_version), "%s", version ? version : "");
+}
+
+__attribute__((visibility("default"))) int fake_rknn_live_mems() { return g_live_mems.load(); }
+
+__attribute__((visibility("default"))) int fake_rknn_live_contexts() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  int n = 0;
+  for (const auto& c : g_ctx) n += c.used ? 1 : 0;
+  return n;
+}
+
+}  // extern "C"
