@@ -333,6 +333,12 @@ TEST_F(PipelineTest, LatencyAndCountsAreReported) {
   ASSERT_EQ(s.nodes.size(), 3u);
   EXPECT_EQ(s.nodes[1].target, "npu0");
   EXPECT_GE(s.nodes[1].p50_ns, 1000 * 1000);
+  ASSERT_EQ(s.queues.size(), 2u);
+  EXPECT_EQ(s.queues[0].name, "in");
+  EXPECT_TRUE(s.queues[0].is_input);
+  EXPECT_EQ(s.queues[0].capacity, 1u);
+  EXPECT_EQ(s.queues[1].done, 4u);  // after stop every output buffer is back, waiting for dequeue
+  EXPECT_NE(t.g.report_json().find("\"queues\""), std::string::npos);
 }
 
 }  // namespace

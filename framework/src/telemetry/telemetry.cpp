@@ -66,6 +66,9 @@ GraphStats GraphCore::stats() const {
     g.latency_p50_ns = percentile(lat, 0.50);
     g.latency_p99_ns = percentile(lat, 0.99);
     g.latency_max_ns = lat.empty() ? 0 : *std::max_element(lat.begin(), lat.end());
+    for (const auto& gp : params_)
+      g.queues.push_back({data_[gp->data]->name, gp->is_input, static_cast<std::uint32_t>(gp->waiting.size()),
+                          static_cast<std::uint32_t>(gp->waiting.capacity()), static_cast<std::uint32_t>(gp->done.size())});
     if (last_complete_ns_ > first_start_ns_) g.wall_seconds = static_cast<double>(last_complete_ns_ - first_start_ns_) * 1e-9;
   }
   for (std::uint32_t ni : order_.empty() ? std::vector<std::uint32_t>() : order_) {
@@ -233,6 +236,11 @@ std::string Graph::report_json() const {
                         {"latency_ns", {{"p50", s.latency_p50_ns}, {"p99", s.latency_p99_ns}, {"max", s.latency_max_ns}}},
                         {"wall_seconds", s.wall_seconds},
                         {"nodes", nodes}};
+  nlohmann::json queues = nlohmann::json::array();
+  for (const auto& q : s.queues)
+    queues.push_back({{"name", q.name}, {"direction", q.is_input ? "input" : "output"}, {"waiting", q.waiting},
+                      {"capacity", q.capacity}, {"done", q.done}});
+  doc["queues"] = queues;
   return doc.dump(2);
 }
 

@@ -226,14 +226,16 @@ class Builder {
   std::pair<SourcePosition, std::string> locate(const std::string& message) const {
     const std::string node_name = quoted_after(message, "node '");
     if (const NodeDesc* n = node_name.empty() ? nullptr : desc_.find_node(node_name)) {
-      const std::string attr = quoted_after(message, "attribute '");
-      if (const AttributeDesc* a = attr.empty() ? nullptr : n->find_attribute(attr)) return {a->position, a->key};
-      for (const char* marker : {"parameter '", "input '", "output '", "static input '", "), '"}) {
-        const std::string param = quoted_after(message, marker);
+      for (const char* marker : {"attribute '", "parameter '", "input '", "output '", "static input '", "), '"}) {
+        const std::string name = quoted_after(message, marker);
+        if (name.empty()) continue;
+        if (const AttributeDesc* a = n->find_attribute(name)) return {a->position, a->key};
         for (const auto& b : n->bindings)
-          if (!param.empty() && b.param == param) return {b.position, b.param};
+          if (b.param == name) return {b.position, b.param};
       }
-      if (message.find("target") != std::string::npos && n->target_position.known()) return {n->target_position, "target"};
+      const bool about_target = message.find("unknown target") != std::string::npos ||
+                                message.find("not implemented on target") != std::string::npos;
+      if (about_target && n->target_position.known()) return {n->target_position, "target"};
       return {n->position, n->name};
     }
     const std::string data_name = quoted_after(message, "data object '");

@@ -127,7 +127,10 @@ class Parser {
     if (!map.IsMap()) fail(map, section, "expected a mapping, got " + kind_of(map), pos(owner_key));
     std::set<std::string> seen;
     for (auto it = map.begin(); it != map.end(); ++it) {
-      const YAML::Node& k = it->first;
+      // Copies: yaml-cpp's iterator hands out a temporary pair, so references into it would dangle
+      // (found by the fuzzer under AddressSanitizer).
+      const YAML::Node k = it->first;
+      const YAML::Node v = it->second;
       if (!k.IsScalar()) fail(k, section, "keys must be plain names, got " + kind_of(k), pos(map));
       const std::string key = k.Scalar();
       if (allowed.size() != 0 &&
@@ -135,7 +138,7 @@ class Parser {
         fail(k, key, "unknown key" + (section.empty() ? std::string() : " in '" + section + "'") +
                          " (expected one of: " + join(allowed) + ")");
       if (!seen.insert(key).second) fail(k, key, "duplicate key");
-      fn(key, k, it->second);
+      fn(key, k, v);
     }
   }
 

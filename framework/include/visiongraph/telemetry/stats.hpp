@@ -23,6 +23,15 @@ struct NodeStats {
   std::int64_t p99_ns = 0;
 };
 
+/// @brief Queue state of one graph parameter.
+struct QueueStats {
+  std::string name;          ///< the data object's name
+  bool is_input = true;
+  std::uint32_t waiting = 0; ///< enqueued, not yet in a frame
+  std::uint32_t capacity = 0;
+  std::uint32_t done = 0;    ///< finished (or dropped/aborted), waiting for dequeue
+};
+
 /// @brief Frame accounting and end-to-end latency (enqueue of the frame's first input to the frame
 /// being complete and ready to dequeue).
 struct GraphStats {
@@ -41,6 +50,7 @@ struct GraphStats {
   std::int64_t latency_max_ns = 0;
   double wall_seconds = 0;            ///< from the first frame start to the last completion
   std::vector<NodeStats> nodes;
+  std::vector<QueueStats> queues;  ///< one per graph parameter
 };
 
 /// @brief One record of the per-node telemetry ring (what traces are built from).
