@@ -1,0 +1,33 @@
+#include "builtin_modules.hpp"
+
+#include <cstdlib>
+
+#include "visiongraph/kernels/examples/module.hpp"
+#if VG_CLI_HAVE_DETECTION
+#include "visiongraph/kernels/detection/module.hpp"
+#endif
+#if VG_CLI_HAVE_INFERENCE
+#include "visiongraph/kernels/inference/module.hpp"
+#endif
+
+namespace vg::cli {
+
+std::string default_assets_dir() {
+  if (const char* env = std::getenv("VG_ASSETS_DIR"); env && *env) return env;
+  return VG_CLI_DEFAULT_ASSETS_DIR;
+}
+
+yaml::BuildOptions default_build_options() {
+  yaml::BuildOptions options;
+  options.modules["vg.example"] = [] { return vg::examples::make_module(); };
+#if VG_CLI_HAVE_DETECTION
+  options.modules["vg.detection"] = [] { return vg::detection::make_detection_module(); };
+#endif
+#if VG_CLI_HAVE_INFERENCE
+  options.modules["vg.inference"] = [] { return vg::inference::make_inference_module(); };
+#endif
+  options.variables["VG_ASSETS_DIR"] = default_assets_dir();
+  return options;
+}
+
+}  // namespace vg::cli

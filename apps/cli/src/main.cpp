@@ -1,0 +1,287 @@
+// The `visiongraph` command: run, verify, dot, kernels, doctor, ctl.
+// Exit status: 0 success, 1 runtime failure (bad graph file, failed frames, unreachable socket), 2 usage error.
+
+#include <opencv2/core.hpp>
+#include <opencv2/core/utility.hpp>
+#include <opencv2/videoio/registry.hpp>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "builtin_modules.hpp"
+#include "control.hpp"
+#include "run.hpp"
+#include "visiongraph/visiongraph.hpp"
+#include "visiongraph/yaml/yaml.hpp"
+#if VG_CLI_HAVE_NPU
+#include "visiongraph/npu/doctor.hpp"
+#endif
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+struct Common {
+  std::string assets;
+  std::vector<std::string> sets;
+  std::string size = "640x480";
+};
+
+vg::yaml::BuildOptions build_options(const Common& c) {
+  vg::yaml::BuildOptions options = vg::cli::default_build_options();
+  if (!c.assets.empty()) options.variables["VG_ASSETS_DIR"] = c.assets;
+  for (const auto& s : c.sets) {
+    const auto eq = s.find('=');
+    options.variables[s.substr(0, eq)] = eq == std::string::npos ? std::string() : s.substr(eq + 1);
+  }
+  return options;
+}
+
+bool parse_size(const std::string& text, std::uint32_t& w, std::uint32_t& h) {
+  unsigned a = 0, b = 0;
+  char x = 0;
+  std::istringstream in(text);
+  if (!(in >> a >> x >> b) || (x != 'x' && x != 'X') || a == 0 || b == 0 || a > 16384 || b > 16384) return false;
+  w = a;
+  h = b;
+  return true;
+}
+
+/// Load (and verify) a graph file, filling `auto` sizes with --size.
+std::unique_ptr<vg::yaml::LoadedGraph> load(const std::string& path, const Common& c) {
+  vg::yaml::GraphDesc desc = vg::yaml::parse_file(path);
+  std::uint32_t w = 0, h = 0;
+  (void)parse_size(c.size, w, h);
+  desc.set_auto_size(w, h);
+  return vg::yaml::build(desc, build_options(c));
+}
+
+std::string attr_default(const vg::AttrDecl& a) {
+  return a.default_value ? vg::to_text(*a.default_value) : std::string("required");
+}
+
+int cmd_verify(const std::string& path, const Common& c) {
+  auto loaded = load(path, c);
+  vg::Graph& g = loaded->graph();
+  std::cout << path << ": ok: graph '" << g.name() << "', " << g.num_nodes() << " nodes, " << g.num_data()
+            << " data objects, pipeline depth " << g.pipeline_depth() << '\n';
+  for (vg::NodeId id : g.execution_order())
+    std::cout << "  " << g.node_name(id) << "  " << g.node_kernel(id) << " @" << g.node_target(id) << '\n';
+  return kExitOk;
+}
+
+int cmd_dot(const std::string& path, const std::string& output, const Common& c) {
+  auto loaded = load(path, c);
+  if (output.empty() || output == "-") {
+    loaded->graph().write_dot(std::cout);
+  } else {
+    std::ofstream out(output);
+    if (!out) {
+      std::cerr << "visiongraph dot: cannot write '" << output << "'\n";
+      return kExitFailure;
+    }
+    loaded->graph().write_dot(out);
+  }
+  return kExitOk;
+}
+
+int cmd_kernels(const std::string& filter, const Common& c) {
+  vg::yaml::BuildOptions options = build_options(c);
+  vg::Context ctx;
+  for (const auto& [name, factory] : options.modules) ctx.load_module(factory());
+  int shown = 0;
+  for (const std::string& name : ctx.kernel_names()) {
+    if (!filter.empty() && name.find(filter) == std::string::npos) continue;
+    const vg::KernelInfo* info = ctx.find_kernel(name);
+    ++shown;
+    std::cout << name << "  (module " << info->module << ")\n";
+    if (!info->decl.description().empty()) std::cout << "  " << info->decl.description() << '\n';
+    std::cout << "  targets:";
+    for (const auto& impl : info->impls) std::cout << ' ' << impl.target;
+    std::cout << '\n';
+    if (!info->decl.params().empty()) std::cout << "  parameters:\n";
+    for (const auto& p : info->decl.params()) {
+      std::cout << "    " << p.name << "  " << vg::to_string(p.direction) << ' ' << vg::to_string(p.kind)
+                << (p.is_static ? " static" : "") << (p.required ? "" : " optional");
+      if (!p.description.empty()) std::cout << "  - " << p.description;
+      std::cout << '\n';
+    }
+    if (!info->decl.attributes().empty()) std::cout << "  attributes:\n";
+    for (const auto& a : info->decl.attributes()) {
+      std::cout << "    " << a.name << "  " << vg::to_string(a.type) << " = " << attr_default(a);
+      if (!a.description.empty()) std::cout << "  - " << a.description;
+      std::cout << '\n';
+    }
+    if (!info->decl.commands().empty()) std::cout << "  commands:\n";
+    for (const auto& cmd : info->decl.commands()) {
+      std::cout << "    " << cmd.name << "  (" << vg::to_string(cmd.payload) << ")";
+      if (!cmd.description.empty()) std::cout << "  - " << cmd.description;
+      std::cout << '\n';
+    }
+    std::cout << '\n';
+  }
+  if (shown == 0) {
+    std::cerr << "visiongraph kernels: no kernel matches '" << filter << "'\n";
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+int cmd_doctor(const std::string& model) {
+  std::cout << "visiongraph " << VG_CLI_VERSION << '\n';
+  std::cout << "cpu: " << std::thread::hardware_concurrency() << " hardware threads\n";
+  {
+    vg::Context ctx;
+    std::cout << "targets (default context):";
+    for (const auto& t : ctx.target_names()) std::cout << ' ' << t;
+    std::cout << '\n';
+  }
+  std::cout << "built-in modules:";
+  for (const auto& [name, f] : vg::cli::default_build_options().modules) std::cout << ' ' << name;
+  std::cout << '\n';
+  std::cout << "assets directory: " << vg::cli::default_assets_dir()
+            << (std::filesystem::is_directory(vg::cli::default_assets_dir()) ? "" : " (missing: run scripts/fetch_assets.sh)")
+            << '\n';
+  std::cout << "opencv: " << CV_VERSION << ", " << cv::getNumThreads() << " threads";
+  std::cout << "; video backends:";
+  for (auto api : cv::videoio_registry::getStreamBackends()) std::cout << ' ' << cv::videoio_registry::getBackendName(api);
+  std::cout << "; camera backends:";
+  for (auto api : cv::videoio_registry::getCameraBackends()) std::cout << ' ' << cv::videoio_registry::getBackendName(api);
+  std::cout << '\n';
+#if VG_CLI_HAVE_NPU
+  vg::npu::DoctorOptions options;
+  options.model_path = model;
+  std::cout << vg::npu::format(vg::npu::run_doctor(options));
+#else
+  (void)model;
+  std::cout << "npu: this build has no NPU support (configure with -DVG_BUILD_NPU=ON)\n";
+#endif
+  return kExitOk;
+}
+
+int cmd_ctl(const std::string& socket, const std::string& node, const std::string& command,
+            const std::vector<std::string>& args) {
+  std::string line = node;
+  if (!command.empty()) line += ' ' + command;
+  for (const auto& a : args) line += ' ' + a;
+  std::string reply;
+  try {
+    reply = vg::cli::send_control_request(socket, line);
+  } catch (const std::exception& e) {
+    std::cerr << "visiongraph ctl: " << e.what() << '\n';
+    return kExitFailure;
+  }
+  if (reply.rfind("ok", 0) == 0) {
+    std::cout << reply << '\n';
+    return kExitOk;
+  }
+  std::cerr << "visiongraph ctl: " << reply << '\n';
+  return kExitFailure;
+}
+
+void add_common(CLI::App* sub, Common& c, bool with_size) {
+  sub->add_option("--assets", c.assets, "Directory for ${VG_ASSETS_DIR} in the graph file (default: $VG_ASSETS_DIR, "
+                                         "else " + vg::cli::default_assets_dir() + ")");
+  sub->add_option("--set", c.sets, "Define ${NAME} for the graph file (NAME=VALUE; repeatable)")
+      ->check([](const std::string& s) { return s.empty() || s.find('=') == std::string::npos || s.front() == '=' ? "expected NAME=VALUE" : ""; });
+  if (with_size)
+    sub->add_option("--size", c.size, "Image size for 'width: auto' / 'height: auto' (WxH)")->capture_default_str()
+        ->check([](const std::string& s) {
+          std::uint32_t w = 0, h = 0;
+          return parse_size(s, w, h) ? std::string() : std::string("expected WIDTHxHEIGHT, e.g. 640x480");
+        });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"visiongraph: run and inspect vision graphs described in YAML files", "visiongraph"};
+  app.set_version_flag("--version", std::string(VG_CLI_VERSION));
+  app.require_subcommand(1);
+  app.footer("Exit status: 0 success, 1 runtime failure, 2 usage error. Schema: docs/yaml.md; commands: docs/cli.md.");
+
+  Common common;
+  vg::cli::RunOptions run;
+  std::vector<std::string> run_sets;
+  auto* run_cmd = app.add_subcommand("run", "Run a graph over an image, a directory of images, a video or a camera");
+  run_cmd->add_option("graph", run.graph, "Graph file (.yaml)")->required()->check(CLI::ExistingFile);
+  run_cmd->add_option("-i,--input", run.input, "Image, directory of images, video file, /dev/videoN or camera index")
+      ->required();
+  run_cmd->add_option("-n,--frames", run.frames, "Stop after N frames")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  run_cmd->add_option("-o,--output-dir", run.output_dir, "Output directory (default: out/<graph name>/)");
+  run_cmd->add_flag("--realtime", run.realtime, "Pace file input at its frame rate; late frames are dropped (latest wins)");
+  run_cmd->add_option("--control", run.control, "Listen for live commands on this Unix socket (see 'visiongraph ctl')");
+  run_cmd->add_flag("--no-progress{false}", run.progress, "No progress line");
+  run_cmd->add_flag("--dmabuf", run.dmabuf,
+                    "Allocate the npu0 target's buffers from DMA-BUF memory (rknpu, DMA heap or memfd) for zero-copy "
+                    "NPU input; the default when an rknpu device is present");
+  run_cmd->add_flag("--no-dmabuf", run.no_dmabuf, "Use host memory for npu0 even when an NPU is present");
+  add_common(run_cmd, common, false);
+
+  std::string graph_path, dot_output, kernel_filter, doctor_model;
+  auto* verify_cmd = app.add_subcommand("verify", "Load and verify a graph file; report the first problem");
+  verify_cmd->add_option("graph", graph_path, "Graph file (.yaml)")->required()->check(CLI::ExistingFile);
+  add_common(verify_cmd, common, true);
+
+  auto* dot_cmd = app.add_subcommand("dot", "Write the verified graph as Graphviz DOT");
+  dot_cmd->add_option("graph", graph_path, "Graph file (.yaml)")->required()->check(CLI::ExistingFile);
+  dot_cmd->add_option("-o,--output", dot_output, "Output file (default: standard output)");
+  add_common(dot_cmd, common, true);
+
+  auto* kernels_cmd = app.add_subcommand("kernels", "List the registered kernels: parameters, attributes, commands, targets");
+  kernels_cmd->add_option("filter", kernel_filter, "Show only kernels whose name contains this");
+
+  auto* doctor_cmd = app.add_subcommand("doctor", "Report targets, NPU, runtime, DMA heaps and the OpenCV build");
+  doctor_cmd->add_option("--model", doctor_model, "An .rknn model, to read the runtime's SDK version")->check(CLI::ExistingFile);
+
+  std::string socket, node, command;
+  std::vector<std::string> args;
+  auto* ctl_cmd = app.add_subcommand("ctl", "Send a command to a node of a running 'visiongraph run --control SOCKET'");
+  ctl_cmd->add_option("socket", socket, "Control socket path")->required();
+  ctl_cmd->add_option("node", node, "Node name, or 'help' to list nodes and commands")->required();
+  ctl_cmd->add_option("command", command, "Command name (as 'visiongraph kernels' lists it)");
+  ctl_cmd->add_option("args", args, "Command argument (integer, number, text or hex bytes)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+
+  try {
+    if (*run_cmd) {
+      run.assets = common.assets;
+      for (const auto& s : common.sets) {
+        const auto eq = s.find('=');
+        run.variables[s.substr(0, eq)] = s.substr(eq + 1);
+      }
+      return vg::cli::run_graph(run);
+    }
+    if (*verify_cmd) return cmd_verify(graph_path, common);
+    if (*dot_cmd) return cmd_dot(graph_path, dot_output, common);
+    if (*kernels_cmd) return cmd_kernels(kernel_filter, common);
+    if (*doctor_cmd) return cmd_doctor(doctor_model);
+    if (*ctl_cmd) {
+      if (node != "help" && command.empty()) {
+        std::cerr << "visiongraph ctl: missing COMMAND (usage: visiongraph ctl SOCKET NODE COMMAND [ARGS]; "
+                     "'visiongraph ctl SOCKET help' lists them)\n";
+        return kExitUsage;
+      }
+      return cmd_ctl(socket, node, command, args);
+    }
+  } catch (const vg::Error& e) {
+    std::cerr << e.what() << '\n';
+    return kExitFailure;
+  } catch (const std::exception& e) {
+    std::cerr << "visiongraph: " << e.what() << '\n';
+    return kExitFailure;
+  }
+  return kExitUsage;
+}

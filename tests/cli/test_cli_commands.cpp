@@ -1,0 +1,179 @@
+// Every subcommand of `visiongraph`, bad arguments, missing files and bad graph files: clear messages and
+// the conventional exit status (0 ok, 1 runtime failure, 2 usage error).
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cli_runner.hpp"
+
+namespace {
+
+using vg::test::run_cli;
+namespace fs = std::filesystem;
+
+#define EXPECT_HAS(haystack, needle) EXPECT_NE((haystack).find(needle), std::string::npos) << (haystack)
+
+const std::string kSmall = VG_SOURCE_DIR "/tests/yaml/data/small.yaml";
+const std::string kMalformed = VG_SOURCE_DIR "/tests/cli/data/malformed.yaml";
+const std::string kFace = VG_SOURCE_DIR "/apps/face_detect/face_detect.yaml";
+
+TEST(CliTest, HelpListsTheSubcommandsAndExitsZero) {
+  const auto r = run_cli("--help");
+  EXPECT_EQ(r.code, 0);
+  for (const char* sub : {"run", "verify", "dot", "kernels", "doctor", "ctl"}) EXPECT_HAS(r.output, sub);
+}
+
+TEST(CliTest, EverySubcommandHasHelp) {
+  for (const char* sub : {"run", "verify", "dot", "kernels", "doctor", "ctl"}) {
+    const auto r = run_cli(std::string(sub) + " --help");
+    EXPECT_EQ(r.code, 0) << sub;
+    EXPECT_HAS(r.output, "Usage:");
+  }
+  EXPECT_HAS(run_cli("run --help").output, "--control");
+}
+
+TEST(CliTest, NoSubcommandIsAUsageError) {
+  const auto r = run_cli("");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_HAS(r.output, "subcommand");
+}
+
+TEST(CliTest, AnUnknownSubcommandOrOptionIsAUsageError) {
+  EXPECT_EQ(run_cli("frobnicate").code, 2);
+  const auto r = run_cli("verify " + kSmall + " --bogus");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_HAS(r.output, "--bogus");
+}
+
+TEST(CliTest, VerifyAcceptsAGoodGraph) {
+  const auto r = run_cli("verify " + kSmall);
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_HAS(r.output, "ok: graph 'small', 2 nodes");
+  EXPECT_HAS(r.output, "scale  vg.example.scale @cpu1");
+}
+
+TEST(CliTest, VerifyOfAMissingFileIsAUsageError) {
+  const auto r = run_cli("verify /nonexistent/graph.yaml");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_HAS(r.output, "/nonexistent/graph.yaml");
+}
+
+TEST(CliTest, VerifyOfMalformedYamlNamesTheLineAndFails) {
+  const auto r = run_cli("verify " + kMalformed);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_HAS(r.output, "malformed.yaml:4:1: malformed YAML");
+}
+
+TEST(CliTest, VerifyReportsASchemaErrorWithItsPosition) {
+  const fs::path bad = fs::temp_directory_path() / "vg_cli_bad_kernel.yaml";
+  std::ofstream(bad) << "modules: [vg.example]\nnodes:\n  n: {kernel: vg.example.nope}\n";
+  const auto r = run_cli("verify " + bad.string());
+  EXPECT_EQ(r.code, 1);
+  EXPECT_HAS(r.output, "vg_cli_bad_kernel.yaml:3:15: key 'kernel': unknown kernel 'vg.example.nope'");
+  fs::remove(bad);
+}
+
+TEST(CliTest, VerifyFillsAutoSizesFromTheSizeOption) {
+  if (!vg::test::have_assets({"face_detection_back_256x256_barracuda.onnx"})) GTEST_SKIP() << "assets missing: run scripts/fetch_assets.sh";
+  const auto r = run_cli("verify " + kFace + " --size 320x240");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_HAS(r.output, "detector  vg.inference @npu0");
+  EXPECT_EQ(run_cli("verify " + kFace + " --size 320").code, 2);
+}
+
+TEST(CliTest, VerifyReportsAMissingModelAtTheNode) {
+  const auto r = run_cli("verify " + kFace + " --assets /nonexistent-assets");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_HAS(r.output, "face_detect.yaml:");
+  EXPECT_HAS(r.output, "node 'detector'");
+}
+
+TEST(CliTest, DotWritesGraphvizToStdoutOrAFile) {
+  const auto r = run_cli("dot " + kSmall);
+  EXPECT_EQ(r.code, 0);
+  EXPECT_HAS(r.output, "digraph \"small\"");
+  const fs::path out = fs::temp_directory_path() / "vg_cli_small.dot";
+  EXPECT_EQ(run_cli("dot " + kSmall + " -o " + out.string()).code, 0);
+  std::ifstream in(out);
+  std::string first;
+  std::getline(in, first);
+  EXPECT_HAS(first, "digraph");
+  fs::remove(out);
+  EXPECT_EQ(run_cli("dot " + kSmall + " -o /nonexistent-dir/x.dot").code, 1);
+}
+
+TEST(CliTest, KernelsListsParametersAttributesCommandsAndTargets) {
+  const auto r = run_cli("kernels");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_HAS(r.output, "vg.detection.postprocess  (module vg.detection)");
+  EXPECT_HAS(r.output, "set_score_threshold  (number)");
+  EXPECT_HAS(r.output, "vg.inference  (module vg.inference)");
+  EXPECT_HAS(r.output, "targets: npu");
+  EXPECT_HAS(r.output, "score_threshold  number = 0.5");
+  const auto one = run_cli("kernels vg.example.add");
+  EXPECT_EQ(one.code, 0);
+  EXPECT_EQ(one.output.find("vg.detection"), std::string::npos);
+  const auto none = run_cli("kernels no.such.kernel");
+  EXPECT_EQ(none.code, 1);
+  EXPECT_HAS(none.output, "no kernel matches 'no.such.kernel'");
+}
+
+TEST(CliTest, DoctorReportsTargetsOpencvAndTheNpu) {
+  const auto r = run_cli("doctor");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_HAS(r.output, "targets (default context): cpu0 cpu1 npu0");
+  EXPECT_HAS(r.output, "opencv: 4.");
+  EXPECT_HAS(r.output, "npu");
+}
+
+TEST(CliTest, CtlWithoutARunningGraphFails) {
+  const auto r = run_cli("ctl /nonexistent/vg.sock decode get_settings");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_HAS(r.output, "cannot connect to control socket '/nonexistent/vg.sock'");
+}
+
+TEST(CliTest, CtlWithoutACommandIsAUsageError) {
+  EXPECT_EQ(run_cli("ctl /tmp/x.sock").code, 2);
+  const auto r = run_cli("ctl /tmp/x.sock decode");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_HAS(r.output, "missing COMMAND");
+}
+
+TEST(CliTest, RunRejectsBadArguments) {
+  EXPECT_EQ(run_cli("run --input x.jpg").code, 2);                     // no graph
+  EXPECT_EQ(run_cli("run " + kSmall).code, 2);                         // no --input
+  EXPECT_EQ(run_cli("run " + kSmall + " --input x --frames 0").code, 2);
+  EXPECT_EQ(run_cli("run " + kSmall + " --input x --set NOEQUALS").code, 2);
+  EXPECT_EQ(run_cli("run /nonexistent.yaml --input x").code, 2);
+}
+
+TEST(CliTest, RunWithAMissingInputFails) {
+  const auto r = run_cli("run " + kFace + " --input /nonexistent/video.avi");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_HAS(r.output, "input '/nonexistent/video.avi' not found");
+}
+
+TEST(CliTest, RunWithAMissingCameraFails) {
+  const auto r = run_cli("run " + kFace + " --input /dev/video99");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_HAS(r.output, "cannot open camera '/dev/video99'");
+}
+
+TEST(CliTest, RunNeedsAnInputGraphParameter) {
+  const fs::path img = fs::temp_directory_path() / "vg_cli_tiny.ppm";
+  std::ofstream(img) << "P3\n1 1\n255\n0 0 0\n";
+  const auto r = run_cli("run " + kSmall + " --input " + img.string());
+  EXPECT_EQ(r.code, 1);
+  EXPECT_HAS(r.output, "needs a graph parameter named 'input'");
+  fs::remove(img);
+}
+
+TEST(CliTest, RunOfABadGraphFileFailsWithItsPosition) {
+  const auto r = run_cli("run " + kMalformed + " --input /dev/null");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_HAS(r.output, "malformed.yaml:4:1");
+}
+
+}  // namespace

@@ -1,0 +1,280 @@
+// End to end through `visiongraph run` with apps/face_detect/face_detect.yaml on real media (skipped when
+// scripts/fetch_assets.sh has not been run): faces where they are, valid JSON Lines, a readable annotated
+// video, and a live control command changing the detections.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cli_runner.hpp"
+
+namespace {
+
+using vg::test::run_cli;
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const std::string kFace = VG_SOURCE_DIR "/apps/face_detect/face_detect.yaml";
+
+std::vector<json> read_jsonl(const fs::path& path) {
+  std::vector<json> out;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    EXPECT_FALSE(j.is_discarded()) << "not JSON: " << line;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+struct Box {
+  double x0, y0, x1, y1;
+  double cx() const { return (x0 + x1) / 2; }
+  double cy() const { return (y0 + y1) / 2; }
+};
+Box box_of(const json& det) {
+  const auto b = det["box"].get<std::vector<double>>();
+  return {b[0], b[1], b[2], b[3]};
+}
+
+class FaceDetectCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!vg::test::have_assets({"face_detection_back_256x256_barracuda.onnx", "messi5.jpg", "Megamind.avi"}))
+      GTEST_SKIP() << "BlazeFace models or sample media missing in " << vg::test::assets_dir()
+                   << ": run scripts/fetch_assets.sh (or set VG_ASSETS_DIR)";
+    out = fs::temp_directory_path() / ("vg_cli_face_" + std::to_string(::getpid()) + "_" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(out);
+  }
+  std::string asset(const char* name) const { return (vg::test::assets_dir() / name).string(); }
+  fs::path out;
+};
+
+TEST_F(FaceDetectCliTest, MessiImageFaceBoxAndKeypointsAreWhereTheFaceIs) {
+  const auto r = run_cli("run " + kFace + " --no-progress --input " + asset("messi5.jpg") + " -o " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("letterbox"), std::string::npos) << "per-node table printed";
+  const auto lines = read_jsonl(out / "detections.jsonl");
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0]["frame"], 0);
+  ASSERT_EQ(lines[0]["detections"].size(), 1u) << lines[0].dump();
+  const json& face = lines[0]["detections"][0];
+  // Checked by eye on the annotated output (messi5.png): the face spans about x 222..258, y 96..133,
+  // eyes near (236, 107) and (251, 107) (subject's right eye on the image left), mouth near (247, 123).
+  const Box b = box_of(face);
+  EXPECT_NEAR(b.cx(), 240, 8);
+  EXPECT_NEAR(b.cy(), 114, 8);
+  EXPECT_NEAR(b.x1 - b.x0, 36, 10);
+  EXPECT_GT(face["score"].get<double>(), 0.7);
+  const auto kps = face["keypoints"].get<std::vector<std::vector<double>>>();
+  ASSERT_EQ(kps.size(), 6u);
+  EXPECT_NEAR(kps[0][0], 236, 6);
+  EXPECT_NEAR(kps[0][1], 106, 6);
+  EXPECT_NEAR(kps[1][0], 251, 6);
+  EXPECT_NEAR(kps[1][1], 106, 6);
+  EXPECT_LT(kps[0][0], kps[1][0]);
+  EXPECT_GT(kps[3][1], kps[2][1]) << "mouth below the nose";
+  const cv::Mat annotated = cv::imread((out / "messi5.png").string());
+  ASSERT_FALSE(annotated.empty());
+  EXPECT_EQ(annotated.size(), cv::Size(548, 342));
+  EXPECT_TRUE(fs::exists(out / "trace.json"));
+  fs::remove_all(out);
+}
+
+TEST_F(FaceDetectCliTest, MegamindVideoGivesOneLinePerFrameInOrderAndAReadableAnnotatedVideo) {
+  const auto r = run_cli("run " + kFace + " --no-progress --input " + asset("Megamind.avi") + " -o " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto lines = read_jsonl(out / "detections.jsonl");
+  ASSERT_EQ(lines.size(), 270u);
+  std::size_t with_faces = 0;
+  std::int64_t last_ts = -1;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const json& l = lines[i];
+    ASSERT_EQ(l["frame"].get<std::size_t>(), i);
+    ASSERT_FALSE(l.contains("dropped")) << "a file input with back-pressure drops nothing";
+    ASSERT_TRUE(l["detections"].is_array());
+    EXPECT_GT(l["timestamp_ns"].get<std::int64_t>(), last_ts);
+    last_ts = l["timestamp_ns"].get<std::int64_t>();
+    with_faces += !l["detections"].empty();
+    for (const json& d : l["detections"]) {
+      const Box b = box_of(d);
+      EXPECT_GE(b.x0, 0);
+      EXPECT_LE(b.x1, 720);
+      EXPECT_GE(b.y0, 0);
+      EXPECT_LE(b.y1, 528);
+      EXPECT_EQ(d["keypoints"].size(), 6u);
+    }
+  }
+  EXPECT_GT(with_faces, 200u) << "faces are on screen in most of the clip";
+  // Checked by eye on frames 1 and 135 of the annotated video (the test writes them as
+  // /tmp/vg_cli_megamind_{1,135,260}.png): frame 1 shows a woman's face on the left (about x 200..337,
+  // y 183..321) and a man's face in the background on the right (about x 422..493, y 203..273);
+  // frame 135 shows a man with glasses on the right (about x 420..583, y 181..344), eyes near y 230.
+  const auto& f1 = lines[1]["detections"];
+  ASSERT_EQ(f1.size(), 2u) << f1.dump();
+  Box woman = box_of(f1[0]), man = box_of(f1[1]);
+  if (woman.cx() > man.cx()) std::swap(woman, man);
+  EXPECT_NEAR(woman.cx(), 268, 20);
+  EXPECT_NEAR(woman.cy(), 252, 20);
+  EXPECT_NEAR(woman.x1 - woman.x0, 138, 30);
+  EXPECT_NEAR(man.cx(), 457, 20);
+  EXPECT_NEAR(man.cy(), 238, 20);
+  const auto& f135 = lines[135]["detections"];
+  ASSERT_EQ(f135.size(), 1u) << f135.dump();
+  const Box glasses = box_of(f135[0]);
+  EXPECT_NEAR(glasses.cx(), 502, 20);
+  EXPECT_NEAR(glasses.cy(), 263, 20);
+  const auto eyes = f135[0]["keypoints"].get<std::vector<std::vector<double>>>();
+  EXPECT_NEAR(eyes[0][0], 451, 12);
+  EXPECT_NEAR(eyes[1][0], 519, 12);
+  EXPECT_NEAR(eyes[0][1], 231, 12);
+  cv::VideoCapture cap((out / "annotated.avi").string());
+  ASSERT_TRUE(cap.isOpened());
+  int frames = 0;
+  cv::Mat frame;
+  while (cap.read(frame)) {
+    EXPECT_EQ(frame.size(), cv::Size(720, 528));
+    if (frames == 1 || frames == 135 || frames == 260)
+      cv::imwrite((fs::temp_directory_path() / ("vg_cli_megamind_" + std::to_string(frames) + ".png")).string(), frame);
+    ++frames;
+  }
+  EXPECT_EQ(frames, 270);
+  fs::remove_all(out);
+}
+
+TEST_F(FaceDetectCliTest, RealtimeInputFasterThanTheGraphReportsDroppedFramesInOrder) {
+  // 60 frames declared at 300 fps: paced at that rate the graph (~30 frames/s here) cannot keep up,
+  // so latest-wins replaces waiting frames; each one is reported as dropped, in frame order.
+  const fs::path video = out.string() + "_fast.avi";
+  {
+    const cv::Mat messi = cv::imread(asset("messi5.jpg"));
+    cv::VideoWriter w(video.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 300, messi.size());
+    ASSERT_TRUE(w.isOpened());
+    for (int i = 0; i < 60; ++i) w.write(messi);
+  }
+  const auto r = run_cli("run " + kFace + " --no-progress --realtime --input " + video.string() + " -o " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto lines = read_jsonl(out / "detections.jsonl");
+  ASSERT_EQ(lines.size(), 60u);
+  std::size_t dropped = 0, processed = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    EXPECT_EQ(lines[i]["frame"].get<std::size_t>(), i);
+    if (lines[i].contains("dropped")) {
+      EXPECT_TRUE(lines[i]["dropped"].get<bool>());
+      EXPECT_FALSE(lines[i].contains("detections"));
+      ++dropped;
+    } else {
+      EXPECT_EQ(lines[i]["detections"].size(), 1u) << "messi's face in every processed frame";
+      ++processed;
+    }
+  }
+  EXPECT_GT(dropped, 0u);
+  EXPECT_GT(processed, 0u);
+  EXPECT_NE(r.output.find(std::to_string(dropped) + " dropped"), std::string::npos) << r.output;
+  fs::remove(video);
+  fs::remove_all(out);
+}
+
+TEST_F(FaceDetectCliTest, DmabufMemoryForTheNpuTargetGivesTheSameFace) {
+  const auto r = run_cli("run " + kFace + " --no-progress --dmabuf --input " + asset("messi5.jpg") + " -o " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("npu0 memory: "), std::string::npos) << r.output;
+  const auto lines = read_jsonl(out / "detections.jsonl");
+  ASSERT_EQ(lines.size(), 1u);
+  ASSERT_EQ(lines[0]["detections"].size(), 1u);
+  EXPECT_NEAR(box_of(lines[0]["detections"][0]).cx(), 240, 8);
+  fs::remove_all(out);
+}
+
+TEST_F(FaceDetectCliTest, FramesOptionStopsEarly) {
+  const auto r = run_cli("run " + kFace + " --no-progress --frames 5 --input " + asset("Megamind.avi") + " -o " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(read_jsonl(out / "detections.jsonl").size(), 5u);
+  fs::remove_all(out);
+}
+
+TEST_F(FaceDetectCliTest, ADirectoryOfImagesGivesOneAnnotatedImageEach) {
+  const fs::path in = out.string() + "_in";
+  fs::create_directories(in);
+  const cv::Mat messi = cv::imread(asset("messi5.jpg"));
+  cv::imwrite((in / "a.png").string(), messi);
+  cv::Mat big;
+  cv::resize(messi, big, cv::Size(), 2.0, 2.0);
+  cv::imwrite((in / "b.png").string(), big);  // another size: resized in, boxes mapped back
+  const auto r = run_cli("run " + kFace + " --no-progress --input " + in.string() + " -o " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto lines = read_jsonl(out / "detections.jsonl");
+  ASSERT_EQ(lines.size(), 2u);
+  ASSERT_EQ(lines[1]["detections"].size(), 1u);
+  const Box b = box_of(lines[1]["detections"][0]);
+  EXPECT_NEAR(b.cx(), 480, 16);
+  EXPECT_NEAR(b.cy(), 228, 16);
+  EXPECT_TRUE(fs::exists(out / "a.png"));
+  EXPECT_TRUE(fs::exists(out / "b.png"));
+  fs::remove_all(out);
+  fs::remove_all(in);
+}
+
+TEST_F(FaceDetectCliTest, LiveControlRaisesTheThresholdAndTheDetectionsStop) {
+  const fs::path sock = fs::temp_directory_path() / ("vg_cli_ctl_" + std::to_string(::getpid()) + ".sock");
+  int run_code = -1;
+  std::string run_output;
+  std::thread runner([&] {
+    const auto r = run_cli("run " + kFace + " --no-progress --realtime --input " + asset("Megamind.avi") + " -o " +
+                           out.string() + " --control " + sock.string());
+    run_code = r.code;
+    run_output = r.output;
+  });
+  for (int i = 0; i < 200 && !fs::exists(sock); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  ASSERT_TRUE(fs::exists(sock)) << "the control socket did not appear";
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // some frames with faces first
+  const std::string ctl = "ctl " + sock.string() + " ";
+  const auto bad = run_cli(ctl + "decode set_score_threshold high");
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.output.find("expects a number argument"), std::string::npos) << bad.output;
+  const auto unknown = run_cli(ctl + "decode explode");
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_NE(unknown.output.find("has no command 'explode'"), std::string::npos) << unknown.output;
+  EXPECT_EQ(run_cli(ctl + "nobody get_settings").code, 1);
+  const auto help = run_cli(ctl + "help");
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.output.find("decode(vg.detection.postprocess)"), std::string::npos) << help.output;
+  const auto set = run_cli(ctl + "decode set_score_threshold 0.999");
+  EXPECT_EQ(set.code, 0) << set.output;
+  EXPECT_NE(set.output.find("score_threshold=0.999"), std::string::npos) << set.output;
+  runner.join();
+  ASSERT_EQ(run_code, 0) << run_output;
+  EXPECT_FALSE(fs::exists(sock)) << "the socket is removed at the end";
+  const auto lines = read_jsonl(out / "detections.jsonl");
+  ASSERT_EQ(lines.size(), 270u) << "every frame is reported, dropped ones too";
+  // Faces are detected (score ~0.9) until the command lands; then none pass 0.999.
+  std::size_t before = 0, after = 0;
+  bool switched = false;
+  for (const json& l : lines) {
+    ASSERT_EQ(l["frame"].get<std::size_t>(), &l - &lines[0]);
+    if (l.contains("dropped")) continue;
+    const bool faces = !l["detections"].empty();
+    if (!faces && before > 10) switched = true;
+    if (switched) {
+      EXPECT_FALSE(faces) << "frame " << l["frame"] << " after the threshold was raised";
+      ++after;
+    } else if (faces) {
+      ++before;
+    }
+  }
+  EXPECT_GT(before, 10u);
+  EXPECT_GT(after, 10u);
+  fs::remove_all(out);
+}
+
+}  // namespace

@@ -1,0 +1,296 @@
+// The YAML graph loader: one negative test per error class (file:line:col and key in the message),
+// the round trip YAML -> graph -> DOT against a golden file, and the description the application adjusts.
+
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "visiongraph/kernels/examples/module.hpp"
+#include "visiongraph/visiongraph.hpp"
+#include "visiongraph/yaml/yaml.hpp"
+#if VG_TEST_HAVE_DETECTION
+#include "visiongraph/kernels/detection/module.hpp"
+#endif
+#if VG_TEST_HAVE_INFERENCE
+#include "visiongraph/kernels/inference/module.hpp"
+#endif
+
+namespace {
+
+using namespace std::chrono_literals;
+
+vg::yaml::BuildOptions options() {
+  vg::yaml::BuildOptions o;
+  o.modules["vg.example"] = [] { return vg::examples::make_module(); };
+#if VG_TEST_HAVE_DETECTION
+  o.modules["vg.detection"] = [] { return vg::detection::make_detection_module(); };
+#endif
+#if VG_TEST_HAVE_INFERENCE
+  o.modules["vg.inference"] = [] { return vg::inference::make_inference_module(); };
+#endif
+  o.use_environment = false;
+  return o;
+}
+
+/// The LoadError message of loading @p text as "test.yaml", or "no error".
+std::string load_error(const std::string& text, vg::yaml::BuildOptions o = options()) {
+  try {
+    auto loaded = vg::yaml::build(vg::yaml::parse_string(text, "test.yaml"), o);
+  } catch (const vg::yaml::LoadError& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    return std::string("not a LoadError: ") + e.what();
+  }
+  return "no error";
+}
+
+#define EXPECT_HAS(haystack, needle) EXPECT_NE((haystack).find(needle), std::string::npos) << (haystack)
+
+const char* kGood = R"(graph: g
+modules: [vg.example]
+data:
+  a: {kind: scalar, type: f64}
+  b: {kind: scalar, type: f64}
+  s: {kind: scalar, virtual: true}
+nodes:
+  add:
+    kernel: vg.example.add
+    parameters: {a: a, b: b, sum: s}
+)";
+
+std::size_t thread_count() {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& t : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+  return n;
+}
+
+TEST(YamlLoaderTest, AValidFileBuildsAndRuns) {
+  auto loaded = vg::yaml::build(vg::yaml::parse_string(kGood, "test.yaml"), options());
+  vg::Graph& g = loaded->graph();
+  g.scalar(loaded->data("a")).set(2.0);
+  g.scalar(loaded->data("b")).set(5.0);
+  ASSERT_EQ(g.process(), vg::Status::ok);
+  EXPECT_DOUBLE_EQ(g.scalar(loaded->data("s")).get<double>(), 7.0);
+}
+
+TEST(YamlLoaderTest, UnknownTopLevelKeyNamesLineColumnAndKey) {
+  const auto msg = load_error(std::string(kGood) + "nodez: {}\n");
+  EXPECT_HAS(msg, "test.yaml:11:1: key 'nodez': unknown key");
+  EXPECT_HAS(msg, "expected one of: graph,");
+}
+
+TEST(YamlLoaderTest, UnknownKeyInANodeNamesIt) {
+  const auto msg = load_error(std::string(kGood) + "    atributes: {bias: 1}\n");
+  EXPECT_HAS(msg, "test.yaml:11:5: key 'atributes': unknown key in 'add'");
+  EXPECT_HAS(msg, "kernel, target, parameters, attributes");
+}
+
+TEST(YamlLoaderTest, UnknownKernelPointsAtTheKernelValue) {
+  std::string text = kGood;
+  text.replace(text.find("vg.example.add"), 14, "vg.example.sub");
+  const auto msg = load_error(text);
+  EXPECT_HAS(msg, "test.yaml:9:13: key 'kernel': unknown kernel 'vg.example.sub' in node 'add'");
+  EXPECT_HAS(msg, "registered: ");
+}
+
+TEST(YamlLoaderTest, WrongTypeOfASchemaValueIsReported) {
+  const auto msg = load_error(std::string(kGood) + "pipeline_depth: many\n");
+  EXPECT_HAS(msg, "test.yaml:11:17: key 'pipeline_depth': wrong type: expected an integer, got 'many'");
+}
+
+TEST(YamlLoaderTest, WrongTypeOfAnAttributeNamesTheDeclaredType) {
+  const auto msg = load_error(std::string(kGood) + "    attributes: {bias: \"big\"}\n");
+  EXPECT_HAS(msg, "test.yaml:11:24: key 'bias': wrong type: attribute 'bias' of kernel 'vg.example.add' expects number");
+}
+
+TEST(YamlLoaderTest, UnknownAttributeListsTheKernelsAttributes) {
+  const auto msg = load_error(std::string(kGood) + "    attributes: {biass: 1}\n");
+  EXPECT_HAS(msg, "test.yaml:11:25: key 'biass': unknown attribute 'biass' of kernel 'vg.example.add'");
+  EXPECT_HAS(msg, "(attributes: bias)");
+}
+
+TEST(YamlLoaderTest, MissingParameterNamesTheNodeLine) {
+  std::string text = kGood;
+  text.replace(text.find("b: b, "), 6, "");
+  const auto msg = load_error(text);
+  EXPECT_HAS(msg, "test.yaml:8:3: key 'parameters': missing parameter 'b' in node 'add'");
+}
+
+TEST(YamlLoaderTest, UnknownParameterNameIsReported) {
+  std::string text = kGood;
+  text.replace(text.find("b: b"), 4, "c: b");
+  const auto msg = load_error(text);
+  EXPECT_HAS(msg, "test.yaml:10:27: key 'c': unknown parameter 'c' of kernel 'vg.example.add'");
+  EXPECT_HAS(msg, "(parameters: a, b, sum)");
+}
+
+TEST(YamlLoaderTest, BadReferenceToADataObjectIsReported) {
+  std::string text = kGood;
+  text.replace(text.find("sum: s"), 6, "sum: t");
+  const auto msg = load_error(text);
+  EXPECT_HAS(msg, "test.yaml:10:35: key 'sum': bad reference: unknown data object 't' (data objects: a, b, s)");
+}
+
+TEST(YamlLoaderTest, BadReferenceToANodeIsReported) {
+  const auto msg = load_error(std::string(kGood) + "graph_parameters:\n  x: {node: ad, parameter: a}\n");
+  EXPECT_HAS(msg, "test.yaml:12:13: key 'node': bad reference: unknown node 'ad' (nodes: add)");
+}
+
+TEST(YamlLoaderTest, FileNotFoundNamesTheFile) {
+  try {
+    (void)vg::yaml::parse_file("/nonexistent/graph.yaml");
+    FAIL();
+  } catch (const vg::yaml::LoadError& e) {
+    EXPECT_HAS(std::string(e.what()), "/nonexistent/graph.yaml: file not found");
+  }
+}
+
+TEST(YamlLoaderTest, MalformedYamlNamesLineAndColumn) {
+  const auto msg = load_error("graph: g\nnodes:\n  a: [1, 2\n");
+  EXPECT_HAS(msg, "test.yaml:4:1: malformed YAML: ");
+}
+
+TEST(YamlLoaderTest, MissingKindOfADataObjectIsReported) {
+  const auto msg = load_error("data:\n  a: {type: f64}\nnodes: {n: {kernel: vg.example.nop}}\n");
+  EXPECT_HAS(msg, "test.yaml:2:3: key 'a': missing key 'kind'");
+}
+
+TEST(YamlLoaderTest, DuplicateKeysAreRejected) {
+  const auto msg = load_error(std::string(kGood) + "graph: h\n");
+  EXPECT_HAS(msg, "test.yaml:11:1: key 'graph': duplicate key");
+}
+
+TEST(YamlLoaderTest, VerifyErrorsAreReReportedAtTheNodesLine) {
+  std::string text = kGood;
+  text.replace(text.find("a: {kind: scalar, type: f64}"), 28, "a: {kind: scalar, type: i32}");
+  const auto msg = load_error(text);
+  EXPECT_HAS(msg, "test.yaml:10:21: key 'a': verify failed: node 'add' (kernel 'vg.example.add')");
+  EXPECT_HAS(msg, "expects an f64 scalar");
+}
+
+TEST(YamlLoaderTest, AnUnknownTargetIsReportedAtTheTargetKey) {
+  const auto msg = load_error(std::string(kGood) + "    target: dsp7\n");
+  EXPECT_HAS(msg, "test.yaml:11:13: key 'target': verify failed: node 'add' (kernel 'vg.example.add'): unknown target 'dsp7'");
+}
+
+TEST(YamlLoaderTest, ABindingOfTheWrongKindIsReportedAtTheBinding) {
+  std::string text = kGood;
+  text.replace(text.find("a: {kind: scalar, type: f64}"), 28, "a: {kind: image, width: 4, height: 4}");
+  const auto msg = load_error(text);
+  EXPECT_HAS(msg, "test.yaml:10:21: key 'a': node 'add' (kernel 'vg.example.add'), parameter 'a': wrong type");
+}
+
+TEST(YamlLoaderTest, UnknownModuleListsTheBuiltInOnes) {
+  const auto msg = load_error("modules: [vg.nope]\nnodes: {n: {kernel: vg.example.nop}}\n");
+  EXPECT_HAS(msg, "test.yaml:1:11: key 'modules': unknown module 'vg.nope' (built-in modules: ");
+  EXPECT_HAS(msg, "vg.example");
+}
+
+TEST(YamlLoaderTest, AModuleLibraryThatDoesNotExistIsReported) {
+  const auto msg = load_error("modules: [{library: ./libnope.so}]\nnodes: {n: {kernel: vg.example.nop}}\n");
+  EXPECT_HAS(msg, "test.yaml:1:11: key 'modules': module library");
+  EXPECT_HAS(msg, "libnope.so");
+}
+
+TEST(YamlLoaderTest, UndefinedVariableInAStringAttributeIsReported) {
+  const std::string text = R"(modules: [vg.example]
+nodes:
+  w: {kernel: vg.example.wait, attributes: {micros: 5}}
+)";
+  EXPECT_EQ(load_error(text), "no error");
+  vg::yaml::BuildOptions o = options();
+  EXPECT_THROW((void)vg::yaml::substitute("${NOPE}/x", o, {"f.yaml", 3, 4}, "model"), vg::yaml::LoadError);
+  try {
+    (void)vg::yaml::substitute("${NOPE}/x", o, {"f.yaml", 3, 4}, "model");
+  } catch (const vg::yaml::LoadError& e) {
+    EXPECT_HAS(std::string(e.what()), "f.yaml:3:4: key 'model': undefined variable 'NOPE'");
+  }
+  o.variables["DIR"] = "/assets";
+  EXPECT_EQ(vg::yaml::substitute("${DIR}/m.onnx", o, {}, "model"), "/assets/m.onnx");
+  EXPECT_EQ(vg::yaml::substitute("${MISSING:-/d}/m.onnx $$5", o, {}, "model"), "/d/m.onnx $5");
+}
+
+TEST(YamlLoaderTest, AutoSizeMustBeFilledByTheApplication) {
+  const std::string text = R"(modules: [vg.example]
+data:
+  img: {kind: image, width: auto, height: 4}
+nodes:
+  n: {kernel: vg.example.nop}
+)";
+  EXPECT_HAS(load_error(text), "test.yaml:3:22: key 'width': data object 'img' is 'auto'");
+  auto desc = vg::yaml::parse_string(text, "test.yaml");
+  EXPECT_TRUE(desc.has_auto_size());
+  EXPECT_EQ(desc.set_auto_size(64, 48), 1u);
+  auto loaded = vg::yaml::build(desc, options());
+  EXPECT_EQ(loaded->graph().meta(loaded->data("img")).image.width, 64u);
+  EXPECT_EQ(loaded->graph().meta(loaded->data("img")).image.height, 4u);
+}
+
+TEST(YamlLoaderTest, AFailedBuildLeavesNoThreadRunning) {
+  const std::size_t before = thread_count();
+  std::string text = kGood;
+  text.replace(text.find("a: {kind: scalar, type: f64}"), 28, "a: {kind: scalar, type: i32}");
+  EXPECT_NE(load_error(text), "no error");
+  EXPECT_EQ(thread_count(), before);
+}
+
+TEST(YamlLoaderTest, TheApplicationAdjustsTheDescriptionBeforeBuilding) {
+  auto desc = vg::yaml::parse_file(VG_TEST_DATA_DIR "/streaming.yaml");
+  ASSERT_EQ(desc.targets.size(), 3u);
+  EXPECT_EQ(desc.targets[0].config.core, 0);
+  EXPECT_EQ(desc.targets[0].config.queue_capacity, 64u);
+  EXPECT_EQ(desc.targets[2].config.kind, "npu");
+  auto* in = desc.find_graph_parameter("in");
+  ASSERT_NE(in, nullptr);
+  EXPECT_EQ(in->policy, vg::InputPolicy::latest_wins);
+  in->policy = vg::InputPolicy::block;
+  desc.find_node("double")->set_attribute("factor", 3.0);
+  desc.set_auto_size(8, 6);
+  auto loaded = vg::yaml::build(desc, options());
+  vg::Graph& g = loaded->graph();
+  EXPECT_EQ(g.meta(loaded->data("t")).describe(), "tensor u8 nhwc [1,4,4,3]");
+  EXPECT_EQ(g.meta(loaded->data("record")).user_data.size, 64u);
+  EXPECT_EQ(g.meta(loaded->data("list")).array.capacity, 8u);
+  const auto gin = loaded->graph_parameter("in"), gout = loaded->graph_parameter("out");
+  ASSERT_TRUE(gin.valid());
+  ASSERT_TRUE(gout.valid());
+  ASSERT_EQ(g.enqueue(gout, 0), vg::Status::ok);
+  ASSERT_EQ(g.start(), vg::Status::ok);
+  g.scalar(g.data_of(gin), 0).set(7.0);
+  ASSERT_EQ(g.enqueue(gin, 0), vg::Status::ok);
+  vg::DequeuedBuffer done;
+  ASSERT_EQ(g.dequeue(gout, done, 5s), vg::Status::ok);
+  EXPECT_EQ(done.status, vg::Status::ok);
+  EXPECT_DOUBLE_EQ(g.scalar(g.data_of(gout), done.index).get<double>(), 21.0);
+}
+
+TEST(YamlLoaderTest, RoundTripYamlToGraphToDotMatchesTheGoldenFile) {
+  auto loaded = vg::yaml::load_file(VG_TEST_DATA_DIR "/small.yaml", options());
+  vg::Graph& g = loaded->graph();
+  ASSERT_EQ(g.process(), vg::Status::ok);
+  EXPECT_DOUBLE_EQ(g.scalar(loaded->data("out")).get<double>(), 60.0);  // (2 + 3 + 1) * 10
+  std::ostringstream dot;
+  g.write_dot(dot);
+  const std::string golden_path = VG_TEST_GOLDEN_DIR "/small.dot";
+  if (std::getenv("VG_UPDATE_GOLDEN")) std::ofstream(golden_path) << dot.str();
+  std::ifstream golden(golden_path);
+  ASSERT_TRUE(golden) << "missing " << golden_path << " (run with VG_UPDATE_GOLDEN=1 to write it)";
+  std::stringstream expected;
+  expected << golden.rdbuf();
+  EXPECT_EQ(dot.str(), expected.str());
+}
+
+TEST(YamlLoaderTest, TheProjectsGraphFilesParse) {
+  for (const char* path : {VG_TEST_APPS_DIR "/face_detect/face_detect.yaml", VG_TEST_APPS_DIR "/yolo/yolov5.yaml",
+                           VG_TEST_APPS_DIR "/yolo/yolov8.yaml", VG_TEST_APPS_DIR "/examples/bright_spot.yaml"}) {
+    SCOPED_TRACE(path);
+    auto desc = vg::yaml::parse_file(path);
+    EXPECT_FALSE(desc.nodes.empty());
+  }
+}
+
+}  // namespace
