@@ -59,15 +59,7 @@ void decode_heads(std::span<const TensorRef> t, const DecodeParams& p, Candidate
           const float cy = (vy * 2.0f - 0.5f + static_cast<float>(i)) * fstride;
           const float w = vw * vw * aw;
           const float h = vh * vh * ah;
-          Candidate c;
-          c.x0 = cx - 0.5f * w;
-          c.y0 = cy - 0.5f * h;
-          c.x1 = cx + 0.5f * w;
-          c.y1 = cy + 0.5f * h;
-          c.score = score;
-          c.class_id = cls;
-          c.index = index_base + static_cast<std::uint32_t>(a * hw + cell);
-          out.push(c);
+          out.push(Candidate::from_center(cx, cy, w, h, score, cls, index_base + static_cast<std::uint32_t>(a * hw + cell)));
         });
       }
       index_base += static_cast<std::uint32_t>(3 * hw);
@@ -94,15 +86,7 @@ void decode_rows(const TensorRef& t, const DecodeParams& p, CandidateBuffer& out
     const float cy = detail::dequantize(t, row[1]);
     const float w = detail::dequantize(t, row[2]);
     const float h = detail::dequantize(t, row[3]);
-    Candidate c;
-    c.x0 = cx - 0.5f * w;
-    c.y0 = cy - 0.5f * h;
-    c.x1 = cx + 0.5f * w;
-    c.y1 = cy + 0.5f * h;
-    c.score = score;
-    c.class_id = cls;
-    c.index = static_cast<std::uint32_t>(r);
-    out.push(c);
+    out.push(Candidate::from_center(cx, cy, w, h, score, cls, static_cast<std::uint32_t>(r)));
   }
 }
 

@@ -139,15 +139,7 @@ void decode_columns(const TensorRef& t, const DecodeParams& p, DecodeScratch& sc
     const float cy = detail::dequantize(t, data[n + k]);
     const float w = detail::dequantize(t, data[2 * n + k]);
     const float h = detail::dequantize(t, data[3 * n + k]);
-    Candidate c;
-    c.x0 = cx - 0.5f * w;
-    c.y0 = cy - 0.5f * h;
-    c.x1 = cx + 0.5f * w;
-    c.y1 = cy + 0.5f * h;
-    c.score = score;
-    c.class_id = class_id;
-    c.index = static_cast<std::uint32_t>(k);
-    out.push(c);
+    out.push(Candidate::from_center(cx, cy, w, h, score, class_id, static_cast<std::uint32_t>(k)));
   };
   if constexpr (std::is_same_v<T, float>) {
     float* best = scratch.best_real.data();

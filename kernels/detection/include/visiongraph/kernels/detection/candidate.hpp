@@ -20,6 +20,20 @@ struct Candidate {
   std::uint32_t index = 0;  ///< anchor/cell index in decode order; breaks score ties deterministically
   std::int32_t num_keypoints = 0;
   float kp[kMaxKeypoints][2] = {};
+
+  /// @brief A box given by its centre and size (the YOLO decoders' form), without keypoints.
+  static Candidate from_center(float cx, float cy, float w, float h, float score, std::int32_t class_id,
+                               std::uint32_t index) noexcept {
+    Candidate c;
+    c.x0 = cx - 0.5f * w;
+    c.y0 = cy - 0.5f * h;
+    c.x1 = cx + 0.5f * w;
+    c.y1 = cy + 0.5f * h;
+    c.score = score;
+    c.class_id = class_id;
+    c.index = index;
+    return c;
+  }
 };
 
 /// @brief Strict "ranks before" order used everywhere: higher score first, then lower index.
