@@ -6,7 +6,9 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"
 "$root/scripts/fetch_assets.sh"
-BUILD_DIR="${BUILD_DIR:-$root/build}" "$root/scripts/build.sh" -DVG_BUILD_TESTS=OFF -DVG_BUILD_BENCHMARKS=OFF
+# Only what the main job needs (the visiongraph command); build/ is shared with scripts/test.sh.
+TARGETS=visiongraph BUILD_DIR="${BUILD_DIR:-$root/build}" "$root/scripts/build.sh" -DVG_BUILD_APPS=ON -DVG_BUILD_KERNELS=ON \
+  -DVG_BUILD_NPU=ON -DVG_BUILD_YAML=ON -DVG_SANITIZE=
 assets="${VG_ASSETS_DIR:-$root/.cache/assets}"
 cd "$root"
 exec "${BUILD_DIR:-$root/build}/apps/cli/visiongraph" run apps/face_detect/face_detect.yaml \

@@ -5,6 +5,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"
 if [ -x "$root/scripts/fetch_assets.sh" ]; then "$root/scripts/fetch_assets.sh"; fi
-BUILD_DIR="${BUILD_DIR:-$root/build}" "$root/scripts/build.sh"
+# Every option is explicit: the build tree may have been configured differently by another script.
+BUILD_DIR="${BUILD_DIR:-$root/build}" "$root/scripts/build.sh" -DVG_BUILD_TESTS=ON -DVG_BUILD_BENCHMARKS=ON \
+  -DVG_BUILD_APPS=ON -DVG_BUILD_KERNELS=ON -DVG_BUILD_NPU=ON -DVG_BUILD_YAML=ON -DVG_SANITIZE=
 cd "${BUILD_DIR:-$root/build}"
 ctest --output-on-failure --timeout 300 -j2 "$@"

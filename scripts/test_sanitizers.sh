@@ -15,7 +15,7 @@ for kind in "${kinds[@]}"; do
   build="$root/build-$kind"
   echo "== core tests under $flags =="
   BUILD_DIR="$build" "$root/scripts/build.sh" -DVG_SANITIZE="$flags" -DVG_BUILD_KERNELS=OFF -DVG_BUILD_NPU=OFF \
-    -DVG_BUILD_APPS=OFF -DVG_BUILD_BENCHMARKS=OFF
+    -DVG_BUILD_APPS=OFF -DVG_BUILD_YAML=OFF -DVG_BUILD_BENCHMARKS=OFF
   (cd "$build" && \
    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
