@@ -14,7 +14,7 @@ for kind in "${kinds[@]}"; do
   esac
   build="$root/build-$kind"
   echo "== core tests under $flags =="
-  BUILD_DIR="$build" "$root/scripts/build.sh" -DVG_SANITIZE="$flags" -DVG_BUILD_KERNELS=OFF -DVG_BUILD_NPU=OFF \
+  BUILD_TYPE=RelWithDebInfo BUILD_DIR="$build" "$root/scripts/build.sh" -DVG_SANITIZE="$flags" -DVG_BUILD_KERNELS=OFF -DVG_BUILD_NPU=OFF \
     -DVG_BUILD_APPS=OFF -DVG_BUILD_YAML=OFF -DVG_BUILD_BENCHMARKS=OFF
   (cd "$build" && \
    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -318,6 +318,26 @@ TEST_F(PipelineTest, DestroyingARunningGraphStopsIt) {
   t.reset();  // must not hang or leak (ASan), all deletes ran (TearDown checks)
 }
 
+TEST(PipelineSleepTest, WorkersThatNeverSpinWakeForEveryCommand) {
+  // spin_us = 0: every hand-off goes through the futex sleep/wake path (no lost wake-up may hang it).
+  vg::ContextConfig config = vg::ContextConfig::defaults();
+  config.spin_us = 0;
+  vg::Context sleepy(config);
+  sleepy.load_module(vg::test::make_test_module());
+  ThreeStage t(sleepy, 3, 0);
+  for (auto& s : t.stages) t.g.set_attribute(s, "record", false);
+  t.g.verify();
+  ASSERT_EQ(t.g.start(), vg::Status::ok);
+  std::vector<double> values(300);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = double(i);
+  const auto out = run_stream(t, values);
+  ASSERT_EQ(out.size(), values.size());
+  for (std::size_t i = 0; i < out.size(); ++i) EXPECT_EQ(out[i], values[i] + 3.0);
+  EXPECT_EQ(t.g.stop(), vg::Status::ok);
+  vg::CommandReply reply;
+  EXPECT_EQ(t.g.send_command(t.stages[1], vg::ControlCommand::make(vg::test::kCmdPing), 1s, &reply), vg::Status::ok);
+}
+
 TEST_F(PipelineTest, LatencyAndCountsAreReported) {
   ThreeStage t(ctx, 2, 1000);
   t.g.verify();

@@ -247,6 +247,9 @@ class GraphCore {
   bool on_target_thread() const noexcept;
   void record_error(NodeState& node, std::uint64_t frame, Status status) noexcept;
   void return_waiting_locked(Status status) noexcept;
+  /// Poll progress_ (cheaply, without the mutex) for up to the context's spin time: a frame usually
+  /// completes within microseconds of the waiter arriving, and a futex sleep costs more than that.
+  void spin_while_unchanged(std::uint64_t seen) const noexcept;
 
   std::vector<FrameSlot> slots_;
   mutable std::mutex mu_;
@@ -256,6 +259,7 @@ class GraphCore {
   std::uint64_t next_frame_ = 0;
   std::uint64_t completed_through_ = 0;  // frames [0, completed_through_) are complete
   std::uint32_t in_flight_ = 0;
+  std::atomic<std::uint64_t> progress_{0};  // bumped (under mu_) whenever a frame completes or a buffer is handed back
   std::vector<std::size_t> reservations_;  // per target index
 
  public:

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <thread>
 
 #include "graph/graph_core.hpp"
 #include "visiongraph/core/clock.hpp"
@@ -110,7 +111,17 @@ void GraphCore::complete_frame(std::uint64_t frame) noexcept {
   --in_flight_;
   completed_through_ = frame + 1;
   try_admit_locked();
+  progress_.fetch_add(1, std::memory_order_release);
   cv_.notify_all();
+}
+
+void GraphCore::spin_while_unchanged(std::uint64_t seen) const noexcept {
+  const std::int64_t spin_ns = static_cast<std::int64_t>(context_.spin_us()) * 1000;
+  if (spin_ns <= 0) return;
+  const std::int64_t until = now_ns() + spin_ns;
+  while (progress_.load(std::memory_order_acquire) == seen && now_ns() < until) {
+    std::this_thread::yield();  // not a busy pause: the thread with the work may need this core
+  }
 }
 
 bool GraphCore::can_admit_locked() const noexcept {
@@ -172,7 +183,11 @@ Status GraphCore::process(std::chrono::nanoseconds timeout) noexcept {
   // Wait for room (a previous process() that timed out may still be running).
   if (!cv_.wait_for(lock, timeout, [&] { return in_flight_ < depth_; })) return Status::timeout;
   ++frames_in_;
+  const std::uint64_t seen = progress_.load(std::memory_order_relaxed);
   const std::uint64_t frame = admit_locked(true);
+  lock.unlock();
+  spin_while_unchanged(seen);
+  lock.lock();
   if (!cv_.wait_for(lock, timeout, [&] { return completed_through_ > frame; })) return Status::timeout;
   return slots_[frame % depth_].final_status;
 }
@@ -213,6 +228,7 @@ Status GraphCore::stop(StopMode mode) noexcept {
       for (auto& s : slots_) s.abort.store(true, std::memory_order_release);
     // Buffers that never entered a frame go straight back to the application.
     return_waiting_locked(Status::aborted);
+    progress_.fetch_add(1, std::memory_order_release);
     cv_.notify_all();
   }
   // A callback cannot wait for its own frame to finish; it returns and the frame completes later.
@@ -240,6 +256,7 @@ Status GraphCore::enqueue(std::uint32_t param, std::uint32_t index, std::int64_t
         (void)gp.waiting.pop(oldest);
         ++frames_dropped_;
         (void)gp.done.push(DequeuedBuffer{oldest, Status::dropped, 0, gp.timestamp[oldest]});
+        progress_.fetch_add(1, std::memory_order_release);
         cv_.notify_all();
         break;
       }
@@ -267,6 +284,12 @@ Status GraphCore::dequeue(std::uint32_t param, DequeuedBuffer& out, std::chrono:
   GraphParam& gp = *params_[param];
   DataObject& d = *data_[gp.data];
   std::unique_lock lock(mu_);
+  if (gp.done.empty() && !(stopped_ && in_flight_ == 0)) {
+    const std::uint64_t seen = progress_.load(std::memory_order_relaxed);
+    lock.unlock();
+    spin_while_unchanged(seen);
+    lock.lock();
+  }
   const bool ready = cv_.wait_for(lock, timeout, [&] {
     return !gp.done.empty() || (stopped_ && in_flight_ == 0);
   });

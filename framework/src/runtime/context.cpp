@@ -14,13 +14,14 @@ ContextConfig ContextConfig::defaults() {
 }
 
 Context::Context(ContextConfig config) : state_(std::make_unique<detail::ContextState>()) {
+  state_->spin_us = config.spin_us;
   if (config.targets.empty()) throw Error("context: at least one target is needed");
   for (std::size_t i = 0; i < config.targets.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
       if (config.targets[j].name == config.targets[i].name)
         throw Error("context: target '" + config.targets[i].name + "' is configured twice");
     }
-    state_->targets.push_back(std::make_unique<detail::Target>(config.targets[i], i));
+    state_->targets.push_back(std::make_unique<detail::Target>(config.targets[i], i, config.spin_us));
   }
 }
 
@@ -158,6 +159,7 @@ Allocator* Context::target_allocator(std::string_view target) const {
 }
 
 std::size_t Context::num_targets() const noexcept { return state_->targets.size(); }
+unsigned Context::spin_us() const noexcept { return state_->spin_us; }
 
 detail::Target* Context::find_target(std::string_view name) const noexcept {
   for (const auto& t : state_->targets)

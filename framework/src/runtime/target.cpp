@@ -17,12 +17,13 @@ std::string kind_from_name(const std::string& name) {
 }
 }  // namespace
 
-Target::Target(const TargetConfig& config, std::size_t index)
+Target::Target(const TargetConfig& config, std::size_t index, unsigned spin_us)
     : name_(config.name),
       kind_(config.kind.empty() ? kind_from_name(config.name) : config.kind),
       index_(index),
       core_(config.core),
-      queue_(config.queue_capacity) {
+      queue_(config.queue_capacity),
+      spin_ns_(static_cast<std::int64_t>(spin_us) * 1000) {
   if (name_.empty()) throw Error("target #" + std::to_string(index) + ": a target needs a name");
   thread_ = std::thread([this] { run(); });
   // Name the thread so it shows in top -H, gdb and traces ("vg-cpu0"; Linux allows 15 chars).

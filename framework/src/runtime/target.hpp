@@ -4,7 +4,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <semaphore>
 #include <string>
 #include <thread>
 
@@ -23,7 +22,7 @@ struct TargetCommand {
 
 class Target {
  public:
-  Target(const TargetConfig& config, std::size_t index);
+  Target(const TargetConfig& config, std::size_t index, unsigned spin_us = 0);
   ~Target();
   Target(const Target&) = delete;
   Target& operator=(const Target&) = delete;
@@ -44,13 +43,18 @@ class Target {
 
  private:
   void run() noexcept;
+  void wait_for_command() noexcept;
 
   std::string name_;
   std::string kind_;
   std::size_t index_;
   int core_;
   BoundedQueue<TargetCommand> queue_;
-  std::counting_semaphore<1 << 30> items_{0};
+  // Commands queued but not yet taken, and whether the worker sleeps on it (futex): a hand-rolled
+  // semaphore so the worker can poll before sleeping.
+  alignas(64) std::atomic<std::uint32_t> items_{0};
+  alignas(64) std::atomic<std::uint32_t> sleeping_{0};
+  std::int64_t spin_ns_ = 0;
   std::atomic<std::size_t> reserved_{0};
   std::atomic<std::uint64_t> executed_{0};
   std::atomic<std::thread::id> thread_id_{};

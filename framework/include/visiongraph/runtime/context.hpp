@@ -29,6 +29,10 @@ struct TargetConfig {
 /// @brief Which targets a context starts. Default: cpu0, cpu1, npu0.
 struct ContextConfig {
   std::vector<TargetConfig> targets;
+  /// Microseconds an idle worker (or a thread waiting for a frame) polls before it sleeps. Waking a
+  /// sleeping thread costs tens of microseconds on idle (virtual) CPUs; a short poll makes a hop
+  /// between targets cost about a microsecond while frames flow. 0 = always sleep (saves power).
+  unsigned spin_us = 50;
   static ContextConfig defaults();
 };
 
@@ -74,6 +78,7 @@ class Context {
   void set_target_allocator(std::string_view target, Allocator* allocator);
   Allocator* target_allocator(std::string_view target) const;
 
+  unsigned spin_us() const noexcept;
   std::size_t num_targets() const noexcept;
   detail::Target* find_target(std::string_view name) const noexcept;
   detail::Target& target(std::size_t index) const noexcept;
