@@ -77,6 +77,16 @@ TEST(YamlLoaderTest, AValidFileBuildsAndRuns) {
   EXPECT_DOUBLE_EQ(g.scalar(loaded->data("s")).get<double>(), 7.0);
 }
 
+TEST(YamlLoaderTest, SpinUsMapsOntoTheContextConfig) {
+  EXPECT_EQ(vg::yaml::parse_string(kGood, "test.yaml").context_config().spin_us, vg::ContextConfig{}.spin_us);
+  const auto desc = vg::yaml::parse_string(std::string(kGood) + "spin_us: 0\n", "test.yaml");
+  EXPECT_EQ(desc.context_config().spin_us, 0u);
+  EXPECT_EQ(desc.context_config().targets.size(), vg::ContextConfig::defaults().targets.size());
+  auto loaded = vg::yaml::build(desc, options());
+  EXPECT_EQ(loaded->context().spin_us(), 0u);
+  EXPECT_HAS(load_error(std::string(kGood) + "spin_us: -3\n"), "test.yaml:11:10: key 'spin_us': out of range");
+}
+
 TEST(YamlLoaderTest, UnknownTopLevelKeyNamesLineColumnAndKey) {
   const auto msg = load_error(std::string(kGood) + "nodez: {}\n");
   EXPECT_HAS(msg, "test.yaml:11:1: key 'nodez': unknown key");

@@ -70,9 +70,12 @@ bool GraphDesc::has_auto_size() const noexcept {
 }
 
 ContextConfig GraphDesc::context_config() const {
-  if (targets.empty()) return ContextConfig::defaults();
-  ContextConfig config;
-  for (const auto& t : targets) config.targets.push_back(t.config);
+  ContextConfig config = ContextConfig::defaults();
+  if (!targets.empty()) {
+    config.targets.clear();
+    for (const auto& t : targets) config.targets.push_back(t.config);
+  }
+  if (spin_us >= 0) config.spin_us = static_cast<unsigned>(spin_us);
   return config;
 }
 

@@ -85,7 +85,7 @@ class Parser {
                                                      "nodes, graph_parameters, pipeline_depth), got " + kind_of(root));
     bool have_nodes = false;
     for_each(root, "", {"graph", "description", "targets", "modules", "data", "nodes", "graph_parameters",
-                        "pipeline_depth", "telemetry_capacity"},
+                        "pipeline_depth", "telemetry_capacity", "spin_us"},
              [&](const std::string& key, const YAML::Node& k, const YAML::Node& v) {
                if (key == "graph") desc.name = identifier(v, k, "graph");
                else if (key == "description") desc.description = string(v, k, "description");
@@ -100,6 +100,8 @@ class Parser {
                  desc.pipeline_depth = static_cast<std::size_t>(integer(v, k, key, 0, kMaxPipelineDepth));
                else if (key == "telemetry_capacity")
                  desc.telemetry_capacity = static_cast<std::size_t>(integer(v, k, key, 1, 1 << 20));
+               else if (key == "spin_us")
+                 desc.spin_us = static_cast<int>(integer(v, k, key, 0, 100000));
              });
     if (!have_nodes) throw LoadError(desc.position, "nodes", "missing: a graph needs a 'nodes:' section");
     check_references(desc);

@@ -113,6 +113,7 @@ struct GraphDesc {
   std::vector<GraphParameterDesc> graph_parameters;
   std::size_t pipeline_depth = 0;       ///< 0 = one frame per target used
   std::size_t telemetry_capacity = 0;   ///< 0 = the framework default
+  int spin_us = -1;                     ///< `spin_us:` -> ContextConfig::spin_us; -1 = the framework default
   SourcePosition position;              ///< of the document
 
   DataDesc* find_data(std::string_view name) noexcept;
