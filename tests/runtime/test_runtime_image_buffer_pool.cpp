@@ -596,6 +596,41 @@ TEST_F(ImageBufferPoolTest, BlockingAcquireReadWakesWhenProducerPublishes) {
   EXPECT_LT(elapsed, 900ms);
 }
 
+TEST_F(ImageBufferPoolTest, CloseWakesABlockedReaderAtOnceWithStopped) {
+  std::thread closer([this] {
+    std::this_thread::sleep_for(20ms);
+    sut.close();
+  });
+  ReadLease r;
+  const auto start = std::chrono::steady_clock::now();
+  const Status status = sut.acquire_read(r, 10s);
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  closer.join();
+  EXPECT_EQ(status, Status::stopped);
+  EXPECT_LT(elapsed, 900ms);  // woken by close(), not by the 1 s re-check
+  EXPECT_FALSE(r.valid());
+  EXPECT_TRUE(sut.is_closed());
+  EXPECT_EQ(sut.acquire_read(r, 10s), Status::stopped);  // and every later blocking read
+}
+
+TEST_F(ImageBufferPoolTest, CloseRacingWithTheReaderNeverLeavesItAsleep) {
+  // Many rounds of close() landing just before, during and after the reader goes to sleep.
+  for (int round = 0; round < 200; ++round) {
+    ImageBufferPool pool;
+    ASSERT_EQ(pool.init(3, 64), Status::ok);
+    std::thread closer([&pool, round] {
+      if (round % 3 == 1) std::this_thread::yield();
+      if (round % 3 == 2) std::this_thread::sleep_for(std::chrono::microseconds(50));
+      pool.close();
+    });
+    ReadLease r;
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(pool.acquire_read(r, 10s), Status::stopped);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 900ms) << "round " << round;
+    closer.join();
+  }
+}
+
 // ---- zero allocation ----------------------------------------------------------------------------
 
 TEST_F(ImageBufferPoolTest, HotPathDoesNotAllocateAfterInit) {

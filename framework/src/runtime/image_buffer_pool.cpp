@@ -200,6 +200,9 @@ Status ImageBufferPool::acquire_read(ReadLease& out, std::chrono::nanoseconds ti
   if (status != Status::no_data) {
     return status;
   }
+  if (closed_.load(std::memory_order_acquire)) {
+    return Status::stopped;
+  }
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   if (timeout <= std::chrono::nanoseconds::zero()) {
@@ -210,8 +213,15 @@ Status ImageBufferPool::acquire_read(ReadLease& out, std::chrono::nanoseconds ti
 
   waiters_.fetch_add(1, std::memory_order_seq_cst);
   for (;;) {
+    // Read the wake word before looking: a publish or close() after this read changes it, so the
+    // sleep below cannot miss them.
+    const std::uint32_t seen_wake = wake_seq_.load(std::memory_order_seq_cst);
     status = acquire_read(out);
     if (status != Status::no_data) {
+      break;
+    }
+    if (closed_.load(std::memory_order_seq_cst)) {
+      status = Status::stopped;
       break;
     }
     const Clock::time_point now = Clock::now();
@@ -219,7 +229,7 @@ Status ImageBufferPool::acquire_read(ReadLease& out, std::chrono::nanoseconds ti
       status = Status::timeout;
       break;
     }
-    wait_for_publish(deadline - now);
+    wait_for_publish(seen_wake, deadline - now);
   }
   waiters_.fetch_sub(1, std::memory_order_relaxed);
   return status;
@@ -232,27 +242,34 @@ void ImageBufferPool::release_slot(std::uint32_t slot) noexcept {
   assert((before & bit_of(slot)) == 0 && "ImageBufferPool slot released twice");
 }
 
-void ImageBufferPool::wait_for_publish(std::chrono::nanoseconds timeout) noexcept {
+void ImageBufferPool::close() noexcept {
+  closed_.store(true, std::memory_order_seq_cst);
+  wake_consumer();
+}
+
+void ImageBufferPool::wait_for_publish(std::uint32_t seen_wake, std::chrono::nanoseconds timeout) noexcept {
 #if defined(__linux__)
-  // Sleep while latest_ == kNoSlot. The kernel re-checks the word under its lock, so a publish
-  // landing before the sleep makes this return at once (EAGAIN); one landing after it sees
-  // waiters_ != 0 and wakes us. Spurious returns (EINTR, a stale wake) are harmless: the caller
+  // Sleep while wake_seq_ == seen_wake. The kernel re-checks the word under its lock, so a publish
+  // or close() landing before the sleep makes this return at once (EAGAIN); one landing after it
+  // bumps the word and wakes us. Spurious returns (EINTR, a stale wake) are harmless: the caller
   // loops. The 1 s cap only bounds the damage of a wake lost to a bug; it is not needed.
   constexpr std::chrono::nanoseconds kMaxSleep = std::chrono::seconds(1);
   const std::chrono::nanoseconds chunk = std::min(timeout, kMaxSleep);
   timespec ts{};
   ts.tv_sec = static_cast<time_t>(chunk.count() / 1'000'000'000);
   ts.tv_nsec = static_cast<long>(chunk.count() % 1'000'000'000);
-  (void)syscall(SYS_futex, futex_word(latest_), FUTEX_WAIT_PRIVATE, kNoSlot, &ts, nullptr, 0);
+  (void)syscall(SYS_futex, futex_word(wake_seq_), FUTEX_WAIT_PRIVATE, seen_wake, &ts, nullptr, 0);
 #else
+  (void)seen_wake;
   constexpr std::chrono::nanoseconds kPoll = std::chrono::microseconds(100);
   std::this_thread::sleep_for(std::min(timeout, kPoll));
 #endif
 }
 
 void ImageBufferPool::wake_consumer() noexcept {
+  wake_seq_.fetch_add(1, std::memory_order_seq_cst);
 #if defined(__linux__)
-  (void)syscall(SYS_futex, futex_word(latest_), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+  (void)syscall(SYS_futex, futex_word(wake_seq_), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
 #endif
 }
 

@@ -119,8 +119,14 @@ class ImageBufferPool {
   /// @brief Like acquire_read(out), but waits up to @p timeout for a frame to be published.
   ///        Sleeps (futex on Linux) instead of spinning; a publish wakes it at once.
   /// @return ok; timeout when nothing was published within @p timeout (a timeout <= 0 tries once);
-  ///         not_verified.
+  ///         stopped once close() was called (a blocked call returns at once); not_verified.
   [[nodiscard]] Status acquire_read(ReadLease& out, std::chrono::nanoseconds timeout) noexcept;
+
+  /// @brief Ends the handoff (e.g. when the graph stops): a consumer blocked in acquire_read(out,
+  ///        timeout) returns `stopped` at once, and so does every later blocking read. Leases still
+  ///        held stay valid and are released as usual. Any thread; idempotent.
+  void close() noexcept;
+  [[nodiscard]] bool is_closed() const noexcept { return closed_.load(std::memory_order_acquire); }
 
   // ---- any thread -------------------------------------------------------------------------------
 
@@ -154,7 +160,7 @@ class ImageBufferPool {
 
   [[nodiscard]] Status init_slots(std::size_t count) noexcept;
   void release_slot(std::uint32_t slot) noexcept;
-  void wait_for_publish(std::chrono::nanoseconds timeout) noexcept;
+  void wait_for_publish(std::uint32_t seen_wake, std::chrono::nanoseconds timeout) noexcept;
   void wake_consumer() noexcept;
   [[nodiscard]] bool initialized() const noexcept { return slot_count_ != 0; }
 
@@ -178,6 +184,10 @@ class ImageBufferPool {
   // Consumer-written.
   alignas(kCacheLine) std::atomic<std::uint64_t> consumed_{0};
   std::atomic<std::uint32_t> waiters_{0};  // consumers sleeping in acquire_read(out, timeout)
+  // The word a blocked consumer sleeps on: bumped by every publish that sees a waiter and by close(),
+  // so a sleep started after reading it ends as soon as anything changes (no wake-up can be lost).
+  alignas(kCacheLine) std::atomic<std::uint32_t> wake_seq_{0};
+  std::atomic<bool> closed_{false};
 
   static_assert(std::atomic<std::uint32_t>::is_always_lock_free);
   static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
