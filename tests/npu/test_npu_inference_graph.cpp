@@ -88,6 +88,8 @@ TEST_F(InferenceGraphTest, ProcessRunsThroughPreBoundMemory) {
   graph_->verify();
   auto log = fake_->log();
   EXPECT_EQ(FakeRknnrt::count(log, "rknn_create_mem_from_fd"), 3) << "one per input buffer, at verify";
+  EXPECT_EQ(FakeRknnrt::count(log, "rknn_init "), 1) << "validate's loaded model is handed to create, not loaded again";
+  EXPECT_EQ(FakeRknnrt::count(log, "rknn_destroy "), 0);
   fake_->reset_log();
   auto* in = graph_->tensor(in_, 0).data_as<std::uint8_t>();
   for (int j = 0; j < 48; ++j) in[j] = static_cast<std::uint8_t>(j * 3);

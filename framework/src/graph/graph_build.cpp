@@ -512,6 +512,13 @@ void GraphCore::create_nodes() {
 void GraphCore::verify() {
   if (verified_) throw Error("graph '" + name_ + "' is already verified");
   if (nodes_.empty()) throw Error("graph '" + name_ + "' has no nodes");
+  // Whatever validate handed to create is dropped once verify ends, taken or not.
+  struct DropHandOffs {
+    GraphCore& g;
+    ~DropHandOffs() {
+      for (auto& np : g.nodes_) np->from_validate.reset();
+    }
+  } drop_hand_offs{*this};
   resolve_targets();
   check_bindings();
   order_nodes();

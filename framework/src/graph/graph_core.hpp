@@ -123,6 +123,7 @@ struct NodeState {
   bool created = false;
   Status lifecycle_status = Status::ok;
   std::string lifecycle_message;  // create failures (verify time)
+  std::shared_ptr<void> from_validate;  // validate -> create hand-off; cleared when verify ends
   std::array<char, 256> error{};  // set_error() from callbacks
   // telemetry (written by the target thread, read by anyone)
   std::unique_ptr<ExecSlot[]> ring;

@@ -82,6 +82,7 @@ const std::vector<double>& KernelContext::numbers(std::string_view key) const {
   return get_as<std::vector<double>>(node_, key, "a list of numbers");
 }
 bool KernelContext::has_attribute(std::string_view key) const noexcept { return node_.attrs.find(key) != nullptr; }
+std::shared_ptr<void> KernelContext::take_from_validate() noexcept { return std::move(node_.from_validate); }
 void KernelContext::set_instance(void* instance) noexcept { node_.instance = instance; }
 void* KernelContext::instance() const noexcept { return node_.instance; }
 void KernelContext::set_error(std::string_view message) noexcept {
@@ -125,6 +126,7 @@ void ValidateContext::set_meta(std::size_t param, const DataMeta& meta) {
   }
   d.meta = m;
 }
+void ValidateContext::hand_to_create(std::shared_ptr<void> object) { node_.from_validate = std::move(object); }
 bool ValidateContext::boolean(std::string_view key) const { return get_as<bool>(node_, key, "a boolean"); }
 std::int64_t ValidateContext::integer(std::string_view key) const { return get_as<std::int64_t>(node_, key, "an integer"); }
 double ValidateContext::number(std::string_view key) const { return as_number(node_, key); }

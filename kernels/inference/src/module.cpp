@@ -106,6 +106,15 @@ DataMeta meta_of(const TensorDesc& d) {
   return DataMeta::tensor_of(t);
 }
 
+/// The backend validate loaded to read the model's outputs, handed to create so the model is
+/// loaded once per node (rknn_init runs once, OpenCV parses the file once).
+struct LoadedModel {
+  std::string kind;
+  std::string model;
+  std::unique_ptr<InferenceBackend> backend;
+  ModelInfo info;
+};
+
 void validate(ValidateContext& v) {
   const DataMeta& in = v.meta(kInputParam);
   if (in.kind != DataKind::tensor) v.fail("input", "expected a tensor");
@@ -118,13 +127,14 @@ void validate(ValidateContext& v) {
   } catch (const Error& e) {
     v.fail("backend", e.what());
   }
-  BackendOptions opt = options_from(v, in, [&](const char* what, const std::string& msg) { v.fail(what, msg); });
-  opt.warmup = 0;  // the verify-time load only reads the model's tensors
+  // The same options create uses (warm-up included): the backend loaded here goes on to create.
+  const BackendOptions opt = options_from(v, in, [&](const char* what, const std::string& msg) { v.fail(what, msg); });
 
   // Load the model on the host to learn its outputs: a graph that disagrees fails here, not per frame.
   ModelInfo info;
+  std::unique_ptr<InferenceBackend> probe;
   try {
-    auto probe = make_backend(kind, model);
+    probe = make_backend(kind, model);
     info = probe->load(model, opt);
   } catch (const Error& e) {
     std::string msg = "backend " + kind + " cannot load " + model + ": " + e.what();
@@ -161,6 +171,7 @@ void validate(ValidateContext& v) {
     }
     v.set_meta(kFirstOutputParam + i, meta_of(d));
   }
+  v.hand_to_create(std::make_shared<LoadedModel>(LoadedModel{kind, model, std::move(probe), std::move(info)}));
 }
 
 /// @brief The target-side instance of vg.inference.
@@ -172,8 +183,15 @@ class InferenceKernel {
     BackendOptions opt = options_from(ctx, ctx.meta(kInputParam), [&](const char* what, const std::string& msg) {
       throw Error("node '" + std::string(ctx.node_name()) + "', '" + what + "': " + msg);
     });
-    backend_ = make_backend(kind, model);
-    const ModelInfo info = backend_->load(model, opt);
+    ModelInfo info;
+    if (auto loaded = ctx.take_from_validate_as<LoadedModel>(); loaded && loaded->backend && loaded->kind == kind &&
+                                                                 loaded->model == model) {
+      backend_ = std::move(loaded->backend);
+      info = std::move(loaded->info);
+    } else {
+      backend_ = make_backend(kind, model);
+      info = backend_->load(model, opt);
+    }
     num_outputs_ = info.outputs.size();
     // Every buffer the input will ever be, bound now: process only selects one by index.
     std::vector<MemoryBlock> blocks;

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,6 +79,14 @@ class KernelContext {
   template <class T>
   T* instance_as() const noexcept {
     return static_cast<T*>(instance());
+  }
+
+  /// @brief In create: take what this node's validate handed over (ValidateContext::hand_to_create),
+  /// or null. Only the first call returns it.
+  std::shared_ptr<void> take_from_validate() noexcept;
+  template <class T>
+  std::shared_ptr<T> take_from_validate_as() noexcept {
+    return std::static_pointer_cast<T>(take_from_validate());
   }
 
   /// @brief Explain a failure (copied into a fixed buffer; truncated; no allocation).

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,11 @@ class ValidateContext {
   const std::string& string(std::string_view key) const;
   const std::vector<double>& numbers(std::string_view key) const;
   bool has_attribute(std::string_view key) const noexcept;
+
+  /// @brief Hand an object to this node's create (e.g. the model validate already loaded to read its
+  /// outputs), so create need not build it again. create takes it with KernelContext::take_from_validate();
+  /// whatever create does not take is dropped when verify ends.
+  void hand_to_create(std::shared_ptr<void> object);
 
   /// @brief Reject the graph: throws vg::Error "node 'n' (kernel k), parameter 'what': message".
   [[noreturn]] void fail(std::string_view what, std::string_view message) const;
