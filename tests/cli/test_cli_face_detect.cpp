@@ -196,6 +196,17 @@ TEST_F(FaceDetectCliTest, DmabufMemoryForTheNpuTargetGivesTheSameFace) {
   fs::remove_all(out);
 }
 
+TEST_F(FaceDetectCliTest, HostMemoryIsTheDefaultWithoutAnNpuAndNoDmabufKeepsIt) {
+  // No rknpu device here: the default keeps host memory (nothing printed about npu0 memory).
+  for (const char* flag : {"", " --no-dmabuf"}) {
+    const auto r = run_cli("run " + kFace + " --no-progress" + flag + " --input " + asset("messi5.jpg") + " -o " + out.string());
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_EQ(r.output.find("npu0 memory: "), std::string::npos) << r.output;
+    EXPECT_EQ(read_jsonl(out / "detections.jsonl")[0]["detections"].size(), 1u);
+    fs::remove_all(out);
+  }
+}
+
 TEST_F(FaceDetectCliTest, FramesOptionStopsEarly) {
   const auto r = run_cli("run " + kFace + " --no-progress --frames 5 --input " + asset("Megamind.avi") + " -o " + out.string());
   ASSERT_EQ(r.code, 0) << r.output;
