@@ -268,6 +268,26 @@ TEST_F(GraphTest, SendCommandChangesStateBetweenFrames) {
   EXPECT_EQ(g.send_command(n, vg::ControlCommand::make(999), 1s), vg::Status::unknown_command);
 }
 
+TEST_F(GraphTest, SendCommandPassesDataObjectsByReference) {
+  vg::Graph g(ctx);
+  auto n = g.add_node("rec", "vg.test.recorder");
+  auto table = f64(g, "table");  // an object of the graph that no node reads: a command payload
+  g.verify();
+  g.scalar(table).set(21.0);
+  auto cmd = vg::ControlCommand::make(vg::test::kCmdDouble);
+  ASSERT_TRUE(cmd.attach(g.data_ref(table)));
+  vg::CommandReply reply;
+  ASSERT_EQ(g.send_command(n, cmd, 1s, &reply), vg::Status::ok);
+  EXPECT_EQ(reply.text(), "doubled");
+  EXPECT_DOUBLE_EQ(g.scalar(table).get<double>(), 42.0);  // written in place by the control callback
+  // A command without its object is refused by the kernel, and attach() refuses bad or extra objects.
+  EXPECT_EQ(g.send_command(n, vg::ControlCommand::make(vg::test::kCmdDouble), 1s), vg::Status::invalid_argument);
+  EXPECT_FALSE(cmd.attach(vg::DataRef{}));
+  for (std::size_t i = 1; i < vg::kMaxCommandObjects; ++i) EXPECT_TRUE(cmd.attach(g.data_ref(table)));
+  EXPECT_FALSE(cmd.attach(g.data_ref(table)));
+  EXPECT_FALSE(g.data_ref(vg::DataId{}).valid());
+}
+
 TEST_F(GraphTest, SendCommandToAnUnverifiedGraphIsRefused) {
   vg::Graph g(ctx);
   auto n = g.add_node("c", "vg.example.add");
@@ -343,6 +363,34 @@ TEST_F(GraphTest, ReportsTraceAndDotDescribeTheGraph) {
   EXPECT_NE(dot.str().find("digraph \"observed\""), std::string::npos);
   EXPECT_NE(dot.str().find("@cpu1"), std::string::npos);
   EXPECT_NE(dot.str().find("buffers: "), std::string::npos);
+}
+
+TEST(ContextTest, ATargetCanBePinnedToACoreAndAnImpossibleCoreIsAClearError) {
+  vg::ContextConfig config;
+  config.targets = {{"cpu0", "cpu", 0, 64}, {"npu0", "", -1, 64}};
+  vg::Context pinned(config);
+  // Find vg-cpu0 among this process's threads and read its allowed CPUs.
+  std::string allowed;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream comm(task.path() / "comm");
+    std::string name;
+    std::getline(comm, name);
+    if (name != "vg-cpu0") continue;
+    std::ifstream status(task.path() / "status");
+    for (std::string line; std::getline(status, line);)
+      if (line.rfind("Cpus_allowed_list:", 0) == 0) allowed = line.substr(line.find_last_of("\t ") + 1);
+  }
+  EXPECT_EQ(allowed, "0");
+  EXPECT_EQ(pinned.target_names(), (std::vector<std::string>{"cpu0", "npu0"}));
+  config.targets = {{"cpu0", "cpu", 4095, 64}};
+  try {
+    vg::Context impossible(config);
+    FAIL() << "pinning to core 4095 should fail";
+  } catch (const vg::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("target 'cpu0': cannot pin its thread to core 4095"), std::string::npos) << e.what();
+  }
+  config.targets = {{"cpu0", "", -1, 64}, {"cpu0", "", -1, 64}};
+  EXPECT_THROW(vg::Context twice(config), vg::Error);
 }
 
 TEST_F(GraphTest, ModulesCannotLoadTwiceOrUnloadWhileUsed) {

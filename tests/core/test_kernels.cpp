@@ -65,6 +65,13 @@ struct Recorder {
   Status control(KernelContext&, const ControlCommand& cmd, CommandReply& reply) noexcept {
     if (record) EventLog::instance().add({name, "control", cmd.id, std::this_thread::get_id(), now_ns(), now_ns()});
     if (fail_in == "control" || cmd.id == kCmdFail) return Status::kernel_error;
+    if (cmd.id == kCmdDouble) {  // works on the attached data object in place
+      if (cmd.num_objects != 1 || cmd.objects[0].meta->kind != DataKind::scalar) return Status::invalid_argument;
+      ScalarView v = cmd.scalar(0);
+      v.set(v.get<double>() * 2.0);
+      reply.write_text("doubled");
+      return Status::ok;
+    }
     reply.write_text("pong");
     return Status::ok;
   }
@@ -143,6 +150,7 @@ Module make_test_module() {
             .attribute("record", true)
             .command(kCmdPing, "ping", PayloadKind::none)
             .command(kCmdFail, "fail", PayloadKind::none)
+            .command(kCmdDouble, "double", PayloadKind::none)
             .validate([](ValidateContext& v) { f64_out(v, 1); }));
   m.implement("vg.test.recorder", "cpu", recorder);
   m.implement("vg.test.recorder", "npu", recorder);

@@ -38,6 +38,7 @@ class EventLog {
 
 inline constexpr std::uint32_t kCmdPing = 7;
 inline constexpr std::uint32_t kCmdFail = 8;
+inline constexpr std::uint32_t kCmdDouble = 9;  // doubles the attached scalar data object in place
 
 /// Module "vg.test" with:
 /// - vg.test.recorder (cpu, npu): in (scalar, optional) -> out (scalar, optional) = in + 1.

@@ -147,6 +147,11 @@ class Graph {
   ArrayView<T> array(DataId data, std::uint32_t buffer = kLatestBuffer) const noexcept {
     return {&meta(data), buffer_of(data, buffer)};
   }
+  /// @brief A reference to one buffer of a data object, e.g. to pass it with a control command.
+  DataRef data_ref(DataId data, std::uint32_t buffer = kLatestBuffer) const noexcept {
+    Buffer* b = buffer_of(data, buffer);
+    return b ? DataRef{&meta(data), b} : DataRef{};
+  }
   /// @brief The data object a graph parameter's buffers belong to.
   DataId data_of(GraphParamId param) const noexcept;
   std::size_t num_buffers(DataId data) const noexcept;

@@ -8,9 +8,19 @@
 #include <string_view>
 #include <type_traits>
 
+#include "visiongraph/data/views.hpp"
+
 namespace vg {
 
 inline constexpr std::size_t kMaxCommandPayload = 256;
+inline constexpr std::size_t kMaxCommandObjects = 4;
+
+/// @brief A reference to one buffer of a graph's data object (see Graph::data_ref), carried by a command.
+struct DataRef {
+  const DataMeta* meta = nullptr;
+  Buffer* buffer = nullptr;
+  bool valid() const noexcept { return meta != nullptr && buffer != nullptr; }
+};
 
 /// @brief How a command's payload is interpreted (declared by the kernel; used by text front ends).
 enum class PayloadKind : std::uint8_t { none, integer, number, text, bytes };
@@ -57,14 +67,42 @@ struct PayloadBlock {
 };
 }  // namespace detail
 
-/// @brief A control command: an id declared by the kernel and a small payload copied by value.
+/// @brief A control command: an id declared by the kernel, a small payload copied by value, and up to
+/// four data objects passed by reference.
 /// @code
 /// auto cmd = vg::ControlCommand::make(kSetThreshold, 0.7);   // payload: one double
 /// vg::CommandReply reply;
 /// vg::Status s = graph.send_command(node, cmd, std::chrono::milliseconds(100), &reply);
+/// auto load = vg::ControlCommand::make(kLoadTable);
+/// load.attach(graph.data_ref(table));                         // an object of the graph, by reference
+/// s = graph.send_command(node, load, std::chrono::milliseconds(100));
 /// @endcode
 struct ControlCommand : detail::PayloadBlock {
   std::uint32_t id = 0;
+  /// Data objects passed by reference (a lookup table, a new region of interest, ...): the control
+  /// callback reads or writes them in place; the sender must not touch them until send_command returns.
+  DataRef objects[kMaxCommandObjects]{};
+  std::uint32_t num_objects = 0;
+
+  /// @brief Attach a data object; false when kMaxCommandObjects are attached already or @p ref is invalid.
+  bool attach(const DataRef& ref) noexcept {
+    if (num_objects >= kMaxCommandObjects || !ref.valid()) return false;
+    objects[num_objects++] = ref;
+    return true;
+  }
+  ImageView image(std::size_t i) const noexcept { return i < num_objects ? ImageView(objects[i].meta, objects[i].buffer) : ImageView(); }
+  TensorView tensor(std::size_t i) const noexcept {
+    return i < num_objects ? TensorView(objects[i].meta, objects[i].buffer) : TensorView();
+  }
+  ScalarView scalar(std::size_t i) const noexcept {
+    return i < num_objects ? ScalarView(objects[i].meta, objects[i].buffer) : ScalarView();
+  }
+  template <class T>
+  T* user_data(std::size_t i) const noexcept {
+    if (i >= num_objects || objects[i].meta->kind != DataKind::user_data || objects[i].meta->user_data.size != sizeof(T))
+      return nullptr;
+    return reinterpret_cast<T*>(objects[i].buffer->plane[0]);
+  }
 
   static ControlCommand make(std::uint32_t id) noexcept {
     ControlCommand c;
