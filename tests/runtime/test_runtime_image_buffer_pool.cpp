@@ -17,62 +17,8 @@
 #include <utility>
 #include <vector>
 
-// ---- allocation counter -------------------------------------------------------------------------
-// Global operator new/delete replaced for this binary. They always forward to malloc/free and count
-// only while armed, so GoogleTest's own allocations outside the armed region are unaffected.
-namespace {
-std::atomic<bool> g_alloc_armed{false};
-std::atomic<std::size_t> g_alloc_count{0};
-
-void* counted_alloc(std::size_t size, std::size_t alignment) noexcept {
-  if (g_alloc_armed.load(std::memory_order_relaxed)) {
-    g_alloc_count.fetch_add(1, std::memory_order_relaxed);
-  }
-  if (size == 0) {
-    size = 1;
-  }
-  if (alignment <= alignof(std::max_align_t)) {
-    return std::malloc(size);
-  }
-  return std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
-}
-void* counted_alloc_or_throw(std::size_t size, std::size_t alignment) {
-  void* p = counted_alloc(size, alignment);
-  if (p == nullptr) {
-    throw std::bad_alloc();
-  }
-  return p;
-}
-}  // namespace
-
-void* operator new(std::size_t n) { return counted_alloc_or_throw(n, 0); }
-void* operator new[](std::size_t n) { return counted_alloc_or_throw(n, 0); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n, 0); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n, 0); }
-void* operator new(std::size_t n, std::align_val_t a) {
-  return counted_alloc_or_throw(n, static_cast<std::size_t>(a));
-}
-void* operator new[](std::size_t n, std::align_val_t a) {
-  return counted_alloc_or_throw(n, static_cast<std::size_t>(a));
-}
-void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return counted_alloc(n, static_cast<std::size_t>(a));
-}
-void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return counted_alloc(n, static_cast<std::size_t>(a));
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+// Allocation counting: vg_test_alloc_counter (tests/support) replaces operator new for this binary.
+#include "alloc_counter.hpp"
 
 namespace {
 
@@ -635,17 +581,16 @@ TEST_F(ImageBufferPoolTest, CloseRacingWithTheReaderNeverLeavesItAsleep) {
 
 TEST_F(ImageBufferPoolTest, HotPathDoesNotAllocateAfterInit) {
   // Sanity: the counter sees allocations while armed.
-  g_alloc_count.store(0);
-  g_alloc_armed.store(true);
-  void* volatile probe = ::operator new(16);  // a direct call is never elided, unlike `new int`
-  ::operator delete(probe);
-  g_alloc_armed.store(false);
-  ASSERT_EQ(g_alloc_count.load(), 1u);
+  {
+    vg::test::AllocationGuard probe_guard;
+    void* volatile probe = ::operator new(16);  // a direct call is never elided, unlike `new int`
+    ::operator delete(probe);
+    ASSERT_EQ(probe_guard.stop(), 1);
+  }
 
   std::size_t failures = 0;
   std::uint64_t last_sequence = 0;
-  g_alloc_count.store(0);
-  g_alloc_armed.store(true);
+  vg::test::AllocationGuard guard;
   {
     ReadLease r;
     for (int i = 0; i < 1000; ++i) {
@@ -673,8 +618,7 @@ TEST_F(ImageBufferPoolTest, HotPathDoesNotAllocateAfterInit) {
       failures += sut.free_slots() > 3;
     }
   }
-  g_alloc_armed.store(false);
-  EXPECT_EQ(g_alloc_count.load(), 0u);
+  EXPECT_EQ(guard.stop(), 0);
   EXPECT_EQ(failures, 0u);
   EXPECT_GT(last_sequence, 0u);
   EXPECT_EQ(sut.counters().published, 1000u);

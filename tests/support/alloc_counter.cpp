@@ -44,8 +44,31 @@ void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
     return nullptr;
   }
 }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return counted_new(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
 void* operator new(std::size_t size, std::align_val_t a) { return counted_new_aligned(size, a); }
 void* operator new[](std::size_t size, std::align_val_t a) { return counted_new_aligned(size, a); }
+// Every variant is replaced: a variant left to the runtime (or a sanitizer) would hand out memory
+// that the replaced deletes below then free with std::free.
+void* operator new(std::size_t size, std::align_val_t a, const std::nothrow_t&) noexcept {
+  try {
+    return counted_new_aligned(size, a);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t size, std::align_val_t a, const std::nothrow_t&) noexcept {
+  try {
+    return counted_new_aligned(size, a);
+  } catch (...) {
+    return nullptr;
+  }
+}
 void operator delete(void* p) noexcept { counted_free(p); }
 void operator delete[](void* p) noexcept { counted_free(p); }
 void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
@@ -54,6 +77,10 @@ void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
 void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { counted_free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { counted_free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { counted_free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { counted_free(p); }
 
 #if VG_COUNT_MALLOC
 // glibc lets a program interpose malloc; forward to the real implementation.

@@ -6,14 +6,8 @@
 #include <functional>
 #include <limits>
 #include <new>
-#include <thread>
 
-#if defined(__linux__)
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
-#endif
+#include "runtime/event.hpp"
 
 namespace vg {
 namespace {
@@ -23,16 +17,6 @@ constexpr std::uint64_t bit_of(std::uint32_t slot) noexcept { return std::uint64
 constexpr std::uint64_t mask_of(std::size_t count) noexcept {
   return count >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1;
 }
-
-#if defined(__linux__)
-// The futex word is the object representation of std::atomic<uint32_t> (same size, lock-free, as
-// libstdc++/libc++ themselves assume for atomic::wait).
-static_assert(sizeof(std::atomic<std::uint32_t>) == sizeof(std::uint32_t));
-
-std::uint32_t* futex_word(std::atomic<std::uint32_t>& word) noexcept {
-  return reinterpret_cast<std::uint32_t*>(&word);
-}
-#endif
 
 }  // namespace
 
@@ -248,29 +232,16 @@ void ImageBufferPool::close() noexcept {
 }
 
 void ImageBufferPool::wait_for_publish(std::uint32_t seen_wake, std::chrono::nanoseconds timeout) noexcept {
-#if defined(__linux__)
   // Sleep while wake_seq_ == seen_wake. The kernel re-checks the word under its lock, so a publish
-  // or close() landing before the sleep makes this return at once (EAGAIN); one landing after it
-  // bumps the word and wakes us. Spurious returns (EINTR, a stale wake) are harmless: the caller
-  // loops. The 1 s cap only bounds the damage of a wake lost to a bug; it is not needed.
+  // or close() landing before the sleep returns at once; one landing after it bumps the word and
+  // wakes us. The caller loops; the 1 s cap only bounds the damage of a wake lost to a bug.
   constexpr std::chrono::nanoseconds kMaxSleep = std::chrono::seconds(1);
-  const std::chrono::nanoseconds chunk = std::min(timeout, kMaxSleep);
-  timespec ts{};
-  ts.tv_sec = static_cast<time_t>(chunk.count() / 1'000'000'000);
-  ts.tv_nsec = static_cast<long>(chunk.count() % 1'000'000'000);
-  (void)syscall(SYS_futex, futex_word(wake_seq_), FUTEX_WAIT_PRIVATE, seen_wake, &ts, nullptr, 0);
-#else
-  (void)seen_wake;
-  constexpr std::chrono::nanoseconds kPoll = std::chrono::microseconds(100);
-  std::this_thread::sleep_for(std::min(timeout, kPoll));
-#endif
+  (void)detail::futex_wait(wake_seq_, seen_wake, std::min(timeout, kMaxSleep));
 }
 
 void ImageBufferPool::wake_consumer() noexcept {
   wake_seq_.fetch_add(1, std::memory_order_seq_cst);
-#if defined(__linux__)
-  (void)syscall(SYS_futex, futex_word(wake_seq_), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
-#endif
+  detail::futex_wake_all(wake_seq_);  // one consumer at most
 }
 
 ImageBufferPool::Counters ImageBufferPool::counters() const noexcept {
