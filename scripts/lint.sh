@@ -7,8 +7,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 fail=0
-hot=(framework/src/graph/graph_run.cpp framework/src/runtime/target_loop.cpp framework/src/runtime/event.cpp
-     framework/src/runtime/image_buffer_pool.cpp)
+hot=(framework/src/graph/graph_run.cpp framework/src/runtime/target_loop.cpp framework/src/runtime/event.cpp)
 for f in "${hot[@]}"; do
   [ -f "$root/$f" ] || continue
   if grep -nE 'std::function|[^_a-z]new [A-Za-z_]|push_back\(|emplace_back\(|std::string[^_v]|\bthrow\b' "$root/$f" \
@@ -22,7 +21,7 @@ while IFS= read -r h; do
     echo "lint: ${h#$root/}: public header without /// @brief or /// @file" >&2
     fail=1
   fi
-done < <(find "$root/framework/include" "$root/framework/yaml/include" "$root/kernels" "$root/targets" \
+done < <(find "$root/framework/include" "$root/framework/yaml/include" "$root/framework/io/include" "$root/kernels" "$root/targets" \
            -path '*/include/visiongraph/*' -name '*.hpp' 2>/dev/null)
 if grep -rnE '"/dev/dri/(card|renderD)[0-9]+"' "$root/targets" "$root/kernels" 2>/dev/null; then
   echo "lint: hard-coded DRM node; find the NPU by driver name" >&2

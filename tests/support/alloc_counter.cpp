@@ -1,5 +1,7 @@
 #include "alloc_counter.hpp"
 
+#include <sys/prctl.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -15,20 +17,35 @@ std::atomic<bool> g_armed{false};
 std::atomic<std::uint64_t> g_news{0};
 std::atomic<std::uint64_t> g_mallocs{0};
 std::atomic<std::uint64_t> g_deletes{0};
+std::atomic<bool> g_targets_only{false};
+
+/// True when the calling thread's allocations count now. A thread's name is read once (prctl does not
+/// allocate) and remembered.
+bool counting_here() noexcept {
+  if (!g_armed.load(std::memory_order_relaxed)) return false;
+  if (!g_targets_only.load(std::memory_order_relaxed)) return true;
+  thread_local int on_target = -1;
+  if (on_target < 0) {
+    char name[17] = {};
+    (void)prctl(PR_GET_NAME, name, 0, 0, 0);
+    on_target = name[0] == 'v' && name[1] == 'g' && name[2] == '-' ? 1 : 0;
+  }
+  return on_target == 1;
+}
 
 void counted_free(void* p) noexcept {
-  if (p != nullptr && g_armed.load(std::memory_order_relaxed)) g_deletes.fetch_add(1, std::memory_order_relaxed);
+  if (p != nullptr && counting_here()) g_deletes.fetch_add(1, std::memory_order_relaxed);
   std::free(p);
 }
 
 void* counted_new(std::size_t size) {
-  if (g_armed.load(std::memory_order_relaxed)) g_news.fetch_add(1, std::memory_order_relaxed);
+  if (counting_here()) g_news.fetch_add(1, std::memory_order_relaxed);
   if (size == 0) size = 1;
   if (void* p = std::malloc(size)) return p;
   throw std::bad_alloc();
 }
 void* counted_new_aligned(std::size_t size, std::align_val_t align) {
-  if (g_armed.load(std::memory_order_relaxed)) g_news.fetch_add(1, std::memory_order_relaxed);
+  if (counting_here()) g_news.fetch_add(1, std::memory_order_relaxed);
   const auto a = static_cast<std::size_t>(align);
   if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
   throw std::bad_alloc();
@@ -88,21 +105,22 @@ extern "C" void* __libc_malloc(std::size_t);
 extern "C" void* __libc_calloc(std::size_t, std::size_t);
 extern "C" void* __libc_realloc(void*, std::size_t);
 extern "C" void* malloc(std::size_t size) {
-  if (g_armed.load(std::memory_order_relaxed)) g_mallocs.fetch_add(1, std::memory_order_relaxed);
+  if (counting_here()) g_mallocs.fetch_add(1, std::memory_order_relaxed);
   return __libc_malloc(size);
 }
 extern "C" void* calloc(std::size_t n, std::size_t size) {
-  if (g_armed.load(std::memory_order_relaxed)) g_mallocs.fetch_add(1, std::memory_order_relaxed);
+  if (counting_here()) g_mallocs.fetch_add(1, std::memory_order_relaxed);
   return __libc_calloc(n, size);
 }
 extern "C" void* realloc(void* p, std::size_t size) {
-  if (g_armed.load(std::memory_order_relaxed)) g_mallocs.fetch_add(1, std::memory_order_relaxed);
+  if (counting_here()) g_mallocs.fetch_add(1, std::memory_order_relaxed);
   return __libc_realloc(p, size);
 }
 #endif
 
 namespace vg::test {
-void arm_alloc_counter() noexcept {
+void arm_alloc_counter(CountedThreads threads) noexcept {
+  g_targets_only.store(threads == CountedThreads::graph_targets);
   g_news.store(0);
   g_deletes.store(0);
   g_mallocs.store(0);

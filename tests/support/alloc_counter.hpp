@@ -14,7 +14,13 @@ struct AllocCounts {
   std::uint64_t mallocs = 0;  // counted only when malloc_counted() is true
 };
 
-void arm_alloc_counter() noexcept;
+/// Which threads' allocations count.
+enum class CountedThreads {
+  all,
+  graph_targets,  ///< only visiongraph target threads (named "vg-..."): the graph, not e.g. GStreamer's
+};
+
+void arm_alloc_counter(CountedThreads threads = CountedThreads::all) noexcept;
 AllocCounts disarm_alloc_counter() noexcept;
 bool malloc_counted() noexcept;
 

@@ -304,3 +304,17 @@ TEST(YamlLoaderTest, TheProjectsGraphFilesParse) {
 }
 
 }  // namespace
+
+TEST(YamlLoaderTest, MemoryDeviceMarksTheObjectDeviceOnly) {
+  // The object is device-only memory; nothing reads it as a graph input, which verify refuses by name.
+  std::string yaml = kGood;
+  yaml.insert(yaml.find("nodes:"), "  frame: {kind: image, width: 8, height: 8, format: gray8, memory: device}\n");
+  const auto desc = vg::yaml::parse_string(yaml, "test.yaml");
+  ASSERT_NE(desc.find_data("frame"), nullptr);
+  EXPECT_TRUE(desc.find_data("frame")->device_only);
+  EXPECT_FALSE(desc.find_data("a")->device_only);
+  EXPECT_HAS(load_error(yaml), "data object 'frame' is device-only memory");
+  std::string bad = yaml;
+  bad.replace(bad.find("memory: device"), 14, "memory: gpu");
+  EXPECT_HAS(load_error(bad), "test.yaml:7:68: key 'memory': expected one of: host, device, got 'gpu'");
+}

@@ -50,6 +50,10 @@ void Graph::set_pipeline_depth(std::size_t depth) {
   if (depth > 64) throw Error("set_pipeline_depth: " + std::to_string(depth) + " is more than 64");
   core_->requested_depth_ = depth;
 }
+void Graph::set_device_only(DataId data) {
+  core_->check_building("set_device_only");
+  core_->data(data.value).device_only = true;
+}
 void Graph::set_allocator(Allocator* allocator) {
   core_->check_building("set_allocator");
   core_->allocator_ = allocator;
@@ -71,7 +75,10 @@ bool Graph::is_streaming() const noexcept {
   return core_->streaming_public();
 }
 Status Graph::enqueue(GraphParamId param, std::uint32_t index, std::int64_t timestamp_ns, std::chrono::nanoseconds timeout) noexcept {
-  return core_->enqueue(param.value, index, timestamp_ns, timeout);
+  return core_->enqueue(param.value, index, FrameStamp{timestamp_ns, 0}, timeout);
+}
+Status Graph::enqueue(GraphParamId param, std::uint32_t index, const FrameStamp& stamp, std::chrono::nanoseconds timeout) noexcept {
+  return core_->enqueue(param.value, index, stamp, timeout);
 }
 Status Graph::dequeue(GraphParamId param, DequeuedBuffer& out, std::chrono::nanoseconds timeout) noexcept {
   return core_->dequeue(param.value, out, timeout);
@@ -108,7 +115,16 @@ std::size_t Graph::num_buffers(DataId data) const noexcept {
   return data.value < core_->data_.size() ? core_->data_[data.value]->buffers.size() : 0;
 }
 Status Graph::import_handle(DataId data, std::uint32_t buffer, const MemoryBlock& block, MemoryBlock* previous) noexcept {
-  return core_->import_handle(data.value, buffer, block, previous);
+  ExternalBuffer external;
+  external.block = block;
+  if (block.data == nullptr) external.block = MemoryBlock{};  // import_handle's "give the graph's memory back"
+  return core_->import_buffer(data.value, buffer, external, previous);
+}
+Status Graph::import_buffer(DataId data, std::uint32_t buffer, const ExternalBuffer& external) noexcept {
+  return core_->import_buffer(data.value, buffer, external, nullptr);
+}
+void Graph::count_conversion(GraphParamId param) noexcept {
+  if (param.value < core_->params_.size()) core_->params_[param.value]->conversions.fetch_add(1, std::memory_order_relaxed);
 }
 
 const std::string& Graph::name() const noexcept { return core_->name_; }

@@ -170,6 +170,7 @@ void GraphCore::resolve_targets() {
       }
       n.target = t;
       n.callbacks = it->callbacks;
+      n.accepts_device_memory = it->options.accepts_device_memory;
     } else {
       n.target = nullptr;
       for (std::size_t ti = 0; ti < context_.num_targets() && !n.target; ++ti) {
@@ -178,6 +179,7 @@ void GraphCore::resolve_targets() {
           if (matches(impl, t)) {
             n.target = &t;
             n.callbacks = impl.callbacks;
+            n.accepts_device_memory = impl.options.accepts_device_memory;
             break;
           }
       }
@@ -254,6 +256,24 @@ void GraphCore::check_bindings() {
       if (params[i].is_static && params[i].direction == Direction::input && d.writer != kInvalidIndex && !d.is_static)
         throw Error(node_label(n) + ", static input " + quote(params[i].name) + ": data object " + quote(d.name) +
                     " is written per frame by " + node_label(*nodes_[d.writer]) + ", not once in create");
+    }
+  }
+}
+
+void GraphCore::check_device_memory() {
+  for (auto& dp : data_) {
+    const DataObject& d = *dp;
+    if (!d.device_only) continue;
+    if (d.graph_param == kInvalidIndex || !params_[d.graph_param]->is_input)
+      throw Error("data object " + quote(d.name) +
+                  " is device-only memory, which only a graph-parameter input can be (the application imports "
+                  "every buffer with import_buffer)");
+    for (auto [user, param] : d.users) {
+      const NodeState& n = *nodes_[user];
+      if (!n.accepts_device_memory)
+        throw Error(node_label(n) + ", parameter " + quote(n.kernel->decl.params()[param].name) + ": data object " +
+                    quote(d.name) + " is device-only memory (no CPU address), and the kernel's implementation on " +
+                    "target " + quote(n.target_name) + " does not accept device memory");
     }
   }
 }
@@ -360,6 +380,7 @@ void GraphCore::allocate_buffers() {
     d.buffers.assign(count, Buffer{});
     d.own_blocks.assign(count, MemoryBlock{});
     d.with_graph.assign(count, 0);
+    if (d.device_only) continue;  // every buffer arrives by import_buffer; the graph owns none
     for (std::size_t k = 0; k < count; ++k) {
       Buffer& b = d.buffers[k];
       try {
@@ -392,6 +413,45 @@ void layout_buffer(const DataMeta& meta, Buffer& b) noexcept {
     b.plane[0] = base;
     b.stride[0] = meta.byte_size();
   }
+}
+
+bool layout_external(const DataMeta& meta, const ExternalBuffer& external, Buffer& b) noexcept {
+  if (external.num_planes == 0) {
+    // Dense layout from the metadata: the block must hold all of it.
+    if (external.block.size < meta.byte_size()) return false;
+    layout_buffer(meta, b);
+    return true;
+  }
+  std::uint32_t planes = 1;
+  std::size_t row_bytes[kMaxPlanes]{};
+  std::size_t rows[kMaxPlanes]{};
+  if (meta.kind == DataKind::image) {
+    const ImageMeta& im = meta.image;
+    planes = im.num_planes();
+    for (std::uint32_t p = 0; p < planes; ++p) {
+      row_bytes[p] = p == 0 ? static_cast<std::size_t>(im.width) * im.bytes_per_pixel() : im.width;  // NV12 UV: w bytes
+      rows[p] = im.plane_rows(p);
+    }
+  } else {  // tensors and the rest are read as one dense block: a stride, if given, must not pad
+    row_bytes[0] = meta.byte_size();
+    rows[0] = 1;
+  }
+  if (external.num_planes != planes) return false;
+  auto* base = static_cast<std::uint8_t*>(external.block.data);
+  b.num_planes = planes;
+  for (std::uint32_t p = 0; p < planes; ++p) {
+    const std::size_t stride = rows[p] > 1 ? external.stride[p] : std::max(external.stride[p], row_bytes[p]);
+    if (stride < row_bytes[p]) return false;
+    const std::size_t end = external.offset[p] + stride * (rows[p] - 1) + row_bytes[p];
+    if (end > external.block.size || end < external.offset[p]) return false;
+    b.plane[p] = base ? base + external.offset[p] : nullptr;
+    b.stride[p] = stride;
+  }
+  for (std::uint32_t p = planes; p < kMaxPlanes; ++p) {
+    b.plane[p] = nullptr;
+    b.stride[p] = 0;
+  }
+  return true;
 }
 
 void GraphCore::free_buffers() noexcept {
@@ -434,11 +494,15 @@ void GraphCore::build_tables() {
     gp->done.init(gp->num_buffers);
     gp->timestamp.assign(gp->num_buffers, 0);
     gp->enqueued_at.assign(gp->num_buffers, 0);
+    gp->capture.assign(gp->num_buffers, 0);
+    gp->conversions.store(0, std::memory_order_relaxed);
   }
   last_gp_index_ = std::vector<std::atomic<std::uint32_t>>(params_.size());
   last_slot_.store(0);
   latency_ring_.assign(telemetry_capacity_ ? telemetry_capacity_ : 1, 0);
   latency_count_ = 0;
+  capture_latency_ring_.assign(telemetry_capacity_ ? telemetry_capacity_ : 1, 0);
+  capture_latency_count_ = 0;
 }
 
 void GraphCore::reserve_targets() {
@@ -529,6 +593,7 @@ void GraphCore::verify() {
       throw Error("graph parameter on data object " + quote(d.name) + " is an input but " +
                   node_label(*nodes_[d.writer]) + " writes it");
   }
+  check_device_memory();
   if (requested_depth_ == 0) {
     std::set<std::string> targets;
     for (auto& np : nodes_) targets.insert(np->target_name);

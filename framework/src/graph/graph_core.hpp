@@ -66,6 +66,7 @@ struct DataObject {
   std::uint32_t writer = kInvalidIndex;  // node writing it per frame (or in create for static outputs)
   bool is_static = false;
   std::uint32_t graph_param = kInvalidIndex;
+  bool device_only = false;  // Graph::set_device_only: no graph memory, every buffer imported
   std::vector<std::pair<std::uint32_t, std::uint32_t>> users;  // (node, param)
   std::vector<Buffer> buffers;
   std::vector<MemoryBlock> own_blocks;   // the graph's allocation per buffer (buffers may point elsewhere when imported)
@@ -85,6 +86,8 @@ struct GraphParam {
   FixedRing<DequeuedBuffer> done;
   std::vector<std::int64_t> timestamp;   // per buffer, given at enqueue
   std::vector<std::int64_t> enqueued_at; // per buffer, steady clock at enqueue
+  std::vector<std::int64_t> capture;     // per buffer, capture time given at enqueue (0 = unknown)
+  std::atomic<std::uint64_t> conversions{0};  // Graph::count_conversion
 };
 
 struct ExecSlot {
@@ -108,6 +111,7 @@ struct NodeState {
   Target* target = nullptr;
   std::string target_name;
   KernelCallbacks callbacks{};
+  bool accepts_device_memory = false;  // from the chosen implementation's ImplementOptions
   std::vector<std::uint32_t> preds;
   std::vector<std::uint32_t> succs;
   std::size_t num_params = 0;
@@ -133,6 +137,7 @@ struct NodeState {
   std::atomic<std::int64_t> sum_ns{0};
   std::atomic<std::int64_t> min_ns{0};
   std::atomic<std::int64_t> max_ns{0};
+  std::atomic<std::uint64_t> conversions{0};  // KernelContext::count_conversion
   // for create/delete waits
   Event lifecycle_done;
 
@@ -143,6 +148,8 @@ struct FrameSlot {
   std::uint64_t sequence = 0;
   std::int64_t timestamp_ns = 0;
   std::int64_t enqueued_ns = 0;
+  std::int64_t capture_ns = 0;  // of the frame's first input (0 = unknown)
+  std::int64_t completed_ns = 0;
   bool from_process = false;
   std::vector<std::uint32_t> gp_index;
   std::atomic<std::int32_t> remaining{0};
@@ -168,6 +175,8 @@ inline constexpr std::size_t kCommandSlots = 16;
 
 /// Point a buffer's planes into its block according to the metadata.
 void layout_buffer(const DataMeta& meta, Buffer& buffer) noexcept;
+/// Point a buffer's planes into its block according to an explicit layout; false if it does not fit.
+bool layout_external(const DataMeta& meta, const ExternalBuffer& external, Buffer& buffer) noexcept;
 
 class GraphCore {
  public:
@@ -190,13 +199,13 @@ class GraphCore {
   Status process(std::chrono::nanoseconds timeout) noexcept;
   Status start() noexcept;
   Status stop(StopMode mode) noexcept;
-  Status enqueue(std::uint32_t param, std::uint32_t index, std::int64_t timestamp_ns,
+  Status enqueue(std::uint32_t param, std::uint32_t index, const FrameStamp& stamp,
                  std::chrono::nanoseconds timeout) noexcept;
   Status dequeue(std::uint32_t param, DequeuedBuffer& out, std::chrono::nanoseconds timeout) noexcept;
   Status send_command(std::uint32_t node, const ControlCommand& command, std::chrono::nanoseconds timeout,
                       CommandReply* reply) noexcept;
   Status wait_idle(std::chrono::nanoseconds timeout) noexcept;
-  Status import_handle(std::uint32_t data, std::uint32_t buffer, const MemoryBlock& block,
+  Status import_buffer(std::uint32_t data, std::uint32_t buffer, const ExternalBuffer& external,
                        MemoryBlock* previous) noexcept;
 
   GraphStats stats() const;
@@ -226,6 +235,7 @@ class GraphCore {
   // verify steps
   void resolve_targets();
   void check_bindings();
+  void check_device_memory();
   void order_nodes();
   void run_validate();
   void allocate_buffers();
@@ -278,6 +288,8 @@ class GraphCore {
   std::uint64_t frames_dropped_ = 0, frames_rejected_ = 0, frames_aborted_ = 0;
   std::vector<std::int64_t> latency_ring_;
   std::size_t latency_count_ = 0;
+  std::vector<std::int64_t> capture_latency_ring_;  // capture -> done, frames with a capture time
+  std::size_t capture_latency_count_ = 0;
   std::int64_t first_start_ns_ = 0, last_complete_ns_ = 0;
 
   // last error (guarded by err_mu_; fixed storage so workers never allocate)

@@ -41,6 +41,7 @@ void GraphCore::exec_node(std::uint32_t node_index, std::uint64_t frame) noexcep
     n.current_slot = static_cast<std::uint32_t>(s);
     n.frame.sequence = slot.sequence;
     n.frame.timestamp_ns = slot.timestamp_ns;
+    n.frame.capture_ns = slot.capture_ns;
     n.error[0] = '\0';
     const std::int64_t t0 = now_ns();
     status = n.callbacks.process(n.context);
@@ -89,9 +90,12 @@ void GraphCore::complete_frame(std::uint64_t frame) noexcept {
   if (slot.abort.load(std::memory_order_acquire)) status = Status::aborted;
   slot.final_status = status;
   const std::int64_t now = now_ns();
+  slot.completed_ns = now;
   if (status == Status::ok) {
     ++frames_completed_;
     latency_ring_[latency_count_++ % latency_ring_.size()] = now - slot.enqueued_ns;
+    if (slot.capture_ns > 0)
+      capture_latency_ring_[capture_latency_count_++ % capture_latency_ring_.size()] = now - slot.capture_ns;
   } else if (status == Status::aborted) {
     ++frames_aborted_;
   } else {
@@ -105,7 +109,7 @@ void GraphCore::complete_frame(std::uint64_t frame) noexcept {
       GraphParam& gp = *params_[g];
       const std::uint32_t idx = slot.gp_index[g];
       const Status handed = status == Status::ok ? Status::ok : status == Status::aborted ? Status::aborted : Status::kernel_error;
-      (void)gp.done.push(DequeuedBuffer{idx, handed, slot.sequence, gp.timestamp[idx]});
+      (void)gp.done.push(DequeuedBuffer{idx, handed, slot.sequence, gp.timestamp[idx], gp.capture[idx], now});
     }
   }
   --in_flight_;
@@ -144,6 +148,8 @@ std::uint64_t GraphCore::admit_locked(bool from_process) noexcept {
   const std::int64_t now = now_ns();
   slot.timestamp_ns = now;
   slot.enqueued_ns = now;
+  slot.capture_ns = 0;
+  slot.completed_ns = 0;
   bool first_input = true;
   for (std::size_t g = 0; g < params_.size(); ++g) {
     GraphParam& gp = *params_[g];
@@ -153,7 +159,10 @@ std::uint64_t GraphCore::admit_locked(bool from_process) noexcept {
       if (gp.is_input) {
         // The frame's timestamp and age come from its (first) input.
         if (first_input || gp.enqueued_at[idx] < slot.enqueued_ns) slot.enqueued_ns = gp.enqueued_at[idx];
-        if (first_input) slot.timestamp_ns = gp.timestamp[idx];
+        if (first_input) {
+          slot.timestamp_ns = gp.timestamp[idx];
+          slot.capture_ns = gp.capture[idx];
+        }
         first_input = false;
       }
     }
@@ -212,7 +221,7 @@ void GraphCore::return_waiting_locked(Status status) noexcept {
     std::uint32_t idx = 0;
     while (gp->waiting.pop(idx)) {
       if (gp->is_input && status == Status::aborted) ++frames_aborted_;
-      (void)gp->done.push(DequeuedBuffer{idx, status, 0, gp->timestamp[idx]});
+      (void)gp->done.push(DequeuedBuffer{idx, status, 0, gp->timestamp[idx], gp->capture[idx], 0});
     }
   }
 }
@@ -236,7 +245,7 @@ Status GraphCore::stop(StopMode mode) noexcept {
   return wait_idle(std::chrono::seconds(60));
 }
 
-Status GraphCore::enqueue(std::uint32_t param, std::uint32_t index, std::int64_t timestamp_ns,
+Status GraphCore::enqueue(std::uint32_t param, std::uint32_t index, const FrameStamp& stamp,
                           std::chrono::nanoseconds timeout) noexcept {
   if (!verified_) return Status::not_verified;
   if (param >= params_.size()) return Status::invalid_argument;
@@ -246,6 +255,7 @@ Status GraphCore::enqueue(std::uint32_t param, std::uint32_t index, std::int64_t
   std::unique_lock lock(mu_);
   if (stopped_) return Status::stopped;
   if (d.with_graph[index]) return Status::invalid_argument;  // enqueued twice without a dequeue
+  if (d.device_only && !d.buffers[index].imported) return Status::invalid_argument;  // nothing imported yet
   if (gp.is_input && gp.waiting.full()) {
     switch (gp.policy) {
       case InputPolicy::reject_new:
@@ -255,7 +265,7 @@ Status GraphCore::enqueue(std::uint32_t param, std::uint32_t index, std::int64_t
         std::uint32_t oldest = 0;
         (void)gp.waiting.pop(oldest);
         ++frames_dropped_;
-        (void)gp.done.push(DequeuedBuffer{oldest, Status::dropped, 0, gp.timestamp[oldest]});
+        (void)gp.done.push(DequeuedBuffer{oldest, Status::dropped, 0, gp.timestamp[oldest], gp.capture[oldest], 0});
         progress_.fetch_add(1, std::memory_order_release);
         cv_.notify_all();
         break;
@@ -270,7 +280,8 @@ Status GraphCore::enqueue(std::uint32_t param, std::uint32_t index, std::int64_t
     }
   }
   d.with_graph[index] = 1;
-  gp.timestamp[index] = timestamp_ns != 0 ? timestamp_ns : now_ns();
+  gp.timestamp[index] = stamp.timestamp_ns != 0 ? stamp.timestamp_ns : now_ns();
+  gp.capture[index] = stamp.capture_ns;
   gp.enqueued_at[index] = now_ns();
   (void)gp.waiting.push(index);
   if (gp.is_input) ++frames_in_;
@@ -373,7 +384,7 @@ std::uint32_t GraphCore::resolve_buffer(std::uint32_t data_index, std::uint32_t 
   return 0;
 }
 
-Status GraphCore::import_handle(std::uint32_t data_index, std::uint32_t buffer, const MemoryBlock& block,
+Status GraphCore::import_buffer(std::uint32_t data_index, std::uint32_t buffer, const ExternalBuffer& external,
                                 MemoryBlock* previous) noexcept {
   if (!verified_) return Status::not_verified;
   if (data_index >= data_.size()) return Status::invalid_argument;
@@ -382,17 +393,37 @@ Status GraphCore::import_handle(std::uint32_t data_index, std::uint32_t buffer, 
   std::lock_guard lock(mu_);
   if (d.with_graph[buffer] || (d.graph_param == kInvalidIndex && in_flight_ > 0)) return Status::busy;
   Buffer& b = d.buffers[buffer];
+  const MemoryBlock& block = external.block;
+  const bool empty = block.data == nullptr && block.dmabuf_fd < 0 && block.handle == nullptr;
   if (previous) *previous = b.imported ? b.block : MemoryBlock{};
-  if (block.data == nullptr) {  // give the graph's own memory back
+  if (empty) {  // give the graph's own memory back
     b.block = d.own_blocks[buffer];
     b.imported = false;
-  } else {
-    if (block.size < d.meta.byte_size()) return Status::invalid_argument;
-    b.block = block;
-    b.block.owner = nullptr;
-    b.imported = true;
+    layout_buffer(d.meta, b);
+    return Status::ok;
   }
-  layout_buffer(d.meta, b);
+  // Memory without a CPU address only goes where every reader said it can take it (checked at verify).
+  if (block.data == nullptr && !d.device_only) return Status::not_supported;
+  // Plane 0's first byte becomes the block's start (and its fd offset), so a kernel that reads the block
+  // (an NPU binding the fd) finds the data there, with or without a CPU address.
+  ExternalBuffer normalized = external;
+  if (normalized.num_planes > 0) {
+    const std::size_t shift = normalized.offset[0];
+    if (shift > normalized.block.size) return Status::invalid_argument;
+    if (normalized.block.data != nullptr) normalized.block.data = static_cast<std::uint8_t*>(normalized.block.data) + shift;
+    if (normalized.block.dmabuf_fd >= 0) normalized.block.fd_offset += shift;
+    normalized.block.size -= shift;
+    for (std::uint32_t p = 0; p < normalized.num_planes && p < kMaxPlanes; ++p) {
+      if (normalized.offset[p] < shift) return Status::invalid_argument;  // planes must follow plane 0
+      normalized.offset[p] -= shift;
+    }
+  }
+  Buffer candidate{};
+  candidate.block = normalized.block;
+  candidate.block.owner = nullptr;
+  candidate.imported = true;
+  if (!layout_external(d.meta, normalized, candidate)) return Status::invalid_argument;
+  b = candidate;
   return Status::ok;
 }
 

@@ -73,6 +73,14 @@ const MemoryBlock& KernelContext::buffer_block(std::size_t param, std::size_t k)
 std::size_t KernelContext::buffer_index(std::size_t param) const noexcept {
   return node_.table_index[node_.current_slot * node_.num_params + param];
 }
+bool KernelContext::device_only(std::size_t param) const noexcept {
+  return is_bound(param) && node_.graph->data_[node_.bindings[param]]->device_only;
+}
+bool KernelContext::imported(std::size_t param) const noexcept {
+  const Buffer* b = is_bound(param) ? current(param) : nullptr;
+  return b != nullptr && b->imported;
+}
+void KernelContext::count_conversion() noexcept { node_.conversions.fetch_add(1, std::memory_order_relaxed); }
 const FrameInfo& KernelContext::frame() const noexcept { return node_.frame; }
 bool KernelContext::boolean(std::string_view key) const { return get_as<bool>(node_, key, "a boolean"); }
 std::int64_t KernelContext::integer(std::string_view key) const { return get_as<std::int64_t>(node_, key, "an integer"); }

@@ -95,10 +95,10 @@ Module& Module::add(KernelDecl decl) {
   return *this;
 }
 
-Module& Module::implement(std::string kernel, std::string target, KernelCallbacks callbacks) {
+Module& Module::implement(std::string kernel, std::string target, KernelCallbacks callbacks, ImplementOptions options) {
   if (!callbacks.process) throw Error("module '" + name_ + "': kernel '" + kernel + "' on '" + target + "' needs a process callback");
   if (target.empty()) throw Error("module '" + name_ + "': kernel '" + kernel + "': empty target");
-  impls_.push_back({std::move(kernel), std::move(target), callbacks});
+  impls_.push_back({std::move(kernel), std::move(target), callbacks, options});
   return *this;
 }
 

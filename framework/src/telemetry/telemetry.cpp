@@ -66,9 +66,16 @@ GraphStats GraphCore::stats() const {
     g.latency_p50_ns = percentile(lat, 0.50);
     g.latency_p99_ns = percentile(lat, 0.99);
     g.latency_max_ns = lat.empty() ? 0 : *std::max_element(lat.begin(), lat.end());
+    const std::size_t kept_capture = std::min(capture_latency_count_, capture_latency_ring_.size());
+    std::vector<std::int64_t> cap(capture_latency_ring_.begin(),
+                                  capture_latency_ring_.begin() + static_cast<std::ptrdiff_t>(kept_capture));
+    g.capture_latency_p50_ns = percentile(cap, 0.50);
+    g.capture_latency_p99_ns = percentile(cap, 0.99);
+    g.capture_latency_max_ns = cap.empty() ? 0 : *std::max_element(cap.begin(), cap.end());
     for (const auto& gp : params_)
       g.queues.push_back({data_[gp->data]->name, gp->is_input, static_cast<std::uint32_t>(gp->waiting.size()),
-                          static_cast<std::uint32_t>(gp->waiting.capacity()), static_cast<std::uint32_t>(gp->done.size())});
+                          static_cast<std::uint32_t>(gp->waiting.capacity()), static_cast<std::uint32_t>(gp->done.size()),
+                          gp->conversions.load(std::memory_order_relaxed)});
     if (last_complete_ns_ > first_start_ns_) g.wall_seconds = static_cast<double>(last_complete_ns_ - first_start_ns_) * 1e-9;
   }
   for (std::uint32_t ni : order_.empty() ? std::vector<std::uint32_t>() : order_) {
@@ -86,6 +93,7 @@ GraphStats GraphCore::stats() const {
     for (const auto& r : executions(ni)) durations.push_back(r.end_ns - r.start_ns);
     s.p50_ns = percentile(durations, 0.50);
     s.p99_ns = percentile(durations, 0.99);
+    s.conversions = n.conversions.load(std::memory_order_relaxed);
     g.nodes.push_back(std::move(s));
   }
   return g;
@@ -96,7 +104,9 @@ void GraphCore::reset_stats() noexcept {
   frames_in_ = frames_started_ = frames_completed_ = frames_failed_ = 0;
   frames_dropped_ = frames_rejected_ = frames_aborted_ = 0;
   latency_count_ = 0;
+  capture_latency_count_ = 0;
   first_start_ns_ = last_complete_ns_ = 0;
+  for (auto& gp : params_) gp->conversions.store(0, std::memory_order_relaxed);
   // Node counters are owned by target threads; only reset them while idle.
   if (in_flight_ == 0)
     for (auto& np : nodes_) {
@@ -105,6 +115,7 @@ void GraphCore::reset_stats() noexcept {
       np->sum_ns.store(0);
       np->min_ns.store(0);
       np->max_ns.store(0);
+      np->conversions.store(0);
     }
 }
 
@@ -172,6 +183,7 @@ void GraphCore::write_dot(std::ostream& out) const {
       extra = ", peripheries=2, penwidth=2";
     }
     if (d.is_static) label += "\\n[static]";
+    if (d.device_only) label += "\\n[device memory]";
     out << "  d" << i << " [shape=ellipse, style=filled, fillcolor=\"#f0f0f0\", label=\"" << label << "\"" << extra << "];\n";
   }
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
@@ -207,6 +219,13 @@ std::string Graph::report_text() const {
         << (s.wall_seconds > 0 ? ", throughput " : "");
   if (s.frames_completed && s.wall_seconds > 0) out << std::setprecision(1) << s.frames_completed / s.wall_seconds << " frames/s";
   if (s.frames_completed) out << "\n";
+  if (s.capture_latency_p50_ns > 0)
+    out << std::fixed << std::setprecision(3) << "latency (capture -> done): p50 " << s.capture_latency_p50_ns / 1e6
+        << " ms, p99 " << s.capture_latency_p99_ns / 1e6 << " ms, max " << s.capture_latency_max_ns / 1e6 << " ms\n";
+  for (const auto& q : s.queues)
+    if (q.conversions) out << "input '" << q.name << "': " << q.conversions << " frame(s) copied or converted on the way in\n";
+  for (const auto& n : s.nodes)
+    if (n.conversions) out << "node '" << n.name << "': " << n.conversions << " input(s) copied or converted (not zero-copy)\n";
   out << std::left << std::setw(20) << "node" << std::setw(26) << "kernel" << std::setw(7) << "target" << std::right
       << std::setw(8) << "execs" << std::setw(6) << "fail" << std::setw(10) << "avg ms" << std::setw(10) << "min ms"
       << std::setw(10) << "max ms" << std::setw(10) << "p50 ms" << std::setw(10) << "p99 ms" << "\n";
@@ -226,7 +245,7 @@ std::string Graph::report_json() const {
   for (const auto& n : s.nodes)
     nodes.push_back({{"name", n.name}, {"kernel", n.kernel}, {"target", n.target}, {"executions", n.executions},
                      {"failures", n.failures}, {"avg_ns", n.avg_ns}, {"min_ns", n.min_ns}, {"max_ns", n.max_ns},
-                     {"p50_ns", n.p50_ns}, {"p99_ns", n.p99_ns}});
+                     {"p50_ns", n.p50_ns}, {"p99_ns", n.p99_ns}, {"conversions", n.conversions}});
   nlohmann::json doc = {{"graph", s.name},
                         {"frames", {{"in", s.frames_in}, {"started", s.frames_started}, {"completed", s.frames_completed},
                                     {"failed", s.frames_failed}, {"dropped", s.frames_dropped},
@@ -234,12 +253,14 @@ std::string Graph::report_json() const {
                                     {"in_flight", s.frames_in_flight}}},
                         {"pipeline_depth", s.pipeline_depth},
                         {"latency_ns", {{"p50", s.latency_p50_ns}, {"p99", s.latency_p99_ns}, {"max", s.latency_max_ns}}},
+                        {"capture_latency_ns",
+                         {{"p50", s.capture_latency_p50_ns}, {"p99", s.capture_latency_p99_ns}, {"max", s.capture_latency_max_ns}}},
                         {"wall_seconds", s.wall_seconds},
                         {"nodes", nodes}};
   nlohmann::json queues = nlohmann::json::array();
   for (const auto& q : s.queues)
     queues.push_back({{"name", q.name}, {"direction", q.is_input ? "input" : "output"}, {"waiting", q.waiting},
-                      {"capacity", q.capacity}, {"done", q.done}});
+                      {"capacity", q.capacity}, {"done", q.done}, {"conversions", q.conversions}});
   doc["queues"] = queues;
   return doc.dump(2);
 }

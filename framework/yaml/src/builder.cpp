@@ -91,8 +91,12 @@ class Builder {
                                                "'visiongraph run')");
       }
       rethrow_at(d.position, d.name, [&] {
-        if (d.is_virtual) (void)g.add_virtual(d.name, d.meta.kind);
-        else (void)g.add_data(d.name, d.meta);
+        if (d.is_virtual) {
+          (void)g.add_virtual(d.name, d.meta.kind);
+        } else {
+          const DataId id = g.add_data(d.name, d.meta);
+          if (d.device_only) g.set_device_only(id);
+        }
       });
     }
   }

@@ -257,8 +257,8 @@ class Parser {
 
   void parse_data_object(const YAML::Node& nv, const YAML::Node& nk, DataDesc& d) {
     DataMeta& m = d.meta;
-    static const std::vector<const char*> image_keys{"kind", "virtual", "width", "height", "format", "row_stride"};
-    static const std::vector<const char*> tensor_keys{"kind", "virtual", "dims", "type", "layout", "scale", "zero_point"};
+    static const std::vector<const char*> image_keys{"kind", "virtual", "width", "height", "format", "row_stride", "memory"};
+    static const std::vector<const char*> tensor_keys{"kind", "virtual", "dims", "type", "layout", "scale", "zero_point", "memory"};
     static const std::vector<const char*> scalar_keys{"kind", "virtual", "type", "value"};
     static const std::vector<const char*> user_data_keys{"kind", "virtual", "type_name", "size", "alignment"};
     static const std::vector<const char*> array_keys{"kind", "virtual", "item_type", "item_size", "capacity"};
@@ -267,7 +267,12 @@ class Parser {
     for_each(nv, d.name, keys, [&](const std::string& key, const YAML::Node& kk, const YAML::Node& kv) {
       d.keys.emplace_back(key, pos(kk));
       if (key == "virtual") d.is_virtual = boolean(kv, kk, key);
-      else if (key == "width" || key == "height") {
+      else if (key == "memory") {
+        const std::string memory = kv.IsScalar() ? kv.Scalar() : std::string();
+        if (memory != "host" && memory != "device")
+          fail(kv, key, "expected one of: host, device, got '" + memory + "'", pos(kk));
+        d.device_only = memory == "device";
+      } else if (key == "width" || key == "height") {
         const bool is_auto = kv.IsScalar() && kv.Scalar() == "auto";
         const std::uint32_t value = is_auto ? 0 : static_cast<std::uint32_t>(integer(kv, kk, key, 1, kMaxImageSide));
         (key == "width" ? d.width_auto : d.height_auto) = is_auto;

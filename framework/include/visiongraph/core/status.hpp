@@ -26,7 +26,8 @@ namespace vg {
   X(not_supported, "the operation is not supported here")                                  \
   X(busy, "the resource is in use")                                                        \
   X(io_error, "an I/O operation failed")                                                   \
-  X(out_of_memory, "memory could not be allocated")
+  X(out_of_memory, "memory could not be allocated")                                        \
+  X(end_of_stream, "the source has no more frames")
 
 /// @brief Result of every runtime call. Check it: functions returning it are [[nodiscard]].
 enum class [[nodiscard]] Status : std::int32_t {

@@ -19,6 +19,7 @@
 #include "visiongraph/kernel/command.hpp"
 #include "visiongraph/kernel/kernel_context.hpp"
 #include "visiongraph/memory/allocator.hpp"
+#include "visiongraph/memory/external_buffer.hpp"
 #include "visiongraph/telemetry/stats.hpp"
 
 namespace vg {
@@ -45,12 +46,20 @@ enum class StopMode : std::uint8_t {
   abandon,  ///< skip the callbacks not yet started; their buffers come back as aborted
 };
 
+/// @brief Times that travel with an input frame (enqueue).
+struct FrameStamp {
+  std::int64_t timestamp_ns = 0;  ///< the application's timestamp (e.g. media time); 0 = now
+  std::int64_t capture_ns = 0;    ///< capture time on the monotonic clock (vg::now_ns); 0 = unknown
+};
+
 /// @brief A buffer handed back by dequeue.
 struct DequeuedBuffer {
   std::uint32_t index = 0;        ///< which of the graph parameter's buffers
   Status status = Status::ok;     ///< ok, dropped, aborted, rejected or kernel_error (frame failed)
   std::uint64_t sequence = 0;     ///< frame number (for dropped inputs: the sequence it would have had is unknown: 0)
   std::int64_t timestamp_ns = 0;  ///< as given at enqueue
+  std::int64_t capture_ns = 0;    ///< the frame's capture time (from its input's FrameStamp), 0 = unknown
+  std::int64_t completed_ns = 0;  ///< when the frame completed (monotonic clock); 0 if it never ran
 };
 
 /// @brief Details of the most recent failure while running.
@@ -100,6 +109,10 @@ class Graph {
   void set_input_policy(GraphParamId param, InputPolicy policy, std::size_t queue_capacity = 1);
   /// @brief Frames in flight at once (0 = one per target the graph uses).
   void set_pipeline_depth(std::size_t depth);
+  /// @brief Mark a graph-parameter input as device-only memory: the graph allocates nothing for it, every
+  /// buffer must be imported (import_buffer) before it is enqueued, and verify fails, naming node and
+  /// parameter, if a kernel reading it has no implementation that accepts device memory.
+  void set_device_only(DataId data);
   /// @brief Memory for objects not tied to a target allocator (default: host memory). Not owned.
   void set_allocator(Allocator* allocator);
   /// @brief Executions kept per node for percentiles and traces (default 4096).
@@ -121,6 +134,9 @@ class Graph {
   bool is_streaming() const noexcept;
   /// @brief Hand buffer @p index of a graph parameter to the graph (inputs: filled; outputs: empty).
   Status enqueue(GraphParamId param, std::uint32_t index, std::int64_t timestamp_ns = 0,
+                 std::chrono::nanoseconds timeout = std::chrono::seconds(5)) noexcept;
+  /// @brief enqueue with a capture time: stats and DequeuedBuffer then report capture -> done latency.
+  Status enqueue(GraphParamId param, std::uint32_t index, const FrameStamp& stamp,
                  std::chrono::nanoseconds timeout = std::chrono::seconds(5)) noexcept;
   /// @brief Take back a done (or dropped/aborted) buffer, in frame order. Status::stopped once the
   /// graph is stopped and has nothing left to hand back.
@@ -160,6 +176,15 @@ class Graph {
   /// The previous external block, if any, is returned in @p previous.
   Status import_handle(DataId data, std::uint32_t buffer, const MemoryBlock& block,
                        MemoryBlock* previous = nullptr) noexcept;
+  /// @brief Use external memory with its own plane layout (offsets and strides, e.g. from a GStreamer
+  /// video meta) or device-only memory for one buffer. Same rules as import_handle; the layout must fit
+  /// the metadata (every row inside the block, strides at least a row). The imported block starts at plane
+  /// 0's first byte (data and fd_offset are advanced by offset[0]). An empty @p external (no data, no fd,
+  /// no handle) gives the graph's own memory back. Never copies.
+  Status import_buffer(DataId data, std::uint32_t buffer, const ExternalBuffer& external) noexcept;
+  /// @brief Count one explicit conversion of an input (a copy or format change the application had
+  /// to make because the frame could not be imported as it is). Shown in stats and the report.
+  void count_conversion(GraphParamId param) noexcept;
   Buffer* buffer_of(DataId data, std::uint32_t buffer) const noexcept;
   const DataMeta& meta(DataId data) const;
 

@@ -23,7 +23,8 @@ struct NodeState;
 /// @brief Identity of the frame being processed.
 struct FrameInfo {
   std::uint64_t sequence = 0;     ///< frame number, counted from 0 per graph
-  std::int64_t timestamp_ns = 0;  ///< capture time given at enqueue (steady clock by default)
+  std::int64_t timestamp_ns = 0;  ///< timestamp given at enqueue (steady clock by default)
+  std::int64_t capture_ns = 0;    ///< capture time on the monotonic clock (vg::now_ns), 0 when unknown
 };
 
 /// @brief Per-node context handed to create, process, control and delete. Always used on the
@@ -62,6 +63,12 @@ class KernelContext {
   std::size_t num_buffers(std::size_t param) const noexcept;
   const MemoryBlock& buffer_block(std::size_t param, std::size_t k) const noexcept;
   Buffer* buffer(std::size_t param, std::size_t k) const noexcept;
+  /// @brief True when @p param is bound to device-only memory (Graph::set_device_only): its buffers have
+  /// no CPU address, only a DMA-BUF fd or a device handle (block().handle).
+  bool device_only(std::size_t param) const noexcept;
+  /// @brief True when the current frame's buffer of @p param is memory the application imported
+  /// (Graph::import_buffer) rather than one of the buffers create saw.
+  bool imported(std::size_t param) const noexcept;
   /// @brief Which of those buffers is the current frame's (valid in process).
   std::size_t buffer_index(std::size_t param) const noexcept;
 
@@ -91,6 +98,10 @@ class KernelContext {
 
   /// @brief Explain a failure (copied into a fixed buffer; truncated; no allocation).
   void set_error(std::string_view message) noexcept;
+  /// @brief Record that this frame's input could not be used as it is and went through one explicit
+  /// conversion (a copy into staging memory, a format change). Shown per node in the stats and report:
+  /// a copy is never silent.
+  void count_conversion() noexcept;
 
  private:
   const DataMeta* meta_ptr(std::size_t param) const noexcept;

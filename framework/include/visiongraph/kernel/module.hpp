@@ -13,11 +13,19 @@
 
 namespace vg {
 
+/// @brief What an implementation declares about itself beyond its callbacks.
+struct ImplementOptions {
+  /// Reads its inputs without a CPU address (DMA-BUF fd or device handle), so it may be bound to
+  /// device-only data (Graph::set_device_only). A CPU kernel leaves this false.
+  bool accepts_device_memory = false;
+};
+
 /// @brief One implementation of a kernel: on a target kind ("cpu", "npu") or one target ("cpu1").
 struct KernelImpl {
   std::string kernel;
   std::string target;
   KernelCallbacks callbacks;
+  ImplementOptions options{};
 };
 
 /// @brief A named set of kernel declarations and implementations.
@@ -34,7 +42,8 @@ class Module {
     return *this;
   }
   Module& add(KernelDecl decl);
-  Module& implement(std::string kernel, std::string target, KernelCallbacks callbacks);
+  Module& implement(std::string kernel, std::string target, KernelCallbacks callbacks,
+                    ImplementOptions options = {});
 
   const std::string& name() const noexcept { return name_; }
   const std::vector<KernelDecl>& kernels() const noexcept { return kernels_; }
@@ -47,7 +56,7 @@ class Module {
 };
 
 /// Version of the shared-library module entry point; bumped on any ABI change.
-inline constexpr std::uint32_t kModuleAbiVersion = 1;
+inline constexpr std::uint32_t kModuleAbiVersion = 2;
 
 }  // namespace vg
 

@@ -21,6 +21,7 @@ struct NodeStats {
   double avg_ns = 0;
   std::int64_t p50_ns = 0;
   std::int64_t p99_ns = 0;
+  std::uint64_t conversions = 0;  ///< inputs that went through an explicit copy or conversion (count_conversion)
 };
 
 /// @brief Queue state of one graph parameter.
@@ -30,6 +31,7 @@ struct QueueStats {
   std::uint32_t waiting = 0; ///< enqueued, not yet in a frame
   std::uint32_t capacity = 0;
   std::uint32_t done = 0;    ///< finished (or dropped/aborted), waiting for dequeue
+  std::uint64_t conversions = 0;  ///< inputs copied or converted by the application (Graph::count_conversion)
 };
 
 /// @brief Frame accounting and end-to-end latency (enqueue of the frame's first input to the frame
@@ -48,6 +50,11 @@ struct GraphStats {
   std::int64_t latency_p50_ns = 0;
   std::int64_t latency_p99_ns = 0;
   std::int64_t latency_max_ns = 0;
+  /// Capture -> done latency of completed frames whose input carried a capture time (FrameStamp);
+  /// 0 when none did.
+  std::int64_t capture_latency_p50_ns = 0;
+  std::int64_t capture_latency_p99_ns = 0;
+  std::int64_t capture_latency_max_ns = 0;
   double wall_seconds = 0;            ///< from the first frame start to the last completion
   std::vector<NodeStats> nodes;
   std::vector<QueueStats> queues;  ///< one per graph parameter

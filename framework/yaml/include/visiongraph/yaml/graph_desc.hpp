@@ -35,6 +35,7 @@ struct DataDesc {
   std::string name;
   DataMeta meta;            ///< kind and metadata (meta.kind is always set)
   bool is_virtual = false;  ///< `virtual: true`: the writing node's validate sets the metadata
+  bool device_only = false; ///< `memory: device`: no CPU address (Graph::set_device_only); default `host`
   bool width_auto = false;  ///< image `width: auto`: the application fills it in (set_auto_size)
   bool height_auto = false;
   std::optional<double> value;  ///< scalar `value:`: written into every buffer after verify
