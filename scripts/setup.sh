@@ -8,6 +8,10 @@ packages=(
   libopencv-dev libdrm-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   clang-14 libclang-rt-14-dev
+  # live input (framework/io): GStreamer with appsink, DMA-BUF allocators, RTSP (client and, for the
+  # tests, the server library), the MPEG-4 decoder of the sample video (libav)
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstrtspserver-1.0-dev
+  gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-libav
 )
 
 missing=()

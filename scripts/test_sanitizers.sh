@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the core (framework, example kernels, core tests) twice more, under ASan+UBSan and under
-# TSan, and runs the core test suites in each. Usage: scripts/test_sanitizers.sh [address|thread]...
+# Builds the core (framework, example kernels, core tests) and the live-input library twice more, under
+# ASan+UBSan and under TSan, with assert() live (no NDEBUG), and runs the core suites and the lease
+# accounting suite in each. Usage: scripts/test_sanitizers.sh [address|thread]...
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"
@@ -14,10 +15,11 @@ for kind in "${kinds[@]}"; do
   esac
   build="$root/build-$kind"
   echo "== core tests under $flags =="
-  BUILD_TYPE=RelWithDebInfo BUILD_DIR="$build" "$root/scripts/build.sh" -DVG_SANITIZE="$flags" -DVG_BUILD_KERNELS=OFF -DVG_BUILD_NPU=OFF \
-    -DVG_BUILD_APPS=OFF -DVG_BUILD_YAML=OFF -DVG_BUILD_BENCHMARKS=OFF
+  BUILD_TYPE=RelWithDebInfo BUILD_DIR="$build" "$root/scripts/build.sh" \
+    -DVG_SANITIZE="$flags" -DVG_ASSERTIONS=ON -DVG_BUILD_KERNELS=OFF -DVG_BUILD_NPU=OFF \
+    -DVG_BUILD_APPS=OFF -DVG_BUILD_YAML=OFF -DVG_BUILD_BENCHMARKS=OFF -DVG_BUILD_IO=ON
   (cd "$build" && \
    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-   ctest -L core --output-on-failure --timeout 300 -j2)
+   ctest -L 'core|lease' --output-on-failure --timeout 300 -j2)
 done
