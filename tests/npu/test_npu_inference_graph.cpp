@@ -99,7 +99,23 @@ TEST_F(InferenceGraphTest, ProcessRunsThroughPreBoundMemory) {
   log = fake_->log();
   EXPECT_EQ(FakeRknnrt::count(log, "rknn_create_mem"), 0);
   EXPECT_EQ(FakeRknnrt::count(log, "rknn_run"), 5);
+  EXPECT_EQ(graph_->stats().nodes.at(0).conversions, 0u) << "DMA-BUF buffers bound at create: no copy";
   (void)gp;
+}
+
+TEST_F(InferenceGraphTest, HostMemoryBuffersAreCopiedIntoStagingAndCounted) {
+  // The graph's buffers in plain host memory (no DMA-BUF allocator): rknn must copy each frame into its
+  // own memory, and the node's stats say so.
+  graph_.reset();
+  npu_memory_.reset();
+  ctx_ = std::make_unique<Context>();
+  ctx_->load_module(inference::make_inference_module());
+  graph_ = std::make_unique<Graph>(*ctx_, "infer_host");
+  build();
+  graph_->verify();
+  for (int f = 0; f < 4; ++f) ASSERT_EQ(graph_->process(), Status::ok) << graph_->last_error().describe();
+  EXPECT_EQ(graph_->stats().nodes.at(0).conversions, 4u);
+  EXPECT_NE(graph_->report_text().find("4 input(s) copied or converted"), std::string::npos) << graph_->report_text();
 }
 
 TEST_F(InferenceGraphTest, StreamingSelectsEachPreBoundBufferWithoutBinding) {

@@ -3,9 +3,12 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "fake_rknnrt/fake_control.hpp"
+#include "memfd_buffer.hpp"
 #include "visiongraph/core/error.hpp"
 #include "visiongraph/kernels/inference/rknn_backend.hpp"
 #include "visiongraph/npu/memfd_allocator.hpp"
@@ -102,7 +105,7 @@ TEST_F(RknnBackendTest, CallSequencePreBindsAtCreateAndNothingPerFrame) {
     sut.bind_inputs(blocks_);
     log = fake_->log();
     EXPECT_EQ(FakeRknnrt::count(log, "rknn_create_mem_from_fd"), 3);
-    EXPECT_EQ(FakeRknnrt::count(log, "rknn_create_mem size="), 1);  // the staging memory for run_unbound
+    EXPECT_EQ(FakeRknnrt::count(log, "rknn_create_mem size="), 1);  // the staging memory for run_imported
     EXPECT_EQ(FakeRknnrt::count(log, "rknn_run"), 1);              // warm-up
     EXPECT_EQ(sut.zero_copy_inputs(), 3u);
 
@@ -202,16 +205,144 @@ TEST_F(RknnBackendTest, HostMemoryInputsGoThroughOneStagingMemory) {
   }
 }
 
-TEST_F(RknnBackendTest, RunUnboundCopiesIntoStagingWithoutCreatingMemory) {
+TEST_F(RknnBackendTest, ImportedHostMemoryIsCopiedIntoStagingAndReported) {
   RknnBackend sut;
   (void)sut.load(model_, options_);
   sut.bind_inputs(blocks_);
   std::vector<std::uint8_t> external(kInputBytes, 40);
+  MemoryBlock host;
+  host.data = external.data();
+  host.size = external.size();
   fake_->reset_log();
-  ASSERT_EQ(sut.run_unbound(external.data(), ptrs_), Status::ok);
+  bool converted = false;
+  ASSERT_EQ(sut.run_imported(host, ptrs_, converted), Status::ok);
+  EXPECT_TRUE(converted) << "a copy is reported so the kernel can count it";
   EXPECT_EQ(out1_[0], 42);
   EXPECT_EQ(FakeRknnrt::count(fake_->log(), "rknn_create_mem"), 0);
   EXPECT_EQ(FakeRknnrt::count(fake_->log(), "rknn_set_io_mem name=in0 fd=-1"), 1);
+  EXPECT_EQ(sut.import_counters().staging_copies, 1u);
+  EXPECT_EQ(sut.import_counters().binds, 0u);
+}
+
+TEST_F(RknnBackendTest, ImportedDmabufsAreBoundOnceThenOnlySelected) {
+  RknnBackend sut;
+  (void)sut.load(model_, options_);
+  sut.bind_inputs(blocks_);
+  std::vector<std::unique_ptr<vg::test::MemfdBuffer>> camera;
+  for (int i = 0; i < 4; ++i) camera.push_back(std::make_unique<vg::test::MemfdBuffer>(kInputBytes, 128));
+  fake_->reset_log();
+  fake_->reset_counters();
+  for (std::uint32_t f = 0; f < 40; ++f) {
+    const auto& frame = *camera[f % 4];
+    frame.fill(f);
+    bool converted = true;
+    ASSERT_EQ(sut.run_imported(frame.block(), ptrs_, converted), Status::ok) << sut.last_failure();
+    EXPECT_FALSE(converted);
+    ASSERT_EQ(out1_[5], static_cast<std::int8_t>(static_cast<std::uint8_t>(frame.tensor()[5] + 2))) << f;
+  }
+  const ImportCounters& c = sut.import_counters();
+  EXPECT_EQ(c.binds, 4u);
+  EXPECT_EQ(c.hits, 36u);
+  EXPECT_EQ(c.staging_copies, 0u);
+  EXPECT_EQ(c.cached, 4u);
+  EXPECT_EQ(c.capacity, 8u);
+  EXPECT_EQ(fake_->counter("create_mem_from_fd"), 4);
+  for (const auto& b : camera) {
+    EXPECT_EQ(FakeRknnrt::count(fake_->log(), "rknn_create_mem_from_fd fd=" + std::to_string(b->fd()) +
+                                                  " size=48 offset=128 virt=yes"), 1);
+  }
+  const auto runs = fake_->runs();
+  ASSERT_EQ(runs.size(), 40u);
+  EXPECT_EQ(runs[39].fd, camera[3]->fd());
+  EXPECT_EQ(runs[39].checksum, vg::test::fnv1a64(camera[3]->tensor(), kInputBytes));
+}
+
+TEST_F(RknnBackendTest, FullImportCacheCopiesHostVisibleAndRefusesDeviceOnlyMemory) {
+  options_.max_imported_buffers = 2;
+  RknnBackend sut;
+  (void)sut.load(model_, options_);
+  sut.bind_inputs(blocks_);
+  std::vector<std::unique_ptr<vg::test::MemfdBuffer>> camera;
+  for (int i = 0; i < 3; ++i) camera.push_back(std::make_unique<vg::test::MemfdBuffer>(kInputBytes, 0));
+  bool converted = false;
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(sut.run_imported(camera[static_cast<std::size_t>(i)]->block(), ptrs_, converted), Status::ok);
+  }
+  camera[2]->fill(9);
+  ASSERT_EQ(sut.run_imported(camera[2]->block(), ptrs_, converted), Status::ok);
+  EXPECT_TRUE(converted) << "cache full: one explicit copy";
+  EXPECT_EQ(out1_[0], static_cast<std::int8_t>(static_cast<std::uint8_t>(camera[2]->tensor()[0] + 2)));
+  EXPECT_EQ(sut.import_counters().binds, 2u);
+  EXPECT_EQ(sut.import_counters().staging_copies, 1u);
+
+  MemoryBlock device_only = camera[2]->block();
+  device_only.data = nullptr;
+  EXPECT_EQ(sut.run_imported(device_only, ptrs_, converted), Status::not_supported);
+  EXPECT_FALSE(converted);
+  EXPECT_NE(std::string(sut.last_failure()).find("max_imported_buffers"), std::string::npos) << sut.last_failure();
+  EXPECT_EQ(sut.import_counters().staging_copies, 1u);
+}
+
+TEST_F(RknnBackendTest, StaleImportIsReboundWhenItsFdNumberNamesAnotherDmabuf) {
+  RknnBackend sut;
+  (void)sut.load(model_, options_);
+  sut.bind_inputs(blocks_);
+  vg::test::MemfdBuffer frame(kInputBytes, 64);
+  frame.fill(1);
+  bool converted = false;
+  ASSERT_EQ(sut.run_imported(frame.block(), ptrs_, converted), Status::ok);
+  const int number = frame.fd();
+  frame.replace_keeping_number();
+  ASSERT_EQ(frame.fd(), number);
+  frame.fill(2);
+  fake_->reset_counters();
+  ASSERT_EQ(sut.run_imported(frame.block(), ptrs_, converted), Status::ok);
+  EXPECT_FALSE(converted);
+  EXPECT_EQ(fake_->counter("destroy_mem"), 1);
+  EXPECT_EQ(fake_->counter("create_mem_from_fd"), 1);
+  EXPECT_EQ(sut.import_counters().rebinds, 1u);
+  EXPECT_EQ(sut.import_counters().cached, 1u);
+  const auto runs = fake_->runs();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].checksum, vg::test::fnv1a64(frame.tensor(), kInputBytes)) << "the new memfd's bytes were read";
+}
+
+TEST_F(RknnBackendTest, ImportedDmabufWithPaddedModelRowsIsCopied) {
+  const std::string strided =
+      vg::test::write_fake_model("strided_import.rknn", "input 1 4 4 3\nwstride 8\noutput 1 5 6\n");
+  RknnBackend sut;
+  (void)sut.load(strided, options_);
+  sut.bind_inputs(blocks_);
+  vg::test::MemfdBuffer frame(kInputBytes, 0);
+  frame.fill(3);
+  std::vector<std::int8_t> out(kOut1);
+  std::vector<void*> ptrs = {out.data()};
+  bool converted = false;
+  ASSERT_EQ(sut.run_imported(frame.block(), ptrs, converted), Status::ok);
+  EXPECT_TRUE(converted);
+  EXPECT_EQ(out[4], static_cast<std::int8_t>(static_cast<std::uint8_t>(frame.tensor()[4] + 1)));
+  MemoryBlock device_only = frame.block();
+  device_only.data = nullptr;
+  EXPECT_EQ(sut.run_imported(device_only, ptrs, converted), Status::not_supported);
+  EXPECT_NE(std::string(sut.last_failure()).find("w_stride"), std::string::npos) << sut.last_failure();
+}
+
+TEST_F(RknnBackendTest, DestructionFreesImportedBindingsBeforeTheContext) {
+  {
+    RknnBackend sut;
+    (void)sut.load(model_, options_);
+    sut.bind_inputs(blocks_);
+    vg::test::MemfdBuffer a(kInputBytes, 0), b(kInputBytes, 0);
+    bool converted = false;
+    ASSERT_EQ(sut.run_imported(a.block(), ptrs_, converted), Status::ok);
+    ASSERT_EQ(sut.run_imported(b.block(), ptrs_, converted), Status::ok);
+    fake_->reset_log();
+  }
+  const auto log = fake_->log();
+  ASSERT_EQ(log.size(), 9u);  // 2 imported + 3 inputs + staging + 2 outputs, then the context
+  for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(log[i].rfind("rknn_destroy_mem", 0), 0u) << log[i];
+  EXPECT_EQ(log[8].rfind("rknn_destroy ", 0), 0u) << log[8];
+  EXPECT_EQ(fake_->live_mems(), 0);
 }
 
 TEST_F(RknnBackendTest, RowStridedModelInputIsCopiedWithPitch) {

@@ -6,10 +6,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <new>
 
 #include "alloc_counter.hpp"
 #include "fake_rknnrt/fake_control.hpp"
+#include "memfd_buffer.hpp"
 #include "visiongraph/kernels/inference/opencv_backend.hpp"
 #include "visiongraph/kernels/inference/rknn_backend.hpp"
 #include "visiongraph/npu/memfd_allocator.hpp"
@@ -127,6 +129,46 @@ TEST(NpuZeroAllocTest, GraphFramesWithInferenceNodeAllocateNothing) {
   }
   EXPECT_EQ(failures, 0);
   EXPECT_EQ(news, 0) << "heap allocations during 100 graph frames + commands";
+}
+
+TEST(NpuZeroAllocTest, GraphFramesOnImportedDmabufsAllocateNothingAfterWarmUp) {
+  vg::test::FakeRknnrt fake(VG_FAKE_RKNNRT_PATH);
+  const std::string model = vg::test::write_fake_model("zero_alloc_import.rknn", "input 1 8 8 3\noutput 1 16 4 4\n");
+  Context ctx;
+  ctx.load_module(inference::make_inference_module());
+  Graph g(ctx, "zero_alloc_import");
+  const DataId in = g.add_data("in", DataMeta::tensor_of({1, 8, 8, 3}, ElementType::u8, TensorLayout::nhwc));
+  const NodeId n = g.add_node("infer", "vg.inference");
+  g.set_attribute(n, "model", model);
+  g.set_attribute(n, "runtime_path", std::string(VG_FAKE_RKNNRT_PATH));
+  g.bind(n, "input", in);
+  g.bind(n, "out0", g.add_virtual("out", DataKind::tensor));
+  g.add_graph_parameter(n, "input", 1);
+  g.verify();
+  // A camera pool of 4 DMA-BUFs (memfds), imported into the graph's buffer before every frame.
+  std::vector<std::unique_ptr<vg::test::MemfdBuffer>> camera;
+  for (int i = 0; i < 4; ++i) camera.push_back(std::make_unique<vg::test::MemfdBuffer>(8 * 8 * 3, 4096));
+  int failures = 0;
+  auto frame = [&](int f) {
+    const auto& buffer = *camera[static_cast<std::size_t>(f) % camera.size()];
+    buffer.tensor()[0] = static_cast<std::uint8_t>(f);
+    failures += g.import_handle(in, 0, buffer.block()) != Status::ok ? 1 : 0;
+    failures += g.process() != Status::ok ? 1 : 0;
+  };
+  for (int f = 0; f < 4; ++f) frame(f);  // warm-up: the first pass binds each DMA-BUF once
+  fake.reset_counters();
+  vg::test::arm_alloc_counter();
+  for (int f = 4; f < 104; ++f) frame(f);
+  const vg::test::AllocCounts counts = vg::test::disarm_alloc_counter();
+  EXPECT_EQ(failures, 0) << g.last_error().describe();
+  EXPECT_EQ(counts.news, 0u) << "operator new during 100 graph frames on imported DMA-BUFs";
+  // The stand-in runtime callocs per bind: counting malloc also proves no frame bound anything.
+  if (vg::test::malloc_counted()) {
+    EXPECT_EQ(counts.mallocs, 0u) << "malloc during 100 graph frames on imported DMA-BUFs";
+  }
+  EXPECT_EQ(fake.counter("create_mem_from_fd"), 0) << "no bind after warm-up";
+  EXPECT_EQ(fake.counter("run"), 100);
+  for (const NodeStats& s : g.stats().nodes) EXPECT_EQ(s.conversions, 0u) << s.name;
 }
 #endif
 

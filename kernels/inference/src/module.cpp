@@ -22,6 +22,20 @@ namespace vg::inference {
 namespace {
 
 constexpr const char* kKernelName = "vg.inference";
+constexpr std::int64_t kMaxImportedBuffersLimit = 64;
+
+/// The input as the backend reads it: the tensor's first byte, and where that byte sits in the DMA-BUF
+/// (an imported layout may start the tensor past block.data).
+MemoryBlock tensor_block(const TensorView& t) noexcept {
+  MemoryBlock b = t.block();
+  if (b.data != nullptr && t.data() != nullptr && t.data() != b.data) {
+    const auto skip = static_cast<std::size_t>(static_cast<const char*>(t.data()) - static_cast<const char*>(b.data));
+    b.data = t.data();
+    b.size = b.size > skip ? b.size - skip : 0;
+    b.fd_offset += skip;
+  }
+  return b;
+}
 
 bool to_element_type(ElementKind k, ElementType& out) {
   switch (k) {
@@ -84,6 +98,9 @@ BackendOptions options_from(const Ctx& c, const DataMeta& input, Fail&& fail) {
   o.warmup = static_cast<int>(c.integer("warmup"));
   o.core_mask = static_cast<int>(c.integer("core_mask"));
   o.timeout_ms = static_cast<int>(c.integer("timeout_ms"));
+  const std::int64_t max_imported = c.integer("max_imported_buffers");
+  if (max_imported < 0 || max_imported > kMaxImportedBuffersLimit) fail("max_imported_buffers", "must be 0..64");
+  o.max_imported_buffers = static_cast<int>(max_imported);
   if (o.warmup < 0 || o.warmup > 1000) fail("warmup", "must be 0..1000");
   if (o.timeout_ms < 0) fail("timeout_ms", "must be >= 0 (0 = runtime default)");
   if (o.core_mask < 0 || o.core_mask > 0xffff) fail("core_mask", "must be an rknn_core_mask value (0 = auto)");
@@ -180,6 +197,12 @@ class InferenceKernel {
   explicit InferenceKernel(KernelContext& ctx) {
     const std::string& model = ctx.string("model");
     const std::string kind = resolve_backend_kind(ctx.string("backend"), model);
+    const bool device_only_input = ctx.device_only(kInputParam);
+    if (device_only_input && kind == "opencv") {
+      throw Error("node '" + std::string(ctx.node_name()) +
+                  "', 'input': the input is device-only memory (no CPU address), but the opencv backend needs a "
+                  "CPU address to read it (use backend rknn, or import host-visible memory)");
+    }
     BackendOptions opt = options_from(ctx, ctx.meta(kInputParam), [&](const char* what, const std::string& msg) {
       throw Error("node '" + std::string(ctx.node_name()) + "', '" + what + "': " + msg);
     });
@@ -193,9 +216,12 @@ class InferenceKernel {
       info = backend_->load(model, opt);
     }
     num_outputs_ = info.outputs.size();
-    // Every buffer the input will ever be, bound now: process only selects one by index.
+    // Every graph-owned buffer the input will be, bound now: process only selects one by index.
+    // A device-only input has none (every frame is imported): the backend warms up on its staging memory.
     std::vector<MemoryBlock> blocks;
-    for (std::size_t k = 0; k < ctx.num_buffers(kInputParam); ++k) blocks.push_back(ctx.buffer_block(kInputParam, k));
+    if (!device_only_input) {
+      for (std::size_t k = 0; k < ctx.num_buffers(kInputParam); ++k) blocks.push_back(ctx.buffer_block(kInputParam, k));
+    }
     bound_data_.reserve(blocks.size());
     for (const MemoryBlock& b : blocks) bound_data_.push_back(b.data);
     backend_->bind_inputs(blocks);
@@ -213,13 +239,25 @@ class InferenceKernel {
     // The writer of the input may have used the CPU without a bracket: flush it before the device reads.
     if (Allocator* a = in.block().owner) (void)a->end_cpu_access(in.block(), CpuAccess::write);
     const std::span<void* const> out_span(outs.data(), num_outputs_);
-    const bool prebound = k < bound_data_.size() && bound_data_[k] == in.data();
-    const Status s = prebound ? backend_->run(k, out_span) : backend_->run_unbound(in.data(), out_span);
+    // The graph's own buffers were bound at create; anything else (a camera's DMA-BUF, host memory) is
+    // imported: the backend binds it once or copies it, and a copy is counted, never silent.
+    const bool prebound = !ctx.imported(kInputParam) && k < bound_data_.size() && bound_data_[k] == in.data();
+    bool converted = false;
+    const MemoryBlock input = tensor_block(in);
+    const Status s = prebound ? backend_->run(k, out_span) : backend_->run_imported(input, out_span, converted);
+    if (converted || (prebound && backend_->copies_bound_input(k))) ctx.count_conversion();
     for (std::size_t i = 0; i < num_outputs_; ++i) {
       const TensorView o = ctx.tensor(kFirstOutputParam + i);
       if (Allocator* a = o.block().owner) (void)a->end_cpu_access(o.block(), CpuAccess::write);
     }
-    if (s != Status::ok) {
+    if (s != Status::ok && !prebound && !backend_->last_failure().empty()) {
+      char msg[320];
+      const std::string_view why = backend_->last_failure();
+      std::snprintf(msg, sizeof(msg), "%.*s backend cannot use the imported input: %.*s%s",
+                    static_cast<int>(backend_->name().size()), backend_->name().data(), static_cast<int>(why.size()),
+                    why.data(), input.data == nullptr ? "; it is device-only memory: no CPU address to copy from" : "");
+      ctx.set_error(msg);
+    } else if (s != Status::ok) {
       char msg[160];
       std::snprintf(msg, sizeof(msg), "%.*s backend failed: %.*s, runtime code %d",
                     static_cast<int>(backend_->name().size()), backend_->name().data(),
@@ -279,11 +317,16 @@ Module make_inference_module() {
       .attribute("warmup", 1, "runs at create, before the first frame")
       .attribute("core_mask", 0, "rknn: NPU core mask (0 auto, 1/2/4 one core, 3 two, 7 three)")
       .attribute("timeout_ms", 1000, "rknn: rknn_run timeout in milliseconds (0 = runtime default)")
+      .attribute("max_imported_buffers", 8,
+                 "rknn: distinct imported DMA-BUFs bound once and kept (0..64); "
+                 "others are copied, counted as conversions")
       .command(kCmdSetCoreMask, "set_core_mask", PayloadKind::integer, "restrict the NPU cores (rknn)")
       .command(kCmdGetRunTime, "get_run_time", PayloadKind::none, "reply: last run time in microseconds")
       .validate(&validate);
   m.add(std::move(decl));
-  m.implement(kKernelName, "npu", callbacks_for<InferenceKernel>());
+  // rknn reads imported DMA-BUFs through their fd, so the input may be device-only memory (create refuses
+  // it for the OpenCV backend, which needs a CPU address).
+  m.implement(kKernelName, "npu", callbacks_for<InferenceKernel>(), ImplementOptions{.accepts_device_memory = true});
   return m;
 }
 

@@ -129,12 +129,24 @@ Status OpencvBackend::run(std::size_t input_index, std::span<void* const> output
   return forward(m.inputs[input_index], outputs);
 }
 
-Status OpencvBackend::run_unbound(const void* input, std::span<void* const> outputs) noexcept {
+Status OpencvBackend::run_imported(const MemoryBlock& input, std::span<void* const> outputs,
+                                   bool& converted) noexcept {
   Impl& m = *impl_;
-  if (input == nullptr) return Status::invalid_argument;
+  converted = false;  // the imported memory is wrapped, never copied
+  last_failure_ = {};
+  if (input.data == nullptr) {
+    last_failure_ = "the input is device-only memory (no CPU address); the OpenCV backend reads through one";
+    return Status::not_supported;
+  }
+  std::size_t need = CV_ELEM_SIZE(m.in_depth);
+  for (int d : m.in_shape) need *= static_cast<std::size_t>(d);
+  if (input.size < need) {
+    last_failure_ = "the imported buffer is smaller than the model input";
+    return Status::invalid_argument;
+  }
   try {
-    // A 4-D Mat header allocates its size/step arrays: acceptable on this rare path (OpenCV allocates anyway).
-    const cv::Mat header(static_cast<int>(m.in_shape.size()), m.in_shape.data(), m.in_depth, const_cast<void*>(input));
+    // A 4-D Mat header allocates its size/step arrays: acceptable here (forward() allocates anyway).
+    const cv::Mat header(static_cast<int>(m.in_shape.size()), m.in_shape.data(), m.in_depth, input.data);
     return forward(header, outputs);
   } catch (...) {
     last_code_ = -1;

@@ -1,6 +1,11 @@
 #include "visiongraph/kernels/inference/rknn_backend.hpp"
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -87,6 +92,20 @@ struct OutputPlan {
   std::int32_t zp = 0;
 };
 
+/// One imported DMA-BUF bound with rknn_create_mem_from_fd, kept until the backend goes (mem == null: free).
+struct ImportedBinding {
+  rknn::TensorMem* mem = nullptr;
+  dev_t dev = 0;  // identity of the DMA-BUF object: fd numbers are reused after close, inodes are not
+  ino_t ino = 0;
+  std::size_t fd_offset = 0;
+  std::size_t size = 0;
+  int fd = -1;  // the fd number last seen for it: tells a stale entry when that number names another object
+};
+
+bool same_object(const ImportedBinding& b, const struct stat& st) noexcept {
+  return b.dev == st.st_dev && b.ino == st.st_ino;
+}
+
 }  // namespace
 
 struct RknnBackend::Impl {
@@ -104,6 +123,9 @@ struct RknnBackend::Impl {
   std::vector<const void*> input_data;       // per bound buffer: CPU address (staging copy source)
   rknn::TensorMem* staging = nullptr;
   std::size_t zero_copy = 0;
+  std::vector<ImportedBinding> imported;  // fixed capacity (max_imported_buffers), sized in bind_inputs
+  ImportCounters import_counters;
+  char failure[192] = {};  // last_failure(): why imported memory could not be used (no allocation)
   std::vector<OutputPlan> outputs;
   std::int64_t last_us = 0;
   int last_code = 0;
@@ -112,11 +134,20 @@ struct RknnBackend::Impl {
   ~Impl() { teardown(); }
 
   Status execute(rknn::TensorMem* in, std::span<void* const> outputs) noexcept;
+  Status run_staged(const void* input, std::span<void* const> outputs) noexcept;
+  rknn::TensorMem* bound_import(const MemoryBlock& input) noexcept;
+  void release_imported() noexcept;
+
+  template <class... Args>
+  void set_failure(const char* format, Args... args) noexcept {
+    std::snprintf(failure, sizeof(failure), format, args...);
+  }
 
   void teardown() noexcept {
     if (!ctx_valid) return;
     const auto& api = rt->api();
     // Every memory first, then the context: a context destroyed first would leave the mems dangling.
+    release_imported();
     for (rknn::TensorMem*& m : input_mems) {
       if (m != nullptr) (void)api.destroy_mem(ctx, m);
       m = nullptr;
@@ -202,6 +233,8 @@ RknnBackend::~RknnBackend() = default;
 
 const npu::RknnRuntime* RknnBackend::runtime() const noexcept { return impl_->rt.get(); }
 std::size_t RknnBackend::zero_copy_inputs() const noexcept { return impl_->zero_copy; }
+const ImportCounters& RknnBackend::import_counters() const noexcept { return impl_->import_counters; }
+std::string_view RknnBackend::last_failure() const noexcept { return impl_->failure; }
 std::int64_t RknnBackend::last_run_time_us() const noexcept { return impl_->last_us; }
 int RknnBackend::last_runtime_code() const noexcept { return impl_->last_code; }
 
@@ -380,6 +413,12 @@ void RknnBackend::bind_inputs(std::span<const MemoryBlock> buffers) {
   for (rknn::TensorMem*& mem : m.input_mems) {
     if (mem != nullptr) (void)api.destroy_mem(m.ctx, mem);
   }
+  // The imported-buffer cache gets its whole capacity now: a frame never grows it.
+  m.release_imported();
+  m.imported.assign(static_cast<std::size_t>(m.options.max_imported_buffers < 0 ? 0 : m.options.max_imported_buffers),
+                    ImportedBinding{});
+  m.import_counters = ImportCounters{};
+  m.import_counters.capacity = m.imported.size();
   m.input_mems.assign(buffers.size(), nullptr);
   m.input_data.assign(buffers.size(), nullptr);
   m.zero_copy = 0;
@@ -404,19 +443,19 @@ void RknnBackend::bind_inputs(std::span<const MemoryBlock> buffers) {
     }
   }
   if (m.staging == nullptr) {
-    // Host memory, a row-strided model input, or a buffer swapped in after create: one runtime-owned
-    // buffer, filled by a copy per frame (created even when every buffer is zero-copy, for run_unbound).
+    // Host memory, a row-strided model input, or imported memory that cannot be bound: one runtime-owned
+    // buffer, filled by a copy per frame (created even when every buffer is zero-copy, for run_imported).
     m.staging = api.create_mem(m.ctx, static_cast<std::uint32_t>(bound_size));
     if (m.staging == nullptr) m.fail("rknn_create_mem(input staging)", rknn::kErrMallocFail);
     std::memset(m.staging->virt_addr, 0, bound_size);
   }
-  // Warm-up on buffer 0 (contents irrelevant): the first rknn_run pays one-off costs.
-  if (!buffers.empty()) {
-    for (int i = 0; i < m.options.warmup; ++i) {
-      if (run(0, {}) != Status::ok) {
-        throw Error("rknn backend (" + m.model + "): warm-up run failed with " + std::to_string(m.last_code) + " " +
-                    rknn::error_name(m.last_code));
-      }
+  // Warm-up on buffer 0, or on the staging memory when every buffer will be imported later (device-only
+  // input); contents are irrelevant: the first rknn_run pays one-off costs.
+  for (int i = 0; i < m.options.warmup; ++i) {
+    const Status s = buffers.empty() ? m.execute(m.staging, {}) : run(0, {});
+    if (s != Status::ok) {
+      throw Error("rknn backend (" + m.model + "): warm-up run failed with " + std::to_string(m.last_code) + " " +
+                  rknn::error_name(m.last_code));
     }
   }
 }
@@ -425,19 +464,119 @@ Status RknnBackend::run(std::size_t input_index, std::span<void* const> outputs)
   Impl& m = *impl_;
   if (!m.ctx_valid || input_index >= m.input_mems.size()) return Status::invalid_argument;
   rknn::TensorMem* in = m.input_mems[input_index];
-  if (in == nullptr) return run_unbound(m.input_data[input_index], outputs);
+  if (in == nullptr) return m.run_staged(m.input_data[input_index], outputs);
   return impl_->execute(in, outputs);
 }
 
-Status RknnBackend::run_unbound(const void* input, std::span<void* const> outputs) noexcept {
+bool RknnBackend::copies_bound_input(std::size_t input_index) const noexcept {
+  return input_index < impl_->input_mems.size() && impl_->input_mems[input_index] == nullptr;
+}
+
+Status RknnBackend::run_imported(const MemoryBlock& input, std::span<void* const> outputs, bool& converted) noexcept {
   Impl& m = *impl_;
-  if (!m.ctx_valid || m.staging == nullptr || input == nullptr) return Status::invalid_argument;
-  const auto* src = static_cast<const std::uint8_t*>(input);
-  auto* dst = static_cast<std::uint8_t*>(m.staging->virt_addr);
-  for (std::size_t r = 0; r < m.input_rows; ++r) {
-    std::memcpy(dst + r * m.input_pitch, src + r * m.input_row_bytes, m.input_row_bytes);
+  converted = false;
+  m.failure[0] = '\0';
+  if (!m.ctx_valid || m.staging == nullptr) return Status::not_verified;
+  if (input.size < m.input_bytes) {
+    m.set_failure("the imported buffer holds %zu bytes, the model input needs %zu", input.size, m.input_bytes);
+    return Status::invalid_argument;
   }
-  return m.execute(m.staging, outputs);
+  if (input.is_dmabuf()) {
+    if (rknn::TensorMem* mem = m.bound_import(input)) return m.execute(mem, outputs);
+    if (input.data == nullptr) return Status::not_supported;  // device-only: no CPU address to copy from
+  } else if (input.data == nullptr) {
+    m.set_failure("the imported buffer has neither a CPU address nor a DMA-BUF fd");
+    return Status::invalid_argument;
+  }
+  // Host memory, or a DMA-BUF that cannot be bound: one explicit copy, reported to the caller.
+  m.failure[0] = '\0';
+  converted = true;
+  ++m.import_counters.staging_copies;
+  return m.run_staged(input.data, outputs);
+}
+
+Status RknnBackend::Impl::run_staged(const void* input, std::span<void* const> outputs) noexcept {
+  if (!ctx_valid || staging == nullptr || input == nullptr) return Status::invalid_argument;
+  const auto* src = static_cast<const std::uint8_t*>(input);
+  auto* dst = static_cast<std::uint8_t*>(staging->virt_addr);
+  for (std::size_t r = 0; r < input_rows; ++r) {
+    std::memcpy(dst + r * input_pitch, src + r * input_row_bytes, input_row_bytes);
+  }
+  return execute(staging, outputs);
+}
+
+rknn::TensorMem* RknnBackend::Impl::bound_import(const MemoryBlock& input) noexcept {
+  const int fd = input.dmabuf_fd;
+  if (input_pitch != input_row_bytes) {
+    set_failure("the model's input rows are padded (w_stride), so DMA-BUF fd %d cannot be read in place", fd);
+    return nullptr;
+  }
+  if (input.size < input_bound_bytes || input_bound_bytes > UINT32_MAX || input.fd_offset > INT32_MAX) {
+    set_failure("DMA-BUF fd %d (offset %zu, %zu bytes) cannot hold the runtime's %zu-byte input", fd,
+                input.fd_offset, input.size, input_bound_bytes);
+    return nullptr;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    set_failure("fstat(DMA-BUF fd %d) failed: %s", fd, std::strerror(errno));
+    return nullptr;
+  }
+  // Seen before: only select it.
+  for (ImportedBinding& b : imported) {
+    if (b.mem != nullptr && same_object(b, st) && b.fd_offset == input.fd_offset && b.size == input.size) {
+      b.fd = fd;
+      ++import_counters.hits;
+      return b.mem;
+    }
+  }
+  // New: a slot whose fd number now names another object (the pool was replaced and the number reused),
+  // else a free slot, else any entry whose fd is closed or reused.
+  ImportedBinding* slot = nullptr;
+  for (ImportedBinding& b : imported) {
+    if (b.mem != nullptr && b.fd == fd && !same_object(b, st)) {
+      slot = &b;
+      break;
+    }
+  }
+  for (std::size_t i = 0; slot == nullptr && i < imported.size(); ++i) {
+    if (imported[i].mem == nullptr) slot = &imported[i];
+  }
+  for (std::size_t i = 0; slot == nullptr && i < imported.size(); ++i) {
+    struct stat old {};
+    if (::fstat(imported[i].fd, &old) != 0 || !same_object(imported[i], old)) slot = &imported[i];
+  }
+  if (slot == nullptr) {
+    set_failure("DMA-BUF fd %d is not bound and all %zu imported-buffer slots (max_imported_buffers) hold live "
+                "DMA-BUFs", fd, imported.size());
+    return nullptr;
+  }
+  const auto& api = rt->api();
+  if (slot->mem != nullptr) {
+    (void)api.destroy_mem(ctx, slot->mem);
+    *slot = ImportedBinding{};
+    --import_counters.cached;
+    ++import_counters.rebinds;
+  }
+  // virt_addr is the start of the fd's CPU mapping (null for device-only memory: the runtime uses the fd).
+  void* base = input.data != nullptr ? static_cast<char*>(input.data) - input.fd_offset : nullptr;
+  rknn::TensorMem* mem = api.create_mem_from_fd(ctx, fd, base, static_cast<std::uint32_t>(input_bound_bytes),
+                                                static_cast<std::int32_t>(input.fd_offset));
+  if (mem == nullptr) {
+    set_failure("rknn_create_mem_from_fd(fd %d, offset %zu) failed", fd, input.fd_offset);
+    return nullptr;
+  }
+  *slot = ImportedBinding{mem, st.st_dev, st.st_ino, input.fd_offset, input.size, fd};
+  ++import_counters.binds;
+  ++import_counters.cached;
+  return mem;
+}
+
+void RknnBackend::Impl::release_imported() noexcept {
+  for (ImportedBinding& b : imported) {
+    if (b.mem != nullptr && ctx_valid) (void)rt->api().destroy_mem(ctx, b.mem);
+    b = ImportedBinding{};
+  }
+  import_counters.cached = 0;
 }
 
 Status RknnBackend::Impl::execute(rknn::TensorMem* in, std::span<void* const> outputs) noexcept {

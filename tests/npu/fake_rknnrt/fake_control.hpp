@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +28,12 @@ class FakeRknnrt {
     bind(set_version_, "fake_rknn_set_api_version");
     bind(live_mems_, "fake_rknn_live_mems");
     bind(live_contexts_, "fake_rknn_live_contexts");
+    bind(counter_, "fake_rknn_counter");
+    bind(fd_binds_, "fake_rknn_fd_binds");
+    bind(run_records_, "fake_rknn_run_records");
+    bind(run_record_, "fake_rknn_run_record");
+    bind(counters_reset_, "fake_rknn_counters_reset");
+    counters_reset_();  // each test counts from zero
   }
   ~FakeRknnrt() {
     set_version_(nullptr);
@@ -52,6 +59,24 @@ class FakeRknnrt {
   int live_mems() const { return live_mems_(); }
   int live_contexts() const { return live_contexts_(); }
 
+  /// Per-call counters (see fake_rknnrt.hpp): "create_mem_from_fd", "create_mem", "destroy_mem", "set_io_mem",
+  /// "set_io_mem_input", "run".
+  long counter(const char* name) const { return counter_(name); }
+  /// rknn_create_mem_from_fd calls with this fd number since the last reset_counters().
+  int fd_binds(int fd) const { return fd_binds_(fd); }
+  void reset_counters() const { counters_reset_(); }
+  /// What one successful rknn_run read: the input memory's fd (-1: runtime-allocated, e.g. staging) and the
+  /// FNV-1a 64 checksum of the input bytes as the runtime saw them.
+  struct RunRead {
+    int fd = -1;
+    unsigned long long checksum = 0;
+  };
+  std::vector<RunRead> runs() const {
+    std::vector<RunRead> out(static_cast<std::size_t>(run_records_()));
+    for (std::size_t i = 0; i < out.size(); ++i) (void)run_record_(static_cast<int>(i), &out[i].fd, &out[i].checksum);
+    return out;
+  }
+
   /// Calls in the log whose text starts with @p prefix.
   static int count(const std::vector<std::string>& log, const std::string& prefix) {
     int n = 0;
@@ -74,7 +99,20 @@ class FakeRknnrt {
   void (*set_version_)(const char*) = nullptr;
   int (*live_mems_)() = nullptr;
   int (*live_contexts_)() = nullptr;
+  long (*counter_)(const char*) = nullptr;
+  int (*fd_binds_)(int) = nullptr;
+  int (*run_records_)() = nullptr;
+  int (*run_record_)(int, int*, unsigned long long*) = nullptr;
+  void (*counters_reset_)() = nullptr;
 };
+
+/// The checksum the stand-in records per run (FNV-1a 64) of @p size bytes at @p data.
+inline unsigned long long fnv1a64(const void* data, std::size_t size) {
+  unsigned long long h = 14695981039346656037ull;
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
 
 /// Writes a stand-in model file (see fake_rknnrt.hpp) and returns its path.
 inline std::string write_fake_model(const std::string& file_name, const std::string& body) {

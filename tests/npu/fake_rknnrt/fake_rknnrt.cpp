@@ -25,6 +25,8 @@ constexpr int kEntryLen = 96;
 constexpr int kMaxOutputs = 9;
 constexpr int kMaxContexts = 16;
 constexpr std::uint32_t kC2 = 8;
+constexpr int kMaxTrackedFd = 4096;
+constexpr int kMaxRunRecords = 16384;
 
 struct FakeMem {
   TensorMem pub;
@@ -51,7 +53,27 @@ struct FakeContext {
   int core_mask = 0;
 };
 
+/// What one successful rknn_run read from its bound input.
+struct RunRecord {
+  int fd = -1;                   // fd of the bound input memory (-1: runtime-allocated, e.g. staging)
+  unsigned long long checksum = 0;  // FNV-1a 64 of the dense input bytes, read through the bound memory
+};
+
+/// Per-call counters since the last fake_rknn_counters_reset().
+struct CallCounters {
+  long create_mem_from_fd = 0;
+  long create_mem = 0;  // rknn_create_mem and rknn_create_mem2
+  long destroy_mem = 0;
+  long set_io_mem = 0;
+  long set_io_mem_input = 0;
+  long run = 0;
+  int binds_per_fd[kMaxTrackedFd] = {};
+  RunRecord runs[kMaxRunRecords];
+  int run_records = 0;
+};
+
 std::mutex g_mutex;
+CallCounters g_counters;
 char g_log[kMaxLog][kEntryLen];
 int g_log_count = 0;
 long g_fail_runs = 0;
@@ -166,6 +188,10 @@ void fill_output_attr(const FakeContext& c, std::uint32_t i, TensorAttr& a, bool
   a.w_stride = t.n_dims == 4 ? t.dims[3] : 0;
 }
 
+unsigned long long fnv1a64_step(unsigned long long h, std::uint8_t byte) {
+  return (h ^ byte) * 1099511628211ull;
+}
+
 const std::uint8_t* mem_bytes(const FakeMem* m) {
   if (m->fd_map != nullptr) return static_cast<const std::uint8_t*>(m->fd_map) + m->pub.offset;
   return static_cast<const std::uint8_t*>(m->pub.virt_addr);
@@ -192,6 +218,7 @@ int destroy_mem_impl(const char* fn, Context ctx, TensorMem* mem) {
   }
   auto* m = static_cast<FakeMem*>(mem->priv_data);
   log_call("%s ctx=%llu fd=%d", fn, static_cast<unsigned long long>(ctx), mem->fd);
+  ++g_counters.destroy_mem;
   FakeContext* c = lookup(ctx);
   if (c->in_mem == m) c->in_mem = nullptr;
   for (auto& o : c->out_mem) {
@@ -320,7 +347,9 @@ __attribute__((visibility("default"))) TensorMem* rknn_create_mem_from_fd(Contex
   m->fd_map_len = len;
   m->ctx = ctx;
   ++g_live_mems;
-  log_call("rknn_create_mem_from_fd fd=%d size=%u offset=%d", fd, size, offset);
+  log_call("rknn_create_mem_from_fd fd=%d size=%u offset=%d virt=%s", fd, size, offset, virt_addr ? "yes" : "null");
+  ++g_counters.create_mem_from_fd;
+  if (fd < kMaxTrackedFd) ++g_counters.binds_per_fd[fd];
   return &m->pub;
 }
 
@@ -328,6 +357,7 @@ __attribute__((visibility("default"))) TensorMem* rknn_create_mem(Context ctx, s
   std::lock_guard<std::mutex> lock(g_mutex);
   if (lookup(ctx) == nullptr) return nullptr;
   log_call("rknn_create_mem size=%u", size);
+  ++g_counters.create_mem;
   return new_mem(ctx, size);
 }
 
@@ -337,6 +367,7 @@ __attribute__((visibility("default"))) TensorMem* rknn_create_mem2(Context ctx, 
   std::lock_guard<std::mutex> lock(g_mutex);
   if (lookup(ctx) == nullptr) return nullptr;
   log_call("rknn_create_mem2 size=%llu", static_cast<unsigned long long>(size));
+  ++g_counters.create_mem;
   return new_mem(ctx, static_cast<std::uint32_t>(size));
 }
 
@@ -377,6 +408,8 @@ __attribute__((visibility("default"))) int rknn_set_io_mem(Context ctx, TensorMe
     rc = kErrParamInvalid;
   }
   log_call("rknn_set_io_mem name=%s fd=%d rc=%d", attr ? attr->name : "?", mem ? mem->fd : -1, rc);
+  ++g_counters.set_io_mem;
+  if (attr != nullptr && std::strncmp(attr->name, "in", 2) == 0) ++g_counters.set_io_mem_input;
   return rc;
 }
 
@@ -404,10 +437,22 @@ __attribute__((visibility("default"))) int rknn_run(Context context, RunExtend* 
     log_call("rknn_run timeout_ms=%d rc=-2", extend ? extend->timeout_ms : 0);
     return kErrTimeout;
   }
+  // An fd-imported memory is read through this runtime's own mapping of the fd (as the device would
+  // address it), never through the caller's virt_addr.
   const std::uint8_t* in = mem_bytes(c->in_mem);
   const std::uint32_t w = c->input.dims[2], ch = c->input.dims[3];
   const std::uint32_t ws = c->wstride != 0 ? c->wstride : w;  // bound attr is the native one
   const std::uint32_t in_bytes = elems(c->input);
+  // Records what this run read, so a test can prove which bytes reached the runtime.
+  unsigned long long checksum = 14695981039346656037ull;
+  for (std::uint32_t kk = 0; kk < in_bytes; ++kk) {
+    const std::uint32_t row = kk / (w * ch), col = kk % (w * ch);
+    checksum = fnv1a64_step(checksum, in[row * ws * ch + col]);
+  }
+  ++g_counters.run;
+  if (g_counters.run_records < kMaxRunRecords) {
+    g_counters.runs[g_counters.run_records++] = RunRecord{c->in_mem->pub.fd, checksum};
+  }
   for (int i = 0; i < c->n_out; ++i) {
     FakeMem* om = c->out_mem[i];
     if (om == nullptr) continue;
@@ -469,6 +514,43 @@ __attribute__((visibility("default"))) void fake_rknn_set_api_version(const char
 }
 
 __attribute__((visibility("default"))) int fake_rknn_live_mems() { return g_live_mems.load(); }
+
+__attribute__((visibility("default"))) long fake_rknn_counter(const char* name) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (std::strcmp(name, "create_mem_from_fd") == 0) return g_counters.create_mem_from_fd;
+  if (std::strcmp(name, "create_mem") == 0) return g_counters.create_mem;
+  if (std::strcmp(name, "destroy_mem") == 0) return g_counters.destroy_mem;
+  if (std::strcmp(name, "set_io_mem") == 0) return g_counters.set_io_mem;
+  if (std::strcmp(name, "set_io_mem_input") == 0) return g_counters.set_io_mem_input;
+  if (std::strcmp(name, "run") == 0) return g_counters.run;
+  return -1;
+}
+
+__attribute__((visibility("default"))) int fake_rknn_fd_binds(int fd) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return fd >= 0 && fd < kMaxTrackedFd ? g_counters.binds_per_fd[fd] : -1;
+}
+
+__attribute__((visibility("default"))) int fake_rknn_run_records() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_counters.run_records;
+}
+
+__attribute__((visibility("default"))) int fake_rknn_run_record(int i, int* fd, unsigned long long* checksum) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (i < 0 || i >= g_counters.run_records) return -1;
+  if (fd != nullptr) *fd = g_counters.runs[i].fd;
+  if (checksum != nullptr) *checksum = g_counters.runs[i].checksum;
+  return 0;
+}
+
+__attribute__((visibility("default"))) void fake_rknn_counters_reset() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_counters.create_mem_from_fd = g_counters.create_mem = g_counters.destroy_mem = 0;
+  g_counters.set_io_mem = g_counters.set_io_mem_input = g_counters.run = 0;
+  std::memset(g_counters.binds_per_fd, 0, sizeof(g_counters.binds_per_fd));
+  g_counters.run_records = 0;
+}
 
 __attribute__((visibility("default"))) int fake_rknn_live_contexts() {
   std::lock_guard<std::mutex> lock(g_mutex);

@@ -29,4 +29,17 @@ void fake_rknn_set_api_version(const char* version);
 int fake_rknn_live_mems();
 /// Contexts initialised and not yet destroyed.
 int fake_rknn_live_contexts();
+/// Calls since the last fake_rknn_counters_reset(): "create_mem_from_fd", "create_mem" (with create_mem2),
+/// "destroy_mem", "set_io_mem", "set_io_mem_input" (input bindings only), "run" (successful runs); -1 for
+/// an unknown name.
+long fake_rknn_counter(const char* name);
+/// rknn_create_mem_from_fd calls with fd @p fd since the last counters reset (-1 for fd outside 0..4095).
+int fake_rknn_fd_binds(int fd);
+/// Successful rknn_run calls recorded since the last counters reset (up to 16384).
+int fake_rknn_run_records();
+/// Run @p i: the fd of the input memory it read (-1 for runtime-allocated memory) and the FNV-1a 64
+/// checksum of the dense input bytes it read (through its own mapping of an imported fd). 0, or -1.
+int fake_rknn_run_record(int i, int* fd, unsigned long long* checksum);
+/// Zeroes the counters and the run records (the call log has its own reset).
+void fake_rknn_counters_reset();
 }

@@ -56,6 +56,8 @@ struct BackendOptions {
   int warmup = 1;            ///< runs done at create, before the first frame
   int core_mask = 0;         ///< rknn: rknn_core_mask (0 = auto)
   int timeout_ms = 1000;     ///< rknn: rknn_run_extend.timeout_ms (0 = runtime default)
+  /// rknn: how many distinct imported DMA-BUFs stay bound (0..64); the cache is allocated at create.
+  int max_imported_buffers = 8;
   /// The input tensor the graph will pass. OpenCV needs its shape (ONNX inputs are not queryable in
   /// OpenCV 4.6); rknn checks it against the model. Empty dims = take the model's.
   TensorDesc input;
@@ -64,7 +66,8 @@ struct BackendOptions {
 /// @brief One inference engine behind the vg.inference kernel.
 ///
 /// Lifecycle: load() and bind_inputs() at create (may throw vg::Error, may allocate); run(),
-/// set_core_mask() and last_run_time_us() afterwards (noexcept; the rknn backend does not allocate).
+/// run_imported(), set_core_mask() and last_run_time_us() afterwards (noexcept; the rknn backend does
+/// not allocate).
 /// @note Not thread-safe: one node's worker drives it.
 /// @code
 /// auto be = vg::inference::make_backend("auto", "face.onnx");
@@ -72,6 +75,8 @@ struct BackendOptions {
 /// vg::inference::ModelInfo info = be->load("face.onnx", opt);
 /// be->bind_inputs(blocks);                  // every buffer the input will ever be
 /// vg::Status s = be->run(0, output_ptrs);   // outputs sized per info.outputs[i].byte_size()
+/// bool copied = false;                       // memory the application imported later:
+/// s = be->run_imported(camera_block, output_ptrs, copied);
 /// @endcode
 class InferenceBackend {
  public:
@@ -85,9 +90,20 @@ class InferenceBackend {
   /// @brief Runs on bound buffer @p input_index and writes each output to @p outputs[i]
   ///        (info.outputs[i].byte_size() bytes). inference_error/timeout leave the backend usable.
   virtual Status run(std::size_t input_index, std::span<void* const> outputs) noexcept = 0;
-  /// @brief Runs on memory that was not bound at create (e.g. a buffer swapped in with
-  ///        Graph::import_handle): rknn copies it into its staging memory, OpenCV wraps it.
-  virtual Status run_unbound(const void* input, std::span<void* const> outputs) noexcept = 0;
+  /// @brief True when run(@p input_index) copies the bound buffer into runtime memory first (rknn with
+  ///        a host-memory buffer): the caller counts that copy as a conversion.
+  virtual bool copies_bound_input(std::size_t /*input_index*/) const noexcept { return false; }
+  /// @brief Runs on memory the application imported after create (Graph::import_handle/import_buffer).
+  ///
+  /// @p input: data = the tensor's first byte (null for device-only memory); dmabuf_fd/fd_offset locate
+  /// that byte in a DMA-BUF when fd-backed. rknn binds each distinct DMA-BUF once and afterwards only
+  /// selects it; what it cannot bind (host memory, cache full, row-strided model input) is copied into
+  /// its staging memory and @p converted is set, so the caller can count the copy. OpenCV wraps
+  /// input.data without copying. Memory without a CPU address that cannot be bound fails with
+  /// not_supported; last_failure() says why.
+  virtual Status run_imported(const MemoryBlock& input, std::span<void* const> outputs, bool& converted) noexcept = 0;
+  /// @brief Why the last run_imported failed before reaching the runtime ("" otherwise).
+  virtual std::string_view last_failure() const noexcept = 0;
   /// @brief Restricts the NPU cores (rknn_core_mask). not_supported on backends without cores.
   virtual Status set_core_mask(int mask) noexcept = 0;
   /// @brief Duration of the last run in microseconds (runtime-reported when available, else wall clock).

@@ -23,8 +23,11 @@ inline constexpr std::uint32_t kCmdGetRunTime = 2;   ///< no payload; reply text
 /// many outputs must be bound as the model has. Attributes: model (string, required), backend
 /// ("auto": *.rknn -> rknn, else opencv; "opencv"; "rknn"), runtime_path (librknnrt; default
 /// VG_RKNNRT_PATH or librknnrt.so), dequantize (false), warmup (1), core_mask (0 = auto),
-/// timeout_ms (1000). Output metadata (shape, type, layout, quantisation) is read from the model
-/// at verify, so a graph that disagrees with its model fails verify, naming the node.
+/// timeout_ms (1000), max_imported_buffers (8, 0..64: distinct imported DMA-BUFs the rknn backend binds
+/// once and keeps; frames it must copy instead are counted as conversions). Output metadata (shape,
+/// type, layout, quantisation) is read from the model at verify, so a graph that disagrees with its
+/// model fails verify, naming the node. The input may be device-only memory (Graph::set_device_only)
+/// with the rknn backend.
 /// @code
 /// vg::Context ctx;
 /// ctx.load_module(vg::inference::make_inference_module());

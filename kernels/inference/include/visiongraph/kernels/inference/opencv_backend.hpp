@@ -35,7 +35,8 @@ class OpencvBackend final : public InferenceBackend {
   ModelInfo load(const std::string& model_path, const BackendOptions& options) override;
   void bind_inputs(std::span<const MemoryBlock> buffers) override;
   Status run(std::size_t input_index, std::span<void* const> outputs) noexcept override;
-  Status run_unbound(const void* input, std::span<void* const> outputs) noexcept override;
+  Status run_imported(const MemoryBlock& input, std::span<void* const> outputs, bool& converted) noexcept override;
+  std::string_view last_failure() const noexcept override { return last_failure_; }
   Status set_core_mask(int /*mask*/) noexcept override { return Status::not_supported; }
   std::int64_t last_run_time_us() const noexcept override { return last_run_us_; }
   int last_runtime_code() const noexcept override { return last_code_; }
@@ -46,6 +47,7 @@ class OpencvBackend final : public InferenceBackend {
   std::unique_ptr<Impl> impl_;
   std::int64_t last_run_us_ = 0;
   int last_code_ = 0;
+  std::string_view last_failure_;  // static text
 };
 
 }  // namespace vg::inference

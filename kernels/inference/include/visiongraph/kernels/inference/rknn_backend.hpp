@@ -12,6 +12,16 @@ class RknnRuntime;
 
 namespace vg::inference {
 
+/// @brief What happened to imported inputs (run_imported) since bind_inputs.
+struct ImportCounters {
+  std::uint64_t binds = 0;           ///< rknn_create_mem_from_fd for imported DMA-BUFs (first sight and rebinds)
+  std::uint64_t rebinds = 0;         ///< of those: a stale entry (its fd now another DMA-BUF) destroyed and rebound
+  std::uint64_t hits = 0;            ///< frames that only selected an already bound DMA-BUF
+  std::uint64_t staging_copies = 0;  ///< frames copied into the staging memory (host memory, cache full, strided model)
+  std::size_t cached = 0;            ///< imported DMA-BUFs bound now
+  std::size_t capacity = 0;          ///< BackendOptions::max_imported_buffers
+};
+
 /// @brief librknnrt backend with every input buffer pre-bound.
 ///
 /// load(): dlopen librknnrt, rknn_init, check the SDK version (struct layouts), query the in/out
@@ -20,7 +30,13 @@ namespace vg::inference {
 /// never maps or imports anything), or one staging memory when a buffer has no fd or the model needs
 /// a row stride; then warm-up. run(): select the pre-bound memory, rknn_set_io_mem, rknn_mem_sync to
 /// the device (runtime >= 1.6.0), rknn_run with timeout_ms, sync from the device, convert native
-/// NC1HWC2 to NCHW (and dequantize when asked) into the graph's tensors. Errors return
+/// NC1HWC2 to NCHW (and dequantize when asked) into the graph's tensors. run_imported(): DMA-BUFs the
+/// application imports later (a camera's or decoder's pool) are bound with rknn_create_mem_from_fd at
+/// first sight into a cache of max_imported_buffers entries allocated at bind_inputs, keyed by the
+/// DMA-BUF's identity (fstat st_dev/st_ino of the fd, because fd numbers are reused after close) plus
+/// fd_offset and size, and kept until destruction; later frames only select them. A stale entry (its fd
+/// number now names another DMA-BUF) is rebound; with every entry live the frame is copied into the
+/// staging memory (reported through `converted`, as is imported host memory). Errors return
 /// inference_error (timeout for RKNN_ERR_TIMEOUT) with the runtime code; the next frame runs normally.
 /// Destruction frees every memory, then the context.
 /// @note Not thread-safe: one context per worker, as librknnrt requires.
@@ -38,7 +54,9 @@ class RknnBackend final : public InferenceBackend {
   ModelInfo load(const std::string& model_path, const BackendOptions& options) override;
   void bind_inputs(std::span<const MemoryBlock> buffers) override;
   Status run(std::size_t input_index, std::span<void* const> outputs) noexcept override;
-  Status run_unbound(const void* input, std::span<void* const> outputs) noexcept override;
+  bool copies_bound_input(std::size_t input_index) const noexcept override;
+  Status run_imported(const MemoryBlock& input, std::span<void* const> outputs, bool& converted) noexcept override;
+  std::string_view last_failure() const noexcept override;
   Status set_core_mask(int mask) noexcept override;
   std::int64_t last_run_time_us() const noexcept override;
   int last_runtime_code() const noexcept override;
@@ -47,6 +65,8 @@ class RknnBackend final : public InferenceBackend {
   const npu::RknnRuntime* runtime() const noexcept;
   /// @brief How many input buffers are bound zero-copy by fd (the rest go through the staging memory).
   std::size_t zero_copy_inputs() const noexcept;
+  /// @brief Binds, cache hits and staging copies of imported inputs (for reports and tests).
+  const ImportCounters& import_counters() const noexcept;
 
  private:
   struct Impl;
