@@ -152,13 +152,13 @@ TEST(CliTest, RunRejectsBadArguments) {
 TEST(CliTest, RunWithAMissingInputFails) {
   const auto r = run_cli("run " + kFace + " --input /nonexistent/video.avi");
   EXPECT_EQ(r.code, 1);
-  EXPECT_HAS(r.output, "input '/nonexistent/video.avi' not found");
+  EXPECT_HAS(r.output, "/nonexistent/video.avi: not found");
 }
 
 TEST(CliTest, RunWithAMissingCameraFails) {
   const auto r = run_cli("run " + kFace + " --input /dev/video99");
   EXPECT_EQ(r.code, 1);
-  EXPECT_HAS(r.output, "cannot open camera '/dev/video99'");
+  EXPECT_HAS(r.output, "/dev/video99: no such video device");
 }
 
 TEST(CliTest, RunNeedsAnInputGraphParameter) {

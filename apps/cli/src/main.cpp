@@ -209,13 +209,19 @@ int main(int argc, char** argv) {
   Common common;
   vg::cli::RunOptions run;
   std::vector<std::string> run_sets;
-  auto* run_cmd = app.add_subcommand("run", "Run a graph over an image, a directory of images, a video or a camera");
+  auto* run_cmd = app.add_subcommand("run", "Run a graph over images, a video, a stream (RTSP, HTTP), a camera or a GStreamer pipeline");
   run_cmd->add_option("graph", run.graph, "Graph file (.yaml)")->required()->check(CLI::ExistingFile);
-  run_cmd->add_option("-i,--input", run.input, "Image, directory of images, video file, /dev/videoN or camera index")
+  run_cmd->add_option("-i,--input", run.input,
+                      "Image, directory of images, video file, rtsp://..., http(s)://..., /dev/videoN, or "
+                      "'gst:PIPELINE ! appsink' (docs/sources.md)")
       ->required();
   run_cmd->add_option("-n,--frames", run.frames, "Stop after N frames")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   run_cmd->add_option("-o,--output-dir", run.output_dir, "Output directory (default: out/<graph name>/)");
   run_cmd->add_flag("--realtime", run.realtime, "Pace file input at its frame rate; late frames are dropped (latest wins)");
+  run_cmd->add_flag("--reconnect", run.reconnect,
+                    "Live sources: reconnect with backoff after an error or end of stream instead of ending the run");
+  run_cmd->add_flag("--allow-partial", run.allow_partial,
+                    "Exit 0 even when the input failed part-way (a truncated file, a lost stream); the error is still printed");
   run_cmd->add_option("--control", run.control, "Listen for live commands on this Unix socket (see 'visiongraph ctl')");
   run_cmd->add_flag("--no-progress{false}", run.progress, "No progress line");
   run_cmd->add_flag("--dmabuf", run.dmabuf,

@@ -1,5 +1,5 @@
-// `visiongraph run`: stream a source through a graph file, write detections.jsonl, annotated output,
-// trace.json and print the per-node timing table.
+// `visiongraph run`: stream a source (vg::io::Source) through a graph file (frames imported by
+// vg::io::GraphInput), write detections.jsonl, annotated output, trace.json and the per-node table.
 
 #include "run.hpp"
 
@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -26,8 +27,9 @@
 
 #include "builtin_modules.hpp"
 #include "control.hpp"
-#include "frame_source.hpp"
 #include "visiongraph/core/clock.hpp"
+#include "visiongraph/io/graph_input.hpp"
+#include "visiongraph/io/source.hpp"
 #include "visiongraph/kernels/detection/detections.hpp"
 #include "visiongraph/yaml/yaml.hpp"
 #if VG_CLI_HAVE_NPU
@@ -51,12 +53,13 @@ extern "C" void on_interrupt(int sig) {
   std::signal(sig, SIG_DFL);  // a second Ctrl-C ends the process at once
 }
 
-/// What the application knows about one frame it read.
+/// What the JSON line of one frame says besides its detections.
 struct FrameRecord {
-  std::int64_t timestamp_ns = 0;
+  std::int64_t timestamp_ns = 0;  ///< media time for files and streams, else time since the run started
+  std::int64_t capture_ns = 0;    ///< monotonic capture time (0 unknown)
+  std::int64_t latency_ns = 0;    ///< capture -> detections done (0 unknown)
   double scale_x = 1.0;  ///< source pixels per graph-input pixel
   double scale_y = 1.0;
-  std::string name;
 };
 
 /// Writes one JSON line per frame, in frame order, whatever order results arrive in. Thread-safe.
@@ -92,6 +95,8 @@ std::string detections_json(std::uint64_t frame, const FrameRecord& rec, const d
   nlohmann::ordered_json j;
   j["frame"] = frame;
   j["timestamp_ns"] = rec.timestamp_ns;
+  if (rec.capture_ns > 0) j["capture_ns"] = rec.capture_ns;
+  if (rec.latency_ns > 0) j["latency_ms"] = std::round(static_cast<double>(rec.latency_ns) / 1e3) / 1e3;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   const std::uint32_t count = std::min<std::uint32_t>(pkt.count, detection::kMaxDetections);
   for (std::uint32_t i = 0; i < count; ++i) {
@@ -118,36 +123,6 @@ std::string status_json(std::uint64_t frame, const FrameRecord& rec, const char*
   if (std::string(key) == "dropped") j["dropped"] = true;
   else j[key] = value;
   return j.dump();
-}
-
-/// Copy a BGR frame into a graph image buffer (bgr24, rgb24 or gray8), resizing when the sizes differ.
-bool fill_image(const cv::Mat& bgr, ImageView view, FrameRecord& rec) {
-  const int w = static_cast<int>(view.width()), h = static_cast<int>(view.height());
-  cv::Mat src = bgr;
-  if (bgr.cols != w || bgr.rows != h) {
-    cv::resize(bgr, src, cv::Size(w, h), 0, 0, cv::INTER_AREA);
-    rec.scale_x = static_cast<double>(bgr.cols) / w;
-    rec.scale_y = static_cast<double>(bgr.rows) / h;
-  }
-  switch (view.format()) {
-    case ImageFormat::bgr24: {
-      cv::Mat dst(h, w, CV_8UC3, view.plane(0), view.stride(0));
-      src.copyTo(dst);
-      return true;
-    }
-    case ImageFormat::rgb24: {
-      cv::Mat dst(h, w, CV_8UC3, view.plane(0), view.stride(0));
-      cv::cvtColor(src, dst, cv::COLOR_BGR2RGB);
-      return true;
-    }
-    case ImageFormat::gray8: {
-      cv::Mat dst(h, w, CV_8UC1, view.plane(0), view.stride(0));
-      cv::cvtColor(src, dst, cv::COLOR_BGR2GRAY);
-      return true;
-    }
-    case ImageFormat::nv12: return false;
-  }
-  return false;
 }
 
 cv::Mat image_as_bgr(ImageView view) {
@@ -206,40 +181,51 @@ class Progress {
   std::chrono::steady_clock::time_point last_{};
 };
 
-}  // namespace
+/// The data object a graph parameter's node binds at its parameter, or null.
+const yaml::DataDesc* data_of(const yaml::GraphDesc& desc, const yaml::GraphParameterDesc& gp) {
+  const yaml::NodeDesc* node = desc.find_node(gp.node);
+  if (!node) return nullptr;
+  for (const auto& b : node->bindings)
+    if (b.param == gp.param) return desc.find_data(b.data);
+  return nullptr;
+}
 
-int run_graph(const RunOptions& opt) {
-  // ---- the graph file, adjusted to the source ----
-  yaml::GraphDesc desc = yaml::parse_file(opt.graph);
-  std::unique_ptr<FrameSource> source;
-  try {
-    source = FrameSource::open(opt.input);
-  } catch (const std::exception& e) {
-    std::cerr << "visiongraph run: " << e.what() << '\n';
-    return 1;
-  }
-  const cv::Size size = source->size();
-  desc.set_auto_size(static_cast<std::uint32_t>(size.width), static_cast<std::uint32_t>(size.height));
-  yaml::GraphParameterDesc* input_desc = desc.find_graph_parameter("input");
-  if (!input_desc)
+/// The graph's 'input' parameter, with a message naming what the run needs when it is missing.
+yaml::GraphParameterDesc& input_parameter(yaml::GraphDesc& desc) {
+  yaml::GraphParameterDesc* input = desc.find_graph_parameter("input");
+  if (!input)
     throw yaml::LoadError(desc.position, "graph_parameters",
                           "'visiongraph run' needs a graph parameter named 'input' (the image it feeds), and reads "
                           "'detections' and 'annotated' when present");
-  const bool latest_wins = source->live() || opt.realtime;
-  input_desc->policy = latest_wins ? InputPolicy::latest_wins : InputPolicy::block;
-  if (latest_wins) {
-    // Latest-wins only replaces frames if the application always has a free buffer to fill: one per
-    // frame in flight, one per queue slot, one being filled.
-    std::size_t depth = desc.pipeline_depth;
-    if (depth == 0) {
-      std::vector<std::string> targets;
-      for (const auto& n : desc.nodes)
-        if (std::find(targets.begin(), targets.end(), n.target) == targets.end()) targets.push_back(n.target);
-      depth = std::max<std::size_t>(targets.size(), 3);
-    }
-    input_desc->buffers = std::max(input_desc->buffers, depth + input_desc->queue_capacity + 1);
-  }
+  return *input;
+}
 
+/// Source options from the graph: ask the source for the pixel format the input takes, so a source
+/// that already produces it (a camera's NV12) is imported without a conversion.
+io::SourceOptions source_options(const RunOptions& opt, const yaml::DataDesc* input) {
+  io::SourceOptions o;
+  if (input && input->meta.kind == DataKind::image) o.format = input->meta.image.format;
+  else o.format = ImageFormat::rgb24;  // an image-shaped tensor input: models take RGB
+  o.reconnect = opt.reconnect;
+  return o;
+}
+
+/// Latest-wins for live or paced input; buffers enough that the producer always has one to fill.
+void adapt_to_source(yaml::GraphDesc& desc, yaml::GraphParameterDesc& input, const io::SourceInfo& info, bool latest_wins) {
+  desc.set_auto_size(info.width, info.height);
+  input.policy = latest_wins ? InputPolicy::latest_wins : InputPolicy::block;
+  std::size_t depth = desc.pipeline_depth;
+  if (depth == 0) {
+    std::vector<std::string> targets;
+    for (const auto& n : desc.nodes)
+      if (std::find(targets.begin(), targets.end(), n.target) == targets.end()) targets.push_back(n.target);
+    depth = std::max<std::size_t>(targets.size(), 3);
+  }
+  // One buffer per frame in flight, one per queue slot, one being filled.
+  input.buffers = std::max(input.buffers, depth + input.queue_capacity + 1);
+}
+
+yaml::BuildOptions build_options(const RunOptions& opt) {
   yaml::BuildOptions build = default_build_options();
   if (!opt.assets.empty()) build.variables["VG_ASSETS_DIR"] = opt.assets;
   for (const auto& [k, v] : opt.variables) build.variables[k] = v;
@@ -257,31 +243,201 @@ int run_graph(const RunOptions& opt) {
       return memory;
     };
 #else
-    std::cerr << "visiongraph run: --dmabuf needs a build with the NPU layer (-DVG_BUILD_NPU=ON)\n";
-    return 1;
+    throw std::runtime_error("--dmabuf needs a build with the NPU layer (-DVG_BUILD_NPU=ON)");
 #endif
   }
-  auto loaded = yaml::build(desc, build);
-  Graph& graph = loaded->graph();
+  return build;
+}
 
-  const GraphParamId in_id = loaded->graph_parameter("input");
-  const GraphParamId det_id = loaded->graph_parameter("detections");
-  const GraphParamId ann_id = loaded->graph_parameter("annotated");
-  const DataId in_data = graph.data_of(in_id);
-  if (graph.meta(in_data).kind != DataKind::image)
-    throw yaml::LoadError(input_desc->position, "input", "the 'input' graph parameter must be an image");
-  if (graph.meta(in_data).image.format == ImageFormat::nv12)
-    throw yaml::LoadError(input_desc->position, "input", "the 'input' graph parameter must be bgr24, rgb24 or gray8");
-  if (det_id.valid()) {
-    const DataMeta& m = graph.meta(graph.data_of(det_id));
+/// The graph parameters the run reads, checked against what it can write.
+struct RunParams {
+  GraphParamId input, detections, annotated;
+};
+
+RunParams check_params(const yaml::LoadedGraph& loaded, const yaml::GraphDesc& desc) {
+  const Graph& graph = loaded.graph();
+  RunParams p{loaded.graph_parameter("input"), loaded.graph_parameter("detections"), loaded.graph_parameter("annotated")};
+  const DataMeta& in = graph.meta(graph.data_of(p.input));
+  if (in.kind != DataKind::image && in.kind != DataKind::tensor)
+    throw yaml::LoadError(desc.find_graph_parameter("input")->position, "input",
+                          "the 'input' graph parameter must be an image (or an image-shaped u8 tensor)");
+  if (p.detections.valid()) {
+    const DataMeta& m = graph.meta(graph.data_of(p.detections));
     if (m.kind != DataKind::user_data || m.user_data.size != sizeof(detection::DetectionPacket))
       throw yaml::LoadError(desc.find_graph_parameter("detections")->position, "detections",
                             "the 'detections' graph parameter must be a DetectionPacket (user_data, " +
                                 std::to_string(sizeof(detection::DetectionPacket)) + " bytes), got " + m.describe());
   }
-  if (ann_id.valid() && graph.meta(graph.data_of(ann_id)).kind != DataKind::image)
+  if (p.annotated.valid() && graph.meta(graph.data_of(p.annotated)).kind != DataKind::image)
     throw yaml::LoadError(desc.find_graph_parameter("annotated")->position, "annotated",
                           "the 'annotated' graph parameter must be an image");
+  return p;
+}
+
+/// Where a run's results go: detections.jsonl and the annotated video (or one PNG per input image).
+class RunOutputs {
+ public:
+  RunOutputs(const fs::path& dir, bool detections, bool annotated, bool images, double fps)
+      : dir_(dir), annotated_(annotated), images_(images), fps_(fps > 0 ? fps : 25.0) {
+    if (detections) jsonl_ = std::make_unique<JsonLinesWriter>(dir / "detections.jsonl");
+  }
+  void dropped(std::uint64_t frame, const FrameRecord& rec) {
+    if (jsonl_) jsonl_->put(frame, status_json(frame, rec, "dropped", ""));
+  }
+  void failed(std::uint64_t frame, const FrameRecord& rec, const std::string& why) {
+    if (jsonl_) jsonl_->put(frame, status_json(frame, rec, "error", why));
+  }
+  void detections(std::uint64_t frame, const FrameRecord& rec, const detection::DetectionPacket& pkt) {
+    if (jsonl_) jsonl_->put(frame, detections_json(frame, rec, pkt));
+  }
+  void annotated(ImageView view, const std::string& name) {
+    cv::Mat bgr = image_as_bgr(view);
+    if (images_) {
+      if (!cv::imwrite((dir_ / (name + ".png")).string(), bgr))
+        throw std::runtime_error("cannot write '" + (dir_ / (name + ".png")).string() + "'");
+      return;
+    }
+    if (!video_.isOpened()) {
+      video_.open((dir_ / "annotated.avi").string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), fps_, bgr.size());
+      if (!video_.isOpened()) throw std::runtime_error("cannot write '" + (dir_ / "annotated.avi").string() + "'");
+    }
+    video_.write(bgr);
+  }
+  void close() {
+    if (jsonl_) jsonl_->flush();
+    video_.release();
+  }
+  std::string describe() const {
+    std::string s = jsonl_ ? " detections.jsonl" : "";
+    s += " trace.json";
+    if (annotated_) s += images_ ? ", one annotated PNG per input image (same name)" : ", annotated.avi";
+    return s;
+  }
+
+ private:
+  fs::path dir_;
+  bool annotated_, images_;
+  double fps_;
+  std::unique_ptr<JsonLinesWriter> jsonl_;
+  cv::VideoWriter video_;
+};
+
+/// Counts shared by the producer and the consumer thread.
+struct RunCounts {
+  std::atomic<std::uint64_t> read{0}, resolved{0}, dropped{0}, failed{0};
+};
+
+/// Consumer: every input buffer the graph hands back (in frame order), with its outputs.
+void consume(Graph& graph, io::GraphInput& input, const RunParams& p, RunOutputs& out, RunCounts& counts,
+             std::int64_t base_ns, Progress& progress, const std::atomic<bool>& producing) {
+  const DataId in_data = graph.data_of(p.input);
+  const ImageMeta in_image = graph.meta(in_data).image;
+  const bool tensor_input = graph.meta(in_data).kind == DataKind::tensor;
+  for (;;) {
+    io::ReclaimedFrame r;
+    const Status s = input.reclaim(r, 100ms);
+    if (s == Status::timeout) {
+      if (!producing.load() && counts.resolved.load() == counts.read.load()) return;
+      continue;
+    }
+    if (s != Status::ok) return;  // stopped, nothing left
+    FrameRecord rec;
+    rec.timestamp_ns = r.media_ns >= 0 ? r.media_ns : r.capture_ns - base_ns;
+    rec.capture_ns = r.capture_ns;
+    if (!tensor_input && in_image.width && in_image.height) {
+      rec.scale_x = static_cast<double>(r.source_width) / in_image.width;
+      rec.scale_y = static_cast<double>(r.source_height) / in_image.height;
+    }
+    const std::uint64_t frame = r.source_sequence;
+    const bool ran = r.buffer.status == Status::ok || r.buffer.status == Status::kernel_error;
+    if (!ran) {  // dropped by latest-wins, or aborted before it started
+      out.dropped(frame, rec);
+      ++counts.dropped;
+    } else {
+      DequeuedBuffer det{}, ann{};
+      if (p.detections.valid() && graph.dequeue(p.detections, det, 10s) != Status::ok)
+        throw std::runtime_error("the detections output did not come back");
+      if (p.annotated.valid() && graph.dequeue(p.annotated, ann, 10s) != Status::ok)
+        throw std::runtime_error("the annotated output did not come back");
+      if (r.buffer.status != Status::ok) {
+        out.failed(frame, rec, graph.last_error().describe());
+        ++counts.failed;
+      } else {
+        if (p.detections.valid()) {
+          if (r.capture_ns > 0 && det.completed_ns > 0) rec.latency_ns = det.completed_ns - r.capture_ns;
+          out.detections(frame, rec, *graph.user_data<detection::DetectionPacket>(graph.data_of(p.detections), det.index));
+        }
+        if (p.annotated.valid()) {
+          const std::string name = r.name[0] ? std::string(r.name.data()) : "frame_" + std::to_string(frame);
+          out.annotated(graph.image(graph.data_of(p.annotated), ann.index), name);
+        }
+      }
+      if (p.detections.valid()) (void)graph.enqueue(p.detections, det.index);
+      if (p.annotated.valid()) (void)graph.enqueue(p.annotated, ann.index);
+    }
+    progress.update(++counts.resolved);
+  }
+}
+
+/// Producer: read frames and hand them to the graph until the source ends, fails or is interrupted.
+/// Returns the source's error ("" at a normal end).
+std::string produce(io::Source& source, io::GraphInput& input, const RunOptions& opt, RunOutputs& out,
+                    RunCounts& counts, std::int64_t base_ns) {
+  const io::SourceInfo& info = source.info();
+  const auto t0 = std::chrono::steady_clock::now();
+  while (!g_interrupted.load() && (opt.frames < 0 || static_cast<std::int64_t>(counts.read.load()) < opt.frames)) {
+    io::Frame frame;
+    const Status s = source.read(frame, 1s);
+    if (s == Status::timeout) continue;
+    if (s == Status::end_of_stream || s == Status::stopped) return "";
+    if (s != Status::ok) return source.error().empty() ? info.spec + ": " + std::string(to_string(s)) : source.error();
+    if (opt.realtime && !info.live && info.fps > 0) {
+      const double at = frame.media_ns >= 0 ? static_cast<double>(frame.media_ns) * 1e-9
+                                            : static_cast<double>(counts.read.load()) / info.fps;
+      std::this_thread::sleep_until(t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                             std::chrono::duration<double>(at)));
+      frame.capture_ns = now_ns();  // a paced file frame is "captured" when its time comes, not when decoded ahead
+    }
+    const std::uint64_t sequence = frame.sequence;
+    FrameRecord rec;
+    rec.timestamp_ns = frame.media_ns >= 0 ? frame.media_ns : frame.capture_ns - base_ns;
+    ++counts.read;
+    // Back-pressure (files): wait for the graph to free a buffer, but stay responsive to an interrupt.
+    Status room = Status::timeout;
+    while (room == Status::timeout && !g_interrupted.load()) room = input.wait_for_free_buffer(200ms);
+    const Status pushed = room == Status::ok ? input.push(std::move(frame), 10s) : room;
+    if (pushed != Status::ok) {  // the frame's lease went back with it: reported, never silent
+      out.dropped(sequence, rec);
+      ++counts.dropped;
+      ++counts.resolved;
+      if (pushed == Status::stopped) return "";
+      if (g_interrupted.load()) return "";
+      if (pushed != Status::rejected && pushed != Status::timeout && pushed != Status::busy)
+        return info.spec + ": frame " + std::to_string(sequence) + " could not enter the graph: " +
+               std::string(to_string(pushed));
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+int run_graph(const RunOptions& opt) {
+  // ---- the graph file and the source, adjusted to each other ----
+  yaml::GraphDesc desc = yaml::parse_file(opt.graph);
+  yaml::GraphParameterDesc& input_desc = input_parameter(desc);
+  std::unique_ptr<io::Source> source;
+  try {
+    source = io::Source::open(opt.input, source_options(opt, data_of(desc, input_desc)));
+  } catch (const std::exception& e) {
+    std::cerr << "visiongraph run: " << e.what() << '\n';
+    return 1;
+  }
+  const io::SourceInfo info = source->info();
+  adapt_to_source(desc, input_desc, info, info.live || opt.realtime);
+  auto loaded = yaml::build(desc, build_options(opt));
+  Graph& graph = loaded->graph();
+  const RunParams params = check_params(*loaded, desc);
 
   // ---- outputs ----
   const fs::path out_dir = opt.output_dir.empty() ? fs::path("out") / graph.name() : fs::path(opt.output_dir);
@@ -291,186 +447,51 @@ int run_graph(const RunOptions& opt) {
     std::cerr << "visiongraph run: cannot create output directory '" << out_dir.string() << "': " << ec.message() << '\n';
     return 1;
   }
-  std::unique_ptr<JsonLinesWriter> jsonl;
-  if (det_id.valid()) jsonl = std::make_unique<JsonLinesWriter>(out_dir / "detections.jsonl");
-  cv::VideoWriter video;
-  const fs::path video_path = out_dir / "annotated.avi";
-
+  const bool images = info.kind == io::SourceKind::image || info.kind == io::SourceKind::image_dir;
+  RunOutputs outputs(out_dir, params.detections.valid(), params.annotated.valid(), images, info.fps);
   ControlServer control(graph, loaded->context());
   if (!opt.control.empty()) control.start(opt.control);
 
   // ---- streaming ----
-  const std::size_t num_in = graph.num_buffers(in_data);
-  std::mutex mu;
-  std::condition_variable cv;
-  std::deque<std::uint32_t> free_inputs;
-  for (std::uint32_t i = 0; i < num_in; ++i) free_inputs.push_back(i);
-  std::vector<std::uint64_t> frame_of_buffer(num_in, 0);
-  std::map<std::uint64_t, FrameRecord> records;
-  std::uint64_t produced = 0, resolved = 0, dropped = 0, failed = 0;
-  bool producing = true;
-
-  for (GraphParamId out : {det_id, ann_id}) {
+  for (GraphParamId out : {params.detections, params.annotated}) {
     if (!out.valid()) continue;
     for (std::uint32_t i = 0; i < graph.num_buffers(graph.data_of(out)); ++i)
       if (graph.enqueue(out, i) != Status::ok) throw std::runtime_error("cannot hand output buffers to the graph");
   }
+  io::GraphInput input(graph, params.input);
   if (graph.start() != Status::ok) throw std::runtime_error("cannot start the graph");
-
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
-  Progress progress(opt.progress && ::isatty(STDERR_FILENO), opt.frames >= 0 && source->length() >= 0
-                                                                   ? std::min<std::int64_t>(opt.frames, source->length())
-                                                                   : (opt.frames >= 0 ? opt.frames : source->length()));
+  const std::int64_t total = opt.frames >= 0 && info.length >= 0 ? std::min<std::int64_t>(opt.frames, info.length)
+                                                                  : (opt.frames >= 0 ? opt.frames : info.length);
+  Progress progress(opt.progress && ::isatty(STDERR_FILENO), total);
+  RunCounts counts;
+  std::atomic<bool> producing{true};
+  const std::int64_t base_ns = now_ns();
   std::string consumer_error;
-
   std::thread consumer([&] {
     try {
-      for (;;) {
-        {
-          std::lock_guard lock(mu);
-          if (!producing && resolved == produced) break;
-        }
-        DequeuedBuffer in{};
-        const Status s = graph.dequeue(in_id, in, 100ms);
-        if (s == Status::timeout) continue;
-        if (s != Status::ok) {  // stopped
-          g_interrupted.store(true);
-          break;
-        }
-        std::uint64_t frame = 0;
-        FrameRecord rec;
-        {
-          std::lock_guard lock(mu);
-          frame = frame_of_buffer[in.index];
-          rec = records[frame];
-          records.erase(frame);
-        }
-        const bool completed = in.status == Status::ok || in.status == Status::kernel_error;
-        if (!completed) {
-          // dropped (latest wins), rejected or aborted before it entered the graph
-          if (jsonl) jsonl->put(frame, status_json(frame, rec, "dropped", ""));
-          std::lock_guard lock(mu);
-          ++dropped;
-        } else {
-          DequeuedBuffer det{}, ann{};
-          if (det_id.valid() && graph.dequeue(det_id, det, 10s) != Status::ok)
-            throw std::runtime_error("the detections output did not come back");
-          if (ann_id.valid() && graph.dequeue(ann_id, ann, 10s) != Status::ok)
-            throw std::runtime_error("the annotated output did not come back");
-          if (in.status != Status::ok) {
-            if (jsonl) jsonl->put(frame, status_json(frame, rec, "error", graph.last_error().describe()));
-            std::lock_guard lock(mu);
-            ++failed;
-          } else {
-            if (jsonl) {
-              const auto* pkt = graph.user_data<detection::DetectionPacket>(graph.data_of(det_id), det.index);
-              jsonl->put(frame, detections_json(frame, rec, *pkt));
-            }
-            if (ann_id.valid()) {
-              cv::Mat bgr = image_as_bgr(graph.image(graph.data_of(ann_id), ann.index));
-              if (source->images()) {
-                (void)cv::imwrite((out_dir / (rec.name + ".png")).string(), bgr);
-              } else {
-                if (!video.isOpened()) {
-                  const double fps = source->fps() > 0 ? source->fps() : 25.0;
-                  video.open(video_path.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), fps, bgr.size());
-                  if (!video.isOpened()) throw std::runtime_error("cannot write '" + video_path.string() + "'");
-                }
-                video.write(bgr);
-              }
-            }
-          }
-          if (det_id.valid()) (void)graph.enqueue(det_id, det.index);
-          if (ann_id.valid()) (void)graph.enqueue(ann_id, ann.index);
-        }
-        {
-          std::lock_guard lock(mu);
-          ++resolved;
-          free_inputs.push_back(in.index);
-        }
-        cv.notify_all();
-        progress.update(resolved);
-      }
+      consume(graph, input, params, outputs, counts, base_ns, progress, producing);
     } catch (const std::exception& e) {
-      {
-        std::lock_guard lock(mu);
-        consumer_error = e.what();
-      }
+      consumer_error = e.what();
       g_interrupted.store(true);
       (void)graph.stop(StopMode::abandon);
     }
-    cv.notify_all();
   });
-
-  // Producer: read, fill a free input buffer, enqueue.
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::int64_t base_ns = now_ns();
-  std::string producer_error;
+  std::string source_error;
   try {
-    cv::Mat frame;
-    while (!g_interrupted.load() && (opt.frames < 0 || static_cast<std::int64_t>(produced) < opt.frames)) {
-      if (!source->read(frame)) break;
-      if (opt.realtime && source->fps() > 0) {
-        const auto due = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                  std::chrono::duration<double>(static_cast<double>(produced) / source->fps()));
-        std::this_thread::sleep_until(due);
-      }
-      std::uint32_t index = 0;
-      {
-        std::unique_lock lock(mu);
-        cv.wait(lock, [&] { return !free_inputs.empty() || g_interrupted.load() || !consumer_error.empty(); });
-        if (free_inputs.empty()) break;
-        index = free_inputs.front();
-        free_inputs.pop_front();
-      }
-      FrameRecord rec;
-      rec.name = source->frame_name();
-      // Cameras: capture time (steady clock). Files: media time when the fps is known, else time since start.
-      if (source->live()) rec.timestamp_ns = now_ns();
-      else if (!source->images() && source->fps() > 0) rec.timestamp_ns = source->frame_time_ns();
-      else rec.timestamp_ns = now_ns() - base_ns;
-      if (!fill_image(frame, graph.image(in_data, index), rec)) throw std::runtime_error("unsupported input format");
-      const std::uint64_t n = produced;
-      {
-        std::lock_guard lock(mu);
-        frame_of_buffer[index] = n;
-        records[n] = rec;
-        ++produced;
-      }
-      const std::int64_t ts = rec.timestamp_ns != 0 ? rec.timestamp_ns : 1;
-      Status s = Status::timeout;
-      while (s == Status::timeout && !g_interrupted.load()) s = graph.enqueue(in_id, index, ts, 1s);
-      if (s == Status::rejected) {
-        std::lock_guard lock(mu);
-        if (jsonl) jsonl->put(n, status_json(n, rec, "dropped", ""));
-        ++dropped;
-        ++resolved;
-        records.erase(n);
-        free_inputs.push_back(index);
-      } else if (s != Status::ok) {
-        std::lock_guard lock(mu);
-        --produced;
-        records.erase(n);
-        free_inputs.push_back(index);
-        break;
-      }
-    }
-  } catch (const std::exception& e) {  // e.g. an OpenCV error on a corrupt frame: finish what is in flight
-    producer_error = e.what();
+    source_error = produce(*source, input, opt, outputs, counts, base_ns);
+  } catch (const std::exception& e) {
+    source_error = e.what();
   }
-  {
-    std::lock_guard lock(mu);
-    producing = false;
-  }
-  cv.notify_all();
+  producing.store(false);
   // Let every frame in flight finish (or, after an interrupt, at most a few seconds).
   consumer.join();
   (void)graph.stop(StopMode::drain);
+  source->close();
   control.stop();
-  progress.finish(resolved);
-  if (jsonl) jsonl->flush();
-  video.release();
+  progress.finish(counts.resolved.load());
+  outputs.close();
 
   {
     std::ofstream trace(out_dir / "trace.json");
@@ -478,27 +499,37 @@ int run_graph(const RunOptions& opt) {
   }
   std::cout << graph.report_text();
   const GraphStats stats = graph.stats();
-  const double secs = stats.wall_seconds;
-  std::cout << "frames: " << produced << " read, " << stats.frames_completed << " completed, " << dropped << " dropped, "
-            << failed << " failed";
-  if (secs > 0) std::cout << "; " << static_cast<double>(stats.frames_completed) / secs << " fps";
+  const io::SourceStats src = source->stats();
+  std::cout << "frames: " << counts.read.load() << " read, " << stats.frames_completed << " completed, "
+            << counts.dropped.load() << " dropped, " << counts.failed.load() << " failed";
+  if (stats.wall_seconds > 0) std::cout << "; " << static_cast<double>(stats.frames_completed) / stats.wall_seconds << " fps";
   std::cout << "; latency p50 " << static_cast<double>(stats.latency_p50_ns) / 1e6 << " ms, p99 "
-            << static_cast<double>(stats.latency_p99_ns) / 1e6 << " ms\n";
-  std::cout << "outputs in " << out_dir.string() << ":" << (jsonl ? " detections.jsonl" : "")
-            << " trace.json" << (ann_id.valid() ? (source->images() ? ", one annotated PNG per input image (same name)" : " annotated.avi") : "") << "\n";
-  if (!producer_error.empty()) {
-    std::cerr << "visiongraph run: reading the input failed: " << producer_error << '\n';
-    return 1;
-  }
-  if (!consumer_error.empty()) {  // the consumer thread has ended: no lock needed
+            << static_cast<double>(stats.latency_p99_ns) / 1e6 << " ms";
+  if (stats.capture_latency_p50_ns > 0)
+    std::cout << "; capture -> done p50 " << static_cast<double>(stats.capture_latency_p50_ns) / 1e6 << " ms, p99 "
+              << static_cast<double>(stats.capture_latency_p99_ns) / 1e6 << " ms";
+  std::cout << "\n";
+  std::cout << "source " << info.spec << ": " << std::string(io::to_string(info.kind)) << ", " << info.width << "x"
+            << info.height << (info.dmabuf ? ", DMA-BUF" : "") << (src.converting ? ", converted by GStreamer" : "")
+            << "; " << src.dropped << " dropped before the graph, " << src.reconnects << " reconnects; "
+            << input.stats().imported << " frames imported without a copy, " << input.stats().converted << " converted\n";
+  std::cout << "outputs in " << out_dir.string() << ":" << outputs.describe() << "\n";
+  source.reset();  // every lease is back (the graph is stopped and the input reclaimed everything)
+
+  if (!consumer_error.empty()) {
     std::cerr << "visiongraph run: " << consumer_error << '\n';
     return 1;
   }
-  if (failed > 0) {
-    std::cerr << "visiongraph run: " << failed << " frame(s) failed; last error: " << graph.last_error().describe() << '\n';
+  if (!source_error.empty()) {
+    std::cerr << "visiongraph run: the input failed after " << counts.read.load() << " frame(s): " << source_error
+              << (opt.allow_partial ? " (accepted: --allow-partial)" : "") << '\n';
+    if (!opt.allow_partial) return 1;
+  }
+  if (counts.failed.load() > 0) {
+    std::cerr << "visiongraph run: " << counts.failed.load() << " frame(s) failed; last error: " << graph.last_error().describe() << '\n';
     return 1;
   }
-  if (produced == 0) {
+  if (counts.read.load() == 0) {
     std::cerr << "visiongraph run: no frame was read from '" << opt.input << "'\n";
     return 1;
   }

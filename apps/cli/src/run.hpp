@@ -11,7 +11,7 @@ namespace vg::cli {
 /// @brief Options of `visiongraph run`.
 struct RunOptions {
   std::string graph;       ///< graph file
-  std::string input;       ///< image, directory of images, video file, /dev/videoN or camera index
+  std::string input;       ///< a source spec (docs/sources.md): file, directory, rtsp://, http(s)://, /dev/videoN, gst:...
   std::string output_dir;  ///< default out/<graph name>/
   std::string control;     ///< Unix socket path for live control; empty = none
   std::string assets;      ///< VG_ASSETS_DIR for ${VG_ASSETS_DIR} in the graph file
@@ -19,11 +19,14 @@ struct RunOptions {
   std::int64_t frames = -1;  ///< stop after N frames; -1 = all
   bool realtime = false;     ///< pace file input at its fps (latest wins)
   bool progress = true;      ///< progress line when stderr is a terminal
+  bool reconnect = false;    ///< live sources: reconnect with backoff instead of ending
+  bool allow_partial = false;  ///< exit 0 when the input failed part-way
   bool dmabuf = false;       ///< allocate npu0's buffers from DMA-BUF memory (zero-copy NPU input)
   bool no_dmabuf = false;    ///< never do so (default: only when an rknpu device is present)
 };
 
-/// @brief Run the graph over the source. Returns the process exit code (0 ok, 1 failure).
+/// @brief Run the graph over the source. Returns the process exit code: 0 ok; 1 failure (a frame failed,
+/// the input failed part-way without --allow-partial, nothing was read).
 /// Throws vg::yaml::LoadError / vg::Error for graph file problems.
 int run_graph(const RunOptions& options);
 

@@ -1,0 +1,164 @@
+// `visiongraph run` on a real RTSP stream: a gst-rtsp-server started by the test on 127.0.0.1 (free port)
+// serves the sample video without re-encoding. The detections must equal the file run's on the frames
+// received; a slow graph must drop frames (counted) and let the newest win; errors name the source.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+#include "rtsp_test_server.hpp"
+
+namespace {
+
+using vg::test::run_cli;
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const std::string kFace = VG_SOURCE_DIR "/apps/face_detect/face_detect.yaml";
+const std::string kSlowFace = VG_SOURCE_DIR "/tests/cli/data/face_detect_slow.yaml";
+constexpr double kFramePeriodNs = 1e9 * 125.0 / 2997.0;  // Megamind.avi: 23.976 fps
+
+std::vector<json> read_jsonl(const fs::path& path) {
+  std::vector<json> out;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) out.push_back(json::parse(line));
+  return out;
+}
+
+class RtspCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!vg::test::have_assets({"face_detection_back_256x256_barracuda.onnx", "Megamind.avi"}))
+      GTEST_SKIP() << "assets missing in " << vg::test::assets_dir() << ": run scripts/fetch_assets.sh";
+    base = fs::temp_directory_path() / ("vg_cli_rtsp_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(base);
+    fs::create_directories(base);
+  }
+  void TearDown() override { fs::remove_all(base); }
+  std::string video() const { return (vg::test::assets_dir() / "Megamind.avi").string(); }
+  fs::path base;
+};
+
+TEST_F(RtspCliTest, DetectionsFromTheStreamEqualTheFileRunOnTheFramesReceived) {
+  const auto file_run = run_cli("run " + kFace + " --no-progress --input " + video() + " -o " + (base / "file").string());
+  ASSERT_EQ(file_run.code, 0) << file_run.output;
+  const auto file_lines = read_jsonl(base / "file" / "detections.jsonl");
+  ASSERT_EQ(file_lines.size(), 270u);
+
+  vg::test::RtspTestServer server(vg::test::RtspTestServer::file_media(video()));
+  server.start();
+  const auto rtsp_run =
+      run_cli("run " + kFace + " --no-progress --input " + server.url() + " -o " + (base / "rtsp").string());
+  server.stop();
+  ASSERT_EQ(rtsp_run.code, 0) << rtsp_run.output;
+  EXPECT_NE(rtsp_run.output.find("source " + server.url() + ": rtsp"), std::string::npos) << rtsp_run.output;
+  const auto lines = read_jsonl(base / "rtsp" / "detections.jsonl");
+  ASSERT_GT(lines.size(), 200u) << "most of the 270 frames arrive over loopback";
+
+  // Stream timestamps count from the stream's start: map each to a file frame by its distance from the
+  // first one, with the first frame received taken as the file frame it matches best.
+  const double t0 = lines[0]["timestamp_ns"].get<double>();
+  auto file_index = [&](const json& line, int first) {
+    return first + static_cast<int>(std::lround((line["timestamp_ns"].get<double>() - t0) / kFramePeriodNs));
+  };
+  auto same = [](const json& a, const json& b) {
+    if (a["detections"].size() != b["detections"].size()) return false;
+    for (std::size_t i = 0; i < a["detections"].size(); ++i) {
+      const auto ba = a["detections"][i]["box"].get<std::vector<double>>();
+      const auto bb = b["detections"][i]["box"].get<std::vector<double>>();
+      for (int k = 0; k < 4; ++k)
+        if (std::fabs(ba[k] - bb[k]) > 0.5) return false;
+    }
+    return true;
+  };
+  int best_first = 0, best_matches = -1;
+  for (int first = 0; first < 5; ++first) {
+    int matches = 0;
+    for (const auto& line : lines) {
+      const int k = file_index(line, first);
+      if (!line.contains("detections") || k < 0 || k >= 270) continue;
+      matches += same(line, file_lines[static_cast<std::size_t>(k)]) ? 1 : 0;
+    }
+    if (matches > best_matches) best_matches = matches, best_first = first;
+  }
+  int compared = 0, equal = 0, with_faces = 0;
+  for (const auto& line : lines) {
+    const int k = file_index(line, best_first);
+    if (!line.contains("detections") || k < 0 || k >= 270) continue;
+    ++compared;
+    if (same(line, file_lines[static_cast<std::size_t>(k)])) ++equal;
+    if (!line["detections"].empty()) ++with_faces;
+    EXPECT_TRUE(line.contains("capture_ns")) << line.dump();
+    EXPECT_TRUE(line.contains("latency_ms")) << line.dump();
+  }
+  EXPECT_GT(compared, 200);
+  // The same bits are decoded by the same decoder: the detections are the file run's, frame for frame.
+  EXPECT_EQ(equal, compared) << "frames whose detections differ from the file run";
+  EXPECT_GT(with_faces, compared * 9 / 10);
+}
+
+TEST_F(RtspCliTest, ASlowGraphDropsFramesCountsThemAndTheNewestWins) {
+  vg::test::RtspTestServer server(vg::test::RtspTestServer::file_media(video()));
+  server.start();
+  const auto r = run_cli("run " + kSlowFace + " --no-progress --input " + server.url() + " -o " + (base / "slow").string());
+  server.stop();
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto lines = read_jsonl(base / "slow" / "detections.jsonl");
+  ASSERT_FALSE(lines.empty());
+  std::size_t dropped = 0, done = 0;
+  std::int64_t last_done = -1, last_frame = -1;
+  for (const auto& line : lines) {
+    const std::int64_t frame = line["frame"];
+    EXPECT_GT(frame, last_frame) << "one line per frame, in frame order";
+    last_frame = frame;
+    if (line.value("dropped", false)) {
+      ++dropped;
+    } else {
+      ++done;
+      last_done = frame;
+    }
+  }
+  // 80 ms per frame against 24 frames/s: about two of three frames must give way to newer ones.
+  EXPECT_GT(dropped, lines.size() / 3) << r.output;
+  EXPECT_GT(done, 10u);
+  EXPECT_EQ(last_done, last_frame) << "the newest frame is never the one dropped";
+  EXPECT_NE(r.output.find(std::to_string(dropped) + " dropped"), std::string::npos) << r.output;
+}
+
+TEST_F(RtspCliTest, AnUnreachableServerIsAnErrorNamingTheUrl) {
+  // A port nobody listens on: start a server to learn a free port, then stop it.
+  vg::test::RtspTestServer server(vg::test::RtspTestServer::file_media(video()));
+  server.start();
+  const std::string url = server.url();
+  server.stop();
+  const auto r = run_cli("run " + kFace + " --no-progress --input " + url + " -o " + (base / "none").string());
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find(url), std::string::npos) << r.output;
+}
+
+TEST_F(RtspCliTest, AStreamThatDiesMidRunWritesWhatItHasAndExitsNonZero) {
+  vg::test::RtspTestServer server(vg::test::RtspTestServer::file_media(video()));
+  server.start();
+  const std::string cmd = "run " + kFace + " --no-progress --input " + server.url() + " -o " + (base / "cut").string();
+  std::thread killer([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    server.stop();  // the camera goes away about 70 frames in
+  });
+  const auto r = run_cli(cmd);
+  killer.join();
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find(server.url()), std::string::npos) << "the error names the source: " << r.output;
+  const auto lines = read_jsonl(base / "cut" / "detections.jsonl");
+  EXPECT_GT(lines.size(), 10u) << "everything received before the loss is written";
+  EXPECT_TRUE(fs::exists(base / "cut" / "trace.json"));
+  EXPECT_GT(fs::file_size(base / "cut" / "annotated.avi"), 0u);
+}
+
+}  // namespace
