@@ -12,6 +12,10 @@ packages=(
   # tests, the server library), the MPEG-4 decoder of the sample video (libav)
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstrtspserver-1.0-dev
   gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-libav
+  # results out (issue: dependable service): H.264 video (x264enc from -ugly, h264parse from -bad, mp4 and
+  # matroska muxers and RTP payloaders from -good), MQTT through libmosquitto, and the mosquitto broker
+  # the tests start on 127.0.0.1
+  gstreamer1.0-plugins-ugly gstreamer1.0-plugins-bad libmosquitto-dev mosquitto
 )
 
 missing=()
