@@ -135,6 +135,28 @@ TEST_P(FailingCallbackTest, AFailingCallbackLeavesGraphAndFrameworkConsistent) {
 }
 INSTANTIATE_TEST_SUITE_P(EachCallback, FailingCallbackTest, ::testing::Values("create", "process", "control", "delete"));
 
+TEST_F(GraphTest, AnExceptionFromACallbackFailsThatFrameOrCommandAndNamesTheNode) {
+  vg::Graph g(ctx, "throws");
+  auto node = g.add_node("careless", "vg.test.thrower");
+  g.bind(node, "out", g.add_virtual("v", vg::DataKind::scalar)).set_attribute(node, "throw_frame", 1);
+  g.verify();
+  EXPECT_EQ(g.process(), vg::Status::ok);
+  EXPECT_EQ(g.process(), vg::Status::kernel_error);
+  const auto err = g.last_error();
+  EXPECT_EQ(err.node, "careless");
+  EXPECT_EQ(err.frame, 1u);
+  EXPECT_NE(err.describe().find("threw an exception: boom in process"), std::string::npos) << err.describe();
+  EXPECT_EQ(g.process(), vg::Status::ok) << "the process and the graph go on";
+
+  EXPECT_EQ(g.send_command(node, vg::ControlCommand::make(vg::test::kCmdPing), 1s), vg::Status::kernel_error);
+  EXPECT_EQ(g.send_command(node, vg::ControlCommand::make(vg::test::kCmdFail), 1s), vg::Status::kernel_error);
+  vg::CommandReply reply;
+  EXPECT_EQ(g.send_command(node, vg::ControlCommand::make(vg::test::kCmdDouble), 1s, &reply), vg::Status::ok);
+  EXPECT_EQ(reply.text(), "fine");
+  EXPECT_EQ(g.process(), vg::Status::ok);
+  EXPECT_EQ(g.stats().nodes.at(0).failures, 1u);
+}
+
 // ---- verify errors, one each ----
 std::string verify_error(vg::Graph& g) {
   try {

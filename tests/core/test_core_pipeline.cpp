@@ -251,6 +251,59 @@ TEST_F(PipelineTest, StopWhileFramesAreInFlightDrainsOrAbandonsWithoutLosingBuff
   }
 }
 
+// source (cpu0) -> det (graph output) -> slow overlay (cpu1) -> ann (graph output). Detections are handed
+// out when 'source' finishes, not when the frame completes; handed back at once, a detections buffer is
+// not reused while the overlay of its frame still reads it.
+TEST_F(PipelineTest, AnOutputIsDequeuedWhenItsWriterFinishesAndReusedOnlyAfterItsFrame) {
+  vg::Graph g(ctx, "publish");
+  auto det = g.add_data("det", vg::DataMeta::scalar_of(vg::ElementType::f64));
+  auto ann = g.add_data("ann", vg::DataMeta::scalar_of(vg::ElementType::f64));
+  auto source = g.add_node("source", "vg.test.recorder");
+  g.bind(source, "out", det).set_target(source, "cpu0");
+  auto overlay = g.add_node("overlay", "vg.test.recorder");
+  g.bind(overlay, "in", det).bind(overlay, "out", ann).set_target(overlay, "cpu1");
+  g.set_attribute(overlay, "sleep_us", 20000);
+  auto gdet = g.add_graph_parameter(source, "out", 2);
+  auto gann = g.add_graph_parameter(overlay, "out", 3);
+  g.set_pipeline_depth(2);
+  g.verify();
+  for (std::uint32_t k = 0; k < 2; ++k) ASSERT_EQ(g.enqueue(gdet, k), vg::Status::ok);
+  for (std::uint32_t k = 0; k < 3; ++k) ASSERT_EQ(g.enqueue(gann, k), vg::Status::ok);
+  ASSERT_EQ(g.start(), vg::Status::ok);
+
+  constexpr int kFrames = 8;
+  std::vector<std::int64_t> det_at(kFrames, 0);
+  std::thread detections([&] {
+    for (int f = 0; f < kFrames; ++f) {
+      vg::DequeuedBuffer d;
+      ASSERT_EQ(g.dequeue(gdet, d, 5s), vg::Status::ok);
+      det_at[f] = vg::now_ns();
+      EXPECT_EQ(d.sequence, static_cast<std::uint64_t>(f));
+      EXPECT_EQ(d.status, vg::Status::ok);
+      EXPECT_EQ(g.scalar(det, d.index).get<double>(), static_cast<double>(f));
+      ASSERT_EQ(g.enqueue(gdet, d.index), vg::Status::ok);  // at once: the overlay of frame f may still read it
+    }
+  });
+  std::vector<double> annotated;
+  for (int f = 0; f < kFrames; ++f) {
+    vg::DequeuedBuffer a;
+    ASSERT_EQ(g.dequeue(gann, a, 5s), vg::Status::ok);
+    EXPECT_EQ(a.sequence, static_cast<std::uint64_t>(f));
+    annotated.push_back(g.scalar(ann, a.index).get<double>());
+    ASSERT_EQ(g.enqueue(gann, a.index), vg::Status::ok);
+  }
+  detections.join();
+  ASSERT_EQ(g.stop(), vg::Status::ok);
+
+  for (int f = 0; f < kFrames; ++f)
+    EXPECT_EQ(annotated[f], f + 1.0) << "frame " << f << ": the overlay read another frame's detections";
+  std::vector<std::int64_t> overlay_end(kFrames, 0);
+  for (const auto& e : EventLog::instance().events())
+    if (e.node == "overlay" && e.callback == "process" && e.frame < kFrames) overlay_end[e.frame] = e.end_ns;
+  for (int f = 0; f < kFrames; ++f)
+    EXPECT_LT(det_at[f], overlay_end[f]) << "frame " << f << "'s detections waited for its overlay";
+}
+
 TEST_F(PipelineTest, StopTwiceAndStopWithABlockedDequeueReturnPromptly) {
   ThreeStage t(ctx, 2, 0);
   t.g.verify();

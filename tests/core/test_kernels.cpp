@@ -1,5 +1,7 @@
 #include "test_kernels.hpp"
 
+#include <stdexcept>
+
 #include <chrono>
 
 namespace vg::test {
@@ -137,6 +139,24 @@ void set_hook(Hook hook, void* arg) {
   g_hook.store(hook);
 }
 
+// A kernel that throws instead of returning a status (what a careless user kernel does): the framework
+// must contain it. Not noexcept, on purpose.
+struct Thrower {
+  explicit Thrower(KernelContext& ctx) : throw_frame(ctx.integer("throw_frame")) {}
+  Status process(KernelContext& ctx) {
+    if (static_cast<std::int64_t>(ctx.frame().sequence) == throw_frame) throw std::runtime_error("boom in process");
+    if (ctx.is_bound(0)) ctx.scalar(0).set(static_cast<double>(ctx.frame().sequence));
+    return Status::ok;
+  }
+  Status control(KernelContext&, const ControlCommand& cmd, CommandReply& reply) {
+    if (cmd.id == kCmdFail) throw 42;  // not even a std::exception
+    if (cmd.id == kCmdPing) throw std::out_of_range("boom in control");
+    reply.write_text("fine");
+    return Status::ok;
+  }
+  std::int64_t throw_frame;
+};
+
 Module make_test_module() {
   Module m("vg.test");
   KernelCallbacks recorder{&recorder_create, &recorder_process, &recorder_control, &recorder_destroy};
@@ -170,6 +190,14 @@ Module make_test_module() {
             .output("out", DataKind::scalar, false)
             .validate([](ValidateContext& v) { f64_out(v, 1); }));
   m.implement("vg.test.hook", "cpu", KernelCallbacks{nullptr, &hook_process, nullptr, nullptr});
+  m.add(KernelDecl("vg.test.thrower")
+            .output("out", DataKind::scalar, false)
+            .attribute("throw_frame", -1)
+            .command(kCmdPing, "ping", PayloadKind::none)
+            .command(kCmdFail, "fail", PayloadKind::none)
+            .command(kCmdDouble, "double", PayloadKind::none)
+            .validate([](ValidateContext& v) { f64_out(v, 0); }));
+  m.implement("vg.test.thrower", "cpu", callbacks_for<Thrower>());
   return m;
 }
 

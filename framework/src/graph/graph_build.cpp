@@ -468,6 +468,7 @@ void GraphCore::build_tables() {
   slots_ = std::vector<FrameSlot>(depth_);
   for (auto& s : slots_) {
     s.gp_index.assign(params_.size(), 0);
+    s.published.assign(params_.size(), 0);
     s.skip = std::make_unique<std::atomic<std::uint8_t>[]>(nodes_.size());
   }
   for (auto& np : nodes_) {
@@ -495,7 +496,15 @@ void GraphCore::build_tables() {
     gp->timestamp.assign(gp->num_buffers, 0);
     gp->enqueued_at.assign(gp->num_buffers, 0);
     gp->capture.assign(gp->num_buffers, 0);
+    gp->in_frame.assign(gp->num_buffers, 0);
+    gp->deferred.assign(gp->num_buffers, 0);
     gp->conversions.store(0, std::memory_order_relaxed);
+  }
+  for (auto& np : nodes_) np->publishes.clear();
+  for (std::size_t g = 0; g < params_.size(); ++g) {
+    const GraphParam& gp = *params_[g];
+    const DataObject& d = *data_[gp.data];
+    if (!gp.is_input && d.writer != kInvalidIndex) nodes_[d.writer]->publishes.push_back(static_cast<std::uint32_t>(g));
   }
   last_gp_index_ = std::vector<std::atomic<std::uint32_t>>(params_.size());
   last_slot_.store(0);
@@ -544,7 +553,14 @@ void GraphCore::lifecycle_trampoline(void* self, std::uint64_t node_index, std::
     n.lifecycle_status = status;
     n.created = status == Status::ok;
   } else {
-    if (n.created && n.callbacks.destroy) n.callbacks.destroy(n.context);
+    if (n.created && n.callbacks.destroy) {
+      try {
+        n.callbacks.destroy(n.context);
+      } catch (...) {
+        // delete ran (and failed): it is not run again; the node's resources may be lost.
+        n.destroy_threw = true;
+      }
+    }
     n.created = false;
   }
   n.lifecycle_done.set();

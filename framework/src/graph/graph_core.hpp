@@ -88,6 +88,11 @@ struct GraphParam {
   std::vector<std::int64_t> enqueued_at; // per buffer, steady clock at enqueue
   std::vector<std::int64_t> capture;     // per buffer, capture time given at enqueue (0 = unknown)
   std::atomic<std::uint64_t> conversions{0};  // Graph::count_conversion
+  // Outputs are published when their writer finishes, before the frame completes; a buffer the
+  // application hands back before then is held (deferred) until its frame completes, because the frame's
+  // other readers may still be reading it. Both per buffer, guarded by the graph mutex.
+  std::vector<std::uint8_t> in_frame;  // part of a frame in flight
+  std::vector<std::uint8_t> deferred;  // enqueued again while in_frame: joins `waiting` at completion
 };
 
 struct ExecSlot {
@@ -114,6 +119,7 @@ struct NodeState {
   bool accepts_device_memory = false;  // from the chosen implementation's ImplementOptions
   std::vector<std::uint32_t> preds;
   std::vector<std::uint32_t> succs;
+  std::vector<std::uint32_t> publishes;  // output graph parameters this node writes (published when it finishes)
   std::size_t num_params = 0;
   std::vector<const DataMeta*> metas;          // per param
   std::vector<Buffer*> table;                  // [slot * num_params + param]: buffer for that frame slot
@@ -129,6 +135,7 @@ struct NodeState {
   std::string lifecycle_message;  // create failures (verify time)
   std::shared_ptr<void> from_validate;  // validate -> create hand-off; cleared when verify ends
   std::array<char, 256> error{};  // set_error() from callbacks
+  bool destroy_threw = false;      // the delete callback threw (reported, not retried)
   // telemetry (written by the target thread, read by anyone)
   std::unique_ptr<ExecSlot[]> ring;
   std::size_t ring_capacity = 0;
@@ -152,6 +159,7 @@ struct FrameSlot {
   std::int64_t completed_ns = 0;
   bool from_process = false;
   std::vector<std::uint32_t> gp_index;
+  std::vector<std::uint8_t> published;  // per graph parameter: handed to the application by its writer
   std::atomic<std::int32_t> remaining{0};
   std::atomic<bool> abort{false};
   std::atomic<std::int32_t> status{0};
@@ -257,6 +265,8 @@ class GraphCore {
   void try_admit_locked() noexcept;
   bool on_target_thread() const noexcept;
   void record_error(NodeState& node, std::uint64_t frame, Status status) noexcept;
+  static Status call_process(NodeState& node) noexcept;  // the user's process, exceptions contained
+  void publish_outputs(NodeState& node, std::uint64_t frame, Status status) noexcept;
   void return_waiting_locked(Status status) noexcept;
   /// Poll progress_ (cheaply, without the mutex) for up to the context's spin time: a frame usually
   /// completes within microseconds of the waiter arriving, and a futex sleep costs more than that.

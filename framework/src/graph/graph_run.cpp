@@ -2,7 +2,10 @@
 // Everything here is noexcept and allocation-free.
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <exception>
+#include <string_view>
 #include <thread>
 
 #include "graph/graph_core.hpp"
@@ -12,7 +15,27 @@ namespace vg::detail {
 
 namespace {
 constexpr std::int32_t to_int(Status s) noexcept { return static_cast<std::int32_t>(s); }
+
+// An exception that escaped a user callback: the node's error text says so (fixed storage, no allocation).
+void note_exception(std::array<char, 256>& error, const char* what) noexcept {
+  constexpr std::string_view prefix = "threw an exception: ";
+  std::size_t n = 0;
+  for (char c : prefix) error[n++] = c;
+  for (; what != nullptr && *what != '\0' && n + 1 < error.size(); ++what) error[n++] = *what;
+  error[n] = '\0';
+}
 }  // namespace
+
+Status GraphCore::call_process(NodeState& n) noexcept {
+  try {
+    return n.callbacks.process(n.context);
+  } catch (const std::exception& e) {
+    note_exception(n.error, e.what());
+  } catch (...) {
+    note_exception(n.error, "(not a std::exception)");
+  }
+  return Status::kernel_error;
+}
 
 bool GraphCore::on_target_thread() const noexcept {
   for (std::size_t t = 0; t < context_.num_targets(); ++t)
@@ -44,7 +67,7 @@ void GraphCore::exec_node(std::uint32_t node_index, std::uint64_t frame) noexcep
     n.frame.capture_ns = slot.capture_ns;
     n.error[0] = '\0';
     const std::int64_t t0 = now_ns();
-    status = n.callbacks.process(n.context);
+    status = call_process(n);
     const std::int64_t t1 = now_ns();
     const std::int64_t dt = t1 - t0;
     const std::uint64_t k = n.executions.fetch_add(1, std::memory_order_relaxed);
@@ -63,11 +86,31 @@ void GraphCore::exec_node(std::uint32_t node_index, std::uint64_t frame) noexcep
       slot.status.compare_exchange_strong(expected, to_int(status));
     }
   }
+  if (!n.publishes.empty() && !slot.from_process)
+    publish_outputs(n, frame, aborted ? Status::aborted : skipped || status != Status::ok ? Status::kernel_error : Status::ok);
   if (skipped || status != Status::ok)
     for (std::uint32_t succ : n.succs) slot.skip[succ].store(1, std::memory_order_release);
   for (std::uint32_t succ : n.succs) release_token(succ, frame);
   release_token(node_index, frame + 1);  // this node may now run the next frame
   if (slot.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) complete_frame(frame);
+}
+
+// The writer of an output graph parameter finished frame `frame` (or was skipped): the buffer goes to the
+// application now, in frame order (a node runs its frames in order), not when the whole frame completes.
+void GraphCore::publish_outputs(NodeState& n, std::uint64_t frame, Status status) noexcept {
+  FrameSlot& slot = slots_[frame % depth_];
+  const std::int64_t now = now_ns();
+  {
+    std::lock_guard lock(mu_);
+    for (std::uint32_t g : n.publishes) {
+      GraphParam& gp = *params_[g];
+      const std::uint32_t idx = slot.gp_index[g];
+      (void)gp.done.push(DequeuedBuffer{idx, status, slot.sequence, gp.timestamp[idx], gp.capture[idx], now});
+      slot.published[g] = 1;
+    }
+    progress_.fetch_add(1, std::memory_order_release);
+  }
+  cv_.notify_all();
 }
 
 void GraphCore::record_error(NodeState& n, std::uint64_t frame, Status status) noexcept {
@@ -108,6 +151,17 @@ void GraphCore::complete_frame(std::uint64_t frame) noexcept {
     for (std::size_t g = 0; g < params_.size(); ++g) {
       GraphParam& gp = *params_[g];
       const std::uint32_t idx = slot.gp_index[g];
+      if (!gp.is_input) {
+        gp.in_frame[idx] = 0;
+        if (gp.deferred[idx]) {  // handed back early: reusable now that no node of this frame reads it
+          gp.deferred[idx] = 0;
+          if (stopped_)  // stop() already returned the waiting buffers: this one goes back the same way
+            (void)gp.done.push(DequeuedBuffer{idx, Status::aborted, 0, gp.timestamp[idx], gp.capture[idx], 0});
+          else
+            (void)gp.waiting.push(idx);
+        }
+      }
+      if (slot.published[g]) continue;  // its writer already handed it over
       const Status handed = status == Status::ok ? Status::ok : status == Status::aborted ? Status::aborted : Status::kernel_error;
       (void)gp.done.push(DequeuedBuffer{idx, handed, slot.sequence, gp.timestamp[idx], gp.capture[idx], now});
     }
@@ -167,6 +221,8 @@ std::uint64_t GraphCore::admit_locked(bool from_process) noexcept {
       }
     }
     slot.gp_index[g] = idx;
+    slot.published[g] = 0;
+    if (!from_process && !gp.is_input) gp.in_frame[idx] = 1;
     DataObject& d = *data_[gp.data];
     for (auto [user, param] : d.users) {
       NodeState& n = *nodes_[user];
@@ -283,6 +339,10 @@ Status GraphCore::enqueue(std::uint32_t param, std::uint32_t index, const FrameS
   gp.timestamp[index] = stamp.timestamp_ns != 0 ? stamp.timestamp_ns : now_ns();
   gp.capture[index] = stamp.capture_ns;
   gp.enqueued_at[index] = now_ns();
+  if (!gp.is_input && gp.in_frame[index]) {  // published early, its frame still running: reuse it later
+    gp.deferred[index] = 1;
+    return Status::ok;
+  }
   (void)gp.waiting.push(index);
   if (gp.is_input) ++frames_in_;
   try_admit_locked();
@@ -327,7 +387,15 @@ void GraphCore::control_trampoline(void* self, std::uint64_t slot_index, std::ui
   NodeState& n = *g->nodes_[slot.node];
   slot.reply.size = 0;
   n.error[0] = '\0';
-  slot.result = n.callbacks.control(n.context, slot.command, slot.reply);
+  try {
+    slot.result = n.callbacks.control(n.context, slot.command, slot.reply);
+  } catch (const std::exception& e) {
+    note_exception(n.error, e.what());
+    slot.result = Status::kernel_error;
+  } catch (...) {
+    note_exception(n.error, "(not a std::exception)");
+    slot.result = Status::kernel_error;
+  }
   expected = static_cast<std::uint32_t>(CommandState::running);
   if (slot.state.compare_exchange_strong(expected, static_cast<std::uint32_t>(CommandState::done))) {
     slot.done.set();

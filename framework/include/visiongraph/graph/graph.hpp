@@ -139,7 +139,11 @@ class Graph {
   Status enqueue(GraphParamId param, std::uint32_t index, const FrameStamp& stamp,
                  std::chrono::nanoseconds timeout = std::chrono::seconds(5)) noexcept;
   /// @brief Take back a done (or dropped/aborted) buffer, in frame order. Status::stopped once the
-  /// graph is stopped and has nothing left to hand back.
+  /// graph is stopped and has nothing left to hand back. An output is handed back as soon as the node
+  /// writing it has finished that frame (its status says whether the writer succeeded), not when the
+  /// whole frame completes: detections need not wait for the overlay of the same frame. Other nodes of
+  /// the frame may still read it: read it, do not write it, and enqueue it again whenever you like (the
+  /// graph reuses it only once its frame is complete).
   Status dequeue(GraphParamId param, DequeuedBuffer& out,
                  std::chrono::nanoseconds timeout = std::chrono::seconds(5)) noexcept;
   /// @brief Run the node's control callback on its target, between two frames, and wait for it.

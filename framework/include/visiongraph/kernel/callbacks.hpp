@@ -16,11 +16,14 @@ namespace vg {
 /// - process: per frame on the target; must not allocate or block.
 /// - control: on the target between two process calls (FIFO with frames).
 /// - destroy ("delete"): on the target, exactly once for each successful create.
+/// A callback should report failure with a Status, not an exception; one that throws anyway is caught
+/// where the framework calls it: that frame or command fails (kernel_error) with the node named, and the
+/// process goes on. (A callback declared noexcept that throws still terminates: that is the C++ rule.)
 struct KernelCallbacks {
   Status (*create)(KernelContext&) = nullptr;
-  Status (*process)(KernelContext&) noexcept = nullptr;
-  Status (*control)(KernelContext&, const ControlCommand&, CommandReply&) noexcept = nullptr;
-  void (*destroy)(KernelContext&) noexcept = nullptr;
+  Status (*process)(KernelContext&) = nullptr;
+  Status (*control)(KernelContext&, const ControlCommand&, CommandReply&) = nullptr;
+  void (*destroy)(KernelContext&) = nullptr;
 };
 
 namespace detail {
@@ -46,13 +49,14 @@ KernelCallbacks callbacks_for() {
     ctx.set_instance(new Impl(ctx));
     return Status::ok;
   };
-  cb.process = [](KernelContext& ctx) noexcept -> Status { return ctx.instance_as<Impl>()->process(ctx); };
+  // Not noexcept: an exception from the kernel reaches the framework, which fails the frame and names the node.
+  cb.process = [](KernelContext& ctx) -> Status { return ctx.instance_as<Impl>()->process(ctx); };
   if constexpr (detail::HasControl<Impl>) {
-    cb.control = [](KernelContext& ctx, const ControlCommand& cmd, CommandReply& reply) noexcept -> Status {
+    cb.control = [](KernelContext& ctx, const ControlCommand& cmd, CommandReply& reply) -> Status {
       return ctx.instance_as<Impl>()->control(ctx, cmd, reply);
     };
   }
-  cb.destroy = [](KernelContext& ctx) noexcept {
+  cb.destroy = [](KernelContext& ctx) {
     delete ctx.instance_as<Impl>();
     ctx.set_instance(nullptr);
   };

@@ -56,7 +56,7 @@ class Module {
 };
 
 /// Version of the shared-library module entry point; bumped on any ABI change.
-inline constexpr std::uint32_t kModuleAbiVersion = 2;
+inline constexpr std::uint32_t kModuleAbiVersion = 3;
 
 }  // namespace vg
 
