@@ -1,5 +1,6 @@
 #include "test_kernels.hpp"
 
+#include <condition_variable>
 #include <stdexcept>
 
 #include <chrono>
@@ -157,6 +158,37 @@ struct Thrower {
   std::int64_t throw_frame;
 };
 
+// The gate vg.test.hang blocks on; opened by release_hangs() (a test's last act, so stuck threads end).
+std::mutex g_gate_mu;
+std::condition_variable g_gate_cv;
+bool g_gate_open = false;
+std::atomic<int> g_hanging{0};
+
+void hang_until_released() {
+  ++g_hanging;
+  std::unique_lock lock(g_gate_mu);
+  g_gate_cv.wait(lock, [] { return g_gate_open; });
+  --g_hanging;
+}
+
+struct Hang {
+  explicit Hang(KernelContext& ctx) : hang_frame(ctx.integer("hang_frame")), hang_in(ctx.string("hang_in")) {
+    if (hang_in == "create") hang_until_released();
+  }
+  Status process(KernelContext& ctx) noexcept {
+    if (hang_in == "process" && static_cast<std::int64_t>(ctx.frame().sequence) == hang_frame) hang_until_released();
+    if (ctx.is_bound(0)) ctx.scalar(0).set(static_cast<double>(ctx.frame().sequence));
+    return Status::ok;
+  }
+  Status control(KernelContext&, const ControlCommand&, CommandReply& reply) noexcept {
+    if (hang_in == "control") hang_until_released();
+    reply.write_text("pong");
+    return Status::ok;
+  }
+  std::int64_t hang_frame;
+  std::string hang_in;
+};
+
 Module make_test_module() {
   Module m("vg.test");
   KernelCallbacks recorder{&recorder_create, &recorder_process, &recorder_control, &recorder_destroy};
@@ -198,7 +230,28 @@ Module make_test_module() {
             .command(kCmdDouble, "double", PayloadKind::none)
             .validate([](ValidateContext& v) { f64_out(v, 0); }));
   m.implement("vg.test.thrower", "cpu", callbacks_for<Thrower>());
+  m.add(KernelDecl("vg.test.hang")
+            .output("out", DataKind::scalar, false)
+            .attribute("hang_frame", -1)
+            .attribute("hang_in", "process")
+            .command(kCmdPing, "ping", PayloadKind::none)
+            .validate([](ValidateContext& v) { f64_out(v, 0); }));
+  m.implement("vg.test.hang", "cpu", callbacks_for<Hang>());
   return m;
 }
+
+void release_hangs() {
+  {
+    std::lock_guard lock(g_gate_mu);
+    g_gate_open = true;
+  }
+  g_gate_cv.notify_all();
+  for (int i = 0; i < 500 && g_hanging.load() > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // let the released threads leave
+  std::lock_guard lock(g_gate_mu);
+  g_gate_open = false;
+}
+
+int hanging() { return g_hanging.load(); }
 
 }  // namespace vg::test

@@ -56,4 +56,10 @@ void set_hook(Hook hook, void* arg);
 /// Number of live recorder instances (create minus delete): must return to zero.
 int live_recorders();
 
+/// vg.test.hang (cpu): out (scalar, optional) = frame. Attribute hang_in = "process" (on frame
+/// `hang_frame`), "control" (every command) or "create": the call blocks until release_hangs().
+void release_hangs();
+/// Calls blocked in vg.test.hang right now.
+int hanging();
+
 }  // namespace vg::test

@@ -1,5 +1,8 @@
 // The public Graph facade: argument checks and forwarding to GraphCore.
 
+#include <mutex>
+#include <vector>
+
 #include "visiongraph/graph/graph.hpp"
 
 #include "graph/graph_core.hpp"
@@ -8,7 +11,23 @@
 namespace vg {
 
 Graph::Graph(Context& context, std::string name) : core_(std::make_unique<detail::GraphCore>(context, std::move(name))) {}
-Graph::~Graph() { core_->release(); }
+namespace {
+// Graphs whose memory a call given up on may still use: kept for the life of the process, reachable (so
+// leak checkers see them as kept on purpose) and never destroyed, not even at exit.
+void keep_forever(std::unique_ptr<detail::GraphCore> core) {
+  static std::mutex mu;
+  static auto* kept = new std::vector<detail::GraphCore*>();
+  std::lock_guard lock(mu);
+  kept->push_back(core.release());
+}
+}  // namespace
+
+Graph::~Graph() {
+  core_->release();
+  // A call given up on may still be running inside this graph's nodes and buffers: they must outlive
+  // it, so the graph's memory is left allocated (reported by the watchdog when it gave up).
+  if (core_->has_stuck_nodes()) keep_forever(std::move(core_));
+}
 
 DataId Graph::add_data(std::string name, const DataMeta& meta) { return {core_->add_data(std::move(name), meta, false, meta.kind)}; }
 DataId Graph::add_virtual(std::string name, DataKind kind) { return {core_->add_data(std::move(name), DataMeta{}, true, kind)}; }
@@ -29,6 +48,13 @@ Graph& Graph::set_attribute(NodeId node, std::string key, AttrValue value) {
 Graph& Graph::set_target(NodeId node, std::string target) {
   core_->check_building("set_target");
   core_->node(node.value).requested_target = std::move(target);
+  return *this;
+}
+Graph& Graph::set_deadline(NodeId node, std::chrono::nanoseconds run, std::chrono::nanoseconds create) {
+  core_->check_building("set_deadline");
+  auto& n = core_->node(node.value);
+  if (run.count() >= 0) n.requested_deadline = run;
+  if (create.count() >= 0) n.requested_create_deadline = create;
   return *this;
 }
 GraphParamId Graph::add_graph_parameter(NodeId node, std::string_view param, std::size_t num_buffers) {

@@ -8,6 +8,7 @@
 
 #include "graph/graph_core.hpp"
 #include "runtime/context_state.hpp"
+#include "visiongraph/core/clock.hpp"
 #include "visiongraph/core/error.hpp"
 #include "visiongraph/kernel/validate_context.hpp"
 
@@ -566,18 +567,48 @@ void GraphCore::lifecycle_trampoline(void* self, std::uint64_t node_index, std::
   n.lifecycle_done.set();
 }
 
-void GraphCore::run_lifecycle_on_target(NodeState& n, bool create) {
+bool GraphCore::run_lifecycle_on_target(NodeState& n, bool create) {
+  if (!create && n.stuck.load(std::memory_order_acquire)) return false;  // its instance may be in use: leaked
   n.lifecycle_done.reset();
   n.target->push(TargetCommand{&GraphCore::lifecycle_trampoline, this, n.index, create ? 1u : 0u});
-  n.lifecycle_done.wait();
+  if (!create || n.create_deadline_ns <= 0) {
+    n.lifecycle_done.wait();
+    return true;
+  }
+  if (n.lifecycle_done.wait_for(std::chrono::nanoseconds(n.create_deadline_ns))) return true;
+  // create never came back: give up on it (the target is faulted, the node and its memory leaked). The
+  // node's lifecycle fields belong to the abandoned call now: nothing here touches them.
+  n.stuck.store(true, std::memory_order_release);
+  n.stuck_since.store(now_ns(), std::memory_order_release);
+  n.deadline_misses.fetch_add(1, std::memory_order_relaxed);
+  n.target->replace_stuck_worker();
+  return false;
 }
 
 void GraphCore::create_nodes() {
   std::vector<std::uint32_t> created;
+  for (auto& np : nodes_) {
+    NodeState& n = *np;
+    const KernelDecl& decl = n.kernel->decl;
+    n.deadline_ns = n.requested_deadline.count() >= 0 ? n.requested_deadline.count()
+                                                      : std::chrono::nanoseconds(decl.run_deadline()).count();
+    n.create_deadline_ns = n.requested_create_deadline.count() >= 0
+                               ? n.requested_create_deadline.count()
+                               : std::chrono::nanoseconds(decl.create_deadline()).count();
+    n.running_since.store(0);
+    n.running_token.store(0);
+  }
   for (std::uint32_t ni : order_) {
     NodeState& n = *nodes_[ni];
     n.current_slot = 0;
-    run_lifecycle_on_target(n, true);
+    if (!run_lifecycle_on_target(n, true)) {
+      const std::string message = node_label(n) + " on target " + quote(n.target_name) + ": create did not return " +
+                                  "within its " + std::to_string(n.create_deadline_ns / 1'000'000) +
+                                  " ms create deadline; the target is now faulted and the node's instance is leaked";
+      context_.state().write_log("graph " + quote(name_) + ": " + message);
+      for (auto it = created.rbegin(); it != created.rend(); ++it) run_lifecycle_on_target(*nodes_[*it], false);
+      throw Error(message);
+    }
     if (n.lifecycle_status != Status::ok) {
       const std::string why = n.lifecycle_message.empty() ? std::string(n.error.data()) : n.lifecycle_message;
       const std::string message = node_label(n) + " on target " + quote(n.target_name) + ": create failed: " +
@@ -627,7 +658,7 @@ void GraphCore::verify() {
       for (std::size_t t = 0; t < reservations_.size(); ++t)
         if (reservations_[t]) context_.target(t).unreserve(reservations_[t]);
     reservations_.clear();
-    free_buffers();
+    if (!has_stuck_nodes()) free_buffers();  // a create still running may write its static outputs
     throw;
   }
   used_modules_.clear();
@@ -639,20 +670,37 @@ void GraphCore::verify() {
   in_flight_ = 0;
   streaming_ = stopped_ = false;
   verified_ = true;
+  std::int64_t shortest = 0;
+  for (auto& np : nodes_)
+    if (np->deadline_ns > 0 && (shortest == 0 || np->deadline_ns < shortest)) shortest = np->deadline_ns;
+  if (shortest > 0) {  // look a few times per deadline, within [1 ms, 50 ms]
+    context_.state().watchdog.watch({this, &GraphCore::watchdog_trampoline,
+                                     std::clamp<std::int64_t>(shortest / 4, 1'000'000, 50'000'000)});
+    watched_ = true;
+  }
 }
 
 void GraphCore::release() noexcept {
   if (!verified_) return;
   (void)stop(StopMode::abandon);
-  (void)wait_idle(std::chrono::hours(1));
+  // stop() waited a bounded time (the watchdog gives up on calls past their deadline). Frames still in
+  // flight now belong to a call without a deadline that does not return: its nodes and buffers stay.
+  const bool idle = wait_idle(std::chrono::nanoseconds(0)) == Status::ok;
+  if (!idle)
+    for (auto& np : nodes_)
+      if (np->running_since.load(std::memory_order_acquire) != 0) np->stuck.store(true, std::memory_order_release);
   for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
     NodeState& n = *nodes_[*it];
     if (n.created) run_lifecycle_on_target(n, false);
   }
+  if (watched_) {
+    context_.state().watchdog.unwatch(this);
+    watched_ = false;
+  }
   for (std::size_t t = 0; t < reservations_.size(); ++t)
     if (reservations_[t]) context_.target(t).unreserve(reservations_[t]);
   reservations_.clear();
-  free_buffers();
+  if (!has_stuck_nodes()) free_buffers();
   for (const auto& m : used_modules_) context_.state().release_module(m);
   used_modules_.clear();
   verified_ = false;

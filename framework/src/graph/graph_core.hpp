@@ -26,6 +26,10 @@ namespace vg::detail {
 
 class GraphCore;
 
+// NodeState::running_token values besides frame + 1.
+inline constexpr std::uint64_t kControlRunning = ~std::uint64_t{0} - 1;  // a control callback runs
+inline constexpr std::uint64_t kGivenUp = ~std::uint64_t{0};             // the watchdog took the call over
+
 /// Fixed-capacity ring used for graph-parameter queues (guarded by the graph mutex).
 template <class T>
 class FixedRing {
@@ -136,6 +140,17 @@ struct NodeState {
   std::shared_ptr<void> from_validate;  // validate -> create hand-off; cleared when verify ends
   std::array<char, 256> error{};  // set_error() from callbacks
   bool destroy_threw = false;      // the delete callback threw (reported, not retried)
+  // deadline (0 = none): the watchdog gives up on a process or control call running longer
+  std::int64_t deadline_ns = 0;
+  std::int64_t create_deadline_ns = 0;
+  std::chrono::nanoseconds requested_deadline{-1};         // Graph::set_deadline; -1 = the kernel's
+  std::chrono::nanoseconds requested_create_deadline{-1};
+  std::atomic<std::int64_t> running_since{0};    // start of the running call, 0 = idle
+  std::atomic<std::uint64_t> running_token{0};   // frame + 1, kControlRunning, kGivenUp or 0
+  std::uint32_t running_command = 0;             // command slot of a running control call
+  std::atomic<bool> stuck{false};                // a call was given up on: never called again
+  std::atomic<std::int64_t> stuck_since{0};
+  std::atomic<std::uint64_t> deadline_misses{0};
   // telemetry (written by the target thread, read by anyone)
   std::unique_ptr<ExecSlot[]> ring;
   std::size_t ring_capacity = 0;
@@ -203,6 +218,8 @@ class GraphCore {
 
   void verify();
   void release() noexcept;
+  /// A call was given up on and may still run: the graph's memory must outlive it (leaked, not freed).
+  bool has_stuck_nodes() const noexcept;
 
   Status process(std::chrono::nanoseconds timeout) noexcept;
   Status start() noexcept;
@@ -224,6 +241,7 @@ class GraphCore {
   void write_dot(std::ostream& out) const;
 
   std::mutex& mu_public() const noexcept { return mu_; }
+  bool watched_ = false;  // registered with the context's watchdog (some node has a deadline)
   bool streaming_public() const noexcept { return streaming_; }
 
   // state (public to the Graph facade and the contexts)
@@ -251,7 +269,7 @@ class GraphCore {
   void build_tables();
   void reserve_targets();
   void create_nodes();
-  void run_lifecycle_on_target(NodeState& node, bool create);
+  bool run_lifecycle_on_target(NodeState& node, bool create);  // false: given up on (create deadline) or skipped
 
   // scheduling
   static void exec_trampoline(void* self, std::uint64_t node, std::uint64_t frame) noexcept;
@@ -264,7 +282,12 @@ class GraphCore {
   std::uint64_t admit_locked(bool from_process) noexcept;
   void try_admit_locked() noexcept;
   bool on_target_thread() const noexcept;
-  void record_error(NodeState& node, std::uint64_t frame, Status status) noexcept;
+  void record_error(NodeState& node, std::uint64_t frame, Status status, const char* message = nullptr) noexcept;
+  void finish_node(NodeState& node, std::uint64_t frame, Status status, bool skipped, bool aborted) noexcept;
+  static void watchdog_trampoline(void* self, std::int64_t now) noexcept;
+  void check_deadlines(std::int64_t now) noexcept;
+  std::chrono::nanoseconds drain_bound() const noexcept;
+  void note_stuck_at_stop() noexcept;
   static Status call_process(NodeState& node) noexcept;  // the user's process, exceptions contained
   void publish_outputs(NodeState& node, std::uint64_t frame, Status status) noexcept;
   void return_waiting_locked(Status status) noexcept;

@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <string_view>
 #include <thread>
 
 #include "graph/graph_core.hpp"
+#include "runtime/context_state.hpp"
 #include "visiongraph/core/clock.hpp"
 
 namespace vg::detail {
@@ -60,14 +62,27 @@ void GraphCore::exec_node(std::uint32_t node_index, std::uint64_t frame) noexcep
   const bool aborted = slot.abort.load(std::memory_order_acquire);
   const bool skipped = aborted || slot.skip[node_index].load(std::memory_order_acquire) != 0;
   Status status = Status::ok;
-  if (!skipped) {
+  if (!skipped && n.target->faulted()) {
+    // A callback on this target never returned: no callback runs here any more; the frame fails.
+    status = Status::timeout;
+    n.failures.fetch_add(1, std::memory_order_relaxed);
+    record_error(n, frame, status, "its target is faulted (a callback on it overran its deadline)");
+    std::int32_t expected = to_int(Status::ok);
+    slot.status.compare_exchange_strong(expected, to_int(status));
+  } else if (!skipped) {
     n.current_slot = static_cast<std::uint32_t>(s);
     n.frame.sequence = slot.sequence;
     n.frame.timestamp_ns = slot.timestamp_ns;
     n.frame.capture_ns = slot.capture_ns;
     n.error[0] = '\0';
     const std::int64_t t0 = now_ns();
+    n.running_token.store(frame + 1, std::memory_order_release);
+    n.running_since.store(t0, std::memory_order_release);
     status = call_process(n);
+    n.running_since.store(0, std::memory_order_release);
+    std::uint64_t mine = frame + 1;
+    if (!n.running_token.compare_exchange_strong(mine, 0, std::memory_order_acq_rel))
+      return;  // the watchdog gave up on this call and finished the frame: nothing here is ours any more
     const std::int64_t t1 = now_ns();
     const std::int64_t dt = t1 - t0;
     const std::uint64_t k = n.executions.fetch_add(1, std::memory_order_relaxed);
@@ -79,6 +94,7 @@ void GraphCore::exec_node(std::uint32_t node_index, std::uint64_t frame) noexcep
     n.sum_ns.fetch_add(dt, std::memory_order_relaxed);
     if (k == 0 || dt < n.min_ns.load(std::memory_order_relaxed)) n.min_ns.store(dt, std::memory_order_relaxed);
     if (dt > n.max_ns.load(std::memory_order_relaxed)) n.max_ns.store(dt, std::memory_order_relaxed);
+    if (n.deadline_ns > 0 && dt > n.deadline_ns) n.deadline_misses.fetch_add(1, std::memory_order_relaxed);
     if (status != Status::ok) {
       n.failures.fetch_add(1, std::memory_order_relaxed);
       record_error(n, frame, status);
@@ -86,13 +102,77 @@ void GraphCore::exec_node(std::uint32_t node_index, std::uint64_t frame) noexcep
       slot.status.compare_exchange_strong(expected, to_int(status));
     }
   }
+  finish_node(n, frame, status, skipped, aborted);
+}
+
+// After a node's turn on a frame (run, failed, skipped, or given up on by the watchdog): hand outputs
+// over, let successors and the node's next frame go, complete the frame if it was the last node.
+void GraphCore::finish_node(NodeState& n, std::uint64_t frame, Status status, bool skipped, bool aborted) noexcept {
+  FrameSlot& slot = slots_[frame % depth_];
   if (!n.publishes.empty() && !slot.from_process)
     publish_outputs(n, frame, aborted ? Status::aborted : skipped || status != Status::ok ? Status::kernel_error : Status::ok);
   if (skipped || status != Status::ok)
     for (std::uint32_t succ : n.succs) slot.skip[succ].store(1, std::memory_order_release);
   for (std::uint32_t succ : n.succs) release_token(succ, frame);
-  release_token(node_index, frame + 1);  // this node may now run the next frame
+  release_token(n.index, frame + 1);  // this node may now run the next frame
   if (slot.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) complete_frame(frame);
+}
+
+// ---------------------------------------------------------------------------------------------
+// deadlines (the context's watchdog thread calls check_deadlines while the graph is verified)
+
+void GraphCore::watchdog_trampoline(void* self, std::int64_t now) noexcept { static_cast<GraphCore*>(self)->check_deadlines(now); }
+
+void GraphCore::check_deadlines(std::int64_t now) noexcept {
+  for (auto& np : nodes_) {
+    NodeState& n = *np;
+    if (n.deadline_ns <= 0) continue;
+    const std::int64_t since = n.running_since.load(std::memory_order_acquire);
+    if (since == 0 || now - since <= n.deadline_ns) continue;
+    std::uint64_t token = n.running_token.load(std::memory_order_acquire);
+    if (token == 0 || token == kGivenUp) continue;
+    // Take the call over; if it returned meanwhile, the CAS fails and it finishes by itself.
+    if (!n.running_token.compare_exchange_strong(token, kGivenUp, std::memory_order_acq_rel)) continue;
+    n.stuck.store(true, std::memory_order_release);
+    n.stuck_since.store(since, std::memory_order_release);
+    n.deadline_misses.fetch_add(1, std::memory_order_relaxed);
+    const bool command = token == kControlRunning;
+    const std::uint64_t frame = command ? 0 : token - 1;
+    char what[48];
+    if (command) std::snprintf(what, sizeof what, "a control command");
+    else std::snprintf(what, sizeof what, "frame %llu", static_cast<unsigned long long>(frame));
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "graph '%s': node '%s' (kernel '%s' on %s) has run %s for %.1f ms, past its %.1f ms deadline: "
+                  "target '%s' is faulted, its frames fail with timeout, and this call is abandoned",
+                  name_.c_str(), n.name.c_str(), n.kernel_name.c_str(), n.target_name.c_str(), what,
+                  static_cast<double>(now - since) / 1e6, static_cast<double>(n.deadline_ns) / 1e6, n.target_name.c_str());
+    context_.state().write_log(line);
+    try {
+      n.target->replace_stuck_worker();
+    } catch (...) {  // no thread could be started: the target stays blocked, but it is marked faulted
+    }
+    if (command) {
+      CommandSlot& slot = commands_[n.running_command];
+      slot.result = Status::timeout;
+      auto expected = static_cast<std::uint32_t>(CommandState::running);
+      if (slot.state.compare_exchange_strong(expected, static_cast<std::uint32_t>(CommandState::done))) slot.done.set();
+      else slot.state.store(static_cast<std::uint32_t>(CommandState::free), std::memory_order_release);
+      continue;
+    }
+    FrameSlot& fs = slots_[frame % depth_];
+    n.failures.fetch_add(1, std::memory_order_relaxed);
+    record_error(n, frame, Status::timeout, "overran its deadline; abandoned (its target is faulted)");
+    std::int32_t expected = to_int(Status::ok);
+    fs.status.compare_exchange_strong(expected, to_int(Status::timeout));
+    finish_node(n, frame, Status::timeout, false, fs.abort.load(std::memory_order_acquire));
+  }
+}
+
+bool GraphCore::has_stuck_nodes() const noexcept {
+  for (const auto& np : nodes_)
+    if (np->stuck.load(std::memory_order_acquire)) return true;
+  return false;
 }
 
 // The writer of an output graph parameter finished frame `frame` (or was skipped): the buffer goes to the
@@ -105,7 +185,7 @@ void GraphCore::publish_outputs(NodeState& n, std::uint64_t frame, Status status
     for (std::uint32_t g : n.publishes) {
       GraphParam& gp = *params_[g];
       const std::uint32_t idx = slot.gp_index[g];
-      (void)gp.done.push(DequeuedBuffer{idx, status, slot.sequence, gp.timestamp[idx], gp.capture[idx], now});
+      (void)gp.done.push(DequeuedBuffer{idx, status, slot.sequence, slot.timestamp_ns, slot.capture_ns, now});
       slot.published[g] = 1;
     }
     progress_.fetch_add(1, std::memory_order_release);
@@ -113,12 +193,16 @@ void GraphCore::publish_outputs(NodeState& n, std::uint64_t frame, Status status
   cv_.notify_all();
 }
 
-void GraphCore::record_error(NodeState& n, std::uint64_t frame, Status status) noexcept {
+void GraphCore::record_error(NodeState& n, std::uint64_t frame, Status status, const char* message) noexcept {
   std::lock_guard lock(err_mu_);
   err_status_ = status;
   err_frame_ = frame;
   err_node_ = n.index;
-  std::memcpy(err_message_.data(), n.error.data(), err_message_.size());
+  if (message != nullptr) {
+    std::snprintf(err_message_.data(), err_message_.size(), "%s", message);
+  } else {
+    std::memcpy(err_message_.data(), n.error.data(), err_message_.size());
+  }
   err_message_.back() = '\0';
 }
 
@@ -163,7 +247,10 @@ void GraphCore::complete_frame(std::uint64_t frame) noexcept {
       }
       if (slot.published[g]) continue;  // its writer already handed it over
       const Status handed = status == Status::ok ? Status::ok : status == Status::aborted ? Status::aborted : Status::kernel_error;
-      (void)gp.done.push(DequeuedBuffer{idx, handed, slot.sequence, gp.timestamp[idx], gp.capture[idx], now});
+      // Outputs carry their frame's times; inputs carry what they were enqueued with (the same values).
+      const std::int64_t ts = gp.is_input ? gp.timestamp[idx] : slot.timestamp_ns;
+      const std::int64_t capture = gp.is_input ? gp.capture[idx] : slot.capture_ns;
+      (void)gp.done.push(DequeuedBuffer{idx, handed, slot.sequence, ts, capture, now});
     }
   }
   --in_flight_;
@@ -298,7 +385,38 @@ Status GraphCore::stop(StopMode mode) noexcept {
   }
   // A callback cannot wait for its own frame to finish; it returns and the frame completes later.
   if (on_target_thread()) return Status::ok;
-  return wait_idle(std::chrono::seconds(60));
+  const Status idle = wait_idle(drain_bound());
+  if (idle != Status::ok) note_stuck_at_stop();
+  return idle;
+}
+
+// How long stop() and release() wait for frames in flight: with deadlines, a stuck call is given up on
+// after its deadline, so a little more than the longest one; without, a minute.
+std::chrono::nanoseconds GraphCore::drain_bound() const noexcept {
+  std::int64_t longest = 0;
+  for (const auto& np : nodes_) longest = std::max(longest, np->deadline_ns);
+  if (longest == 0) return std::chrono::seconds(60);
+  return std::chrono::nanoseconds(longest * 2) + std::chrono::seconds(1);
+}
+
+// stop() timed out: name the node still running (or the first stuck one) in last_error().
+void GraphCore::note_stuck_at_stop() noexcept {
+  const std::int64_t now = now_ns();
+  NodeState* longest = nullptr;
+  std::int64_t running_for = 0;
+  for (auto& np : nodes_) {
+    const std::int64_t since = np->running_since.load(std::memory_order_acquire);
+    if (since != 0 && now - since > running_for) {
+      running_for = now - since;
+      longest = np.get();
+    }
+  }
+  if (longest == nullptr) return;
+  char text[160];
+  std::snprintf(text, sizeof text, "stop() gave up waiting: still running after %.0f ms",
+                static_cast<double>(running_for) / 1e6);
+  const std::uint64_t token = longest->running_token.load(std::memory_order_acquire);
+  record_error(*longest, token > 0 && token < kControlRunning ? token - 1 : 0, Status::timeout, text);
 }
 
 Status GraphCore::enqueue(std::uint32_t param, std::uint32_t index, const FrameStamp& stamp,
@@ -386,15 +504,26 @@ void GraphCore::control_trampoline(void* self, std::uint64_t slot_index, std::ui
   }
   NodeState& n = *g->nodes_[slot.node];
   slot.reply.size = 0;
-  n.error[0] = '\0';
-  try {
-    slot.result = n.callbacks.control(n.context, slot.command, slot.reply);
-  } catch (const std::exception& e) {
-    note_exception(n.error, e.what());
-    slot.result = Status::kernel_error;
-  } catch (...) {
-    note_exception(n.error, "(not a std::exception)");
-    slot.result = Status::kernel_error;
+  if (n.target->faulted()) {
+    slot.result = Status::timeout;  // no callback runs on a faulted target
+  } else {
+    n.error[0] = '\0';
+    n.running_command = static_cast<std::uint32_t>(slot_index);
+    n.running_token.store(kControlRunning, std::memory_order_release);
+    n.running_since.store(now_ns(), std::memory_order_release);
+    try {
+      slot.result = n.callbacks.control(n.context, slot.command, slot.reply);
+    } catch (const std::exception& e) {
+      note_exception(n.error, e.what());
+      slot.result = Status::kernel_error;
+    } catch (...) {
+      note_exception(n.error, "(not a std::exception)");
+      slot.result = Status::kernel_error;
+    }
+    n.running_since.store(0, std::memory_order_release);
+    std::uint64_t mine = kControlRunning;
+    if (!n.running_token.compare_exchange_strong(mine, 0, std::memory_order_acq_rel))
+      return;  // the watchdog gave up on this call and answered the command: the slot is not ours
   }
   expected = static_cast<std::uint32_t>(CommandState::running);
   if (slot.state.compare_exchange_strong(expected, static_cast<std::uint32_t>(CommandState::done))) {

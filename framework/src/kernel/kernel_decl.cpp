@@ -67,6 +67,13 @@ KernelDecl& KernelDecl::validate(ValidateFn fn) {
   return *this;
 }
 
+KernelDecl& KernelDecl::deadline(std::chrono::milliseconds run, std::chrono::milliseconds create) {
+  if (run.count() < 0 || create.count() < 0) throw Error("kernel '" + name_ + "': a deadline cannot be negative");
+  run_deadline_ = run;
+  create_deadline_ = create;
+  return *this;
+}
+
 int KernelDecl::param_index(std::string_view name) const noexcept {
   for (std::size_t i = 0; i < params_.size(); ++i)
     if (params_[i].name == name) return static_cast<int>(i);

@@ -1,8 +1,12 @@
 #include <dlfcn.h>
+#include <pthread.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 
 #include "runtime/context_state.hpp"
+#include "visiongraph/core/clock.hpp"
 #include "visiongraph/core/error.hpp"
 
 namespace vg {
@@ -15,6 +19,7 @@ ContextConfig ContextConfig::defaults() {
 
 Context::Context(ContextConfig config) : state_(std::make_unique<detail::ContextState>()) {
   state_->spin_us = config.spin_us;
+  state_->log = config.log;
   if (config.targets.empty()) throw Error("context: at least one target is needed");
   for (std::size_t i = 0; i < config.targets.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
@@ -29,9 +34,12 @@ Context::~Context() {
   std::vector<void*> libraries;
   for (auto& [name, module] : state_->modules)
     if (module.library) libraries.push_back(module.library);
+  bool stuck = false;  // a worker given up on may still be inside a module's code
+  for (auto& target : state_->targets) stuck = stuck || target->stuck_threads() > 0;
   state_->targets.clear();  // join workers before the code they might run is unloaded
   state_->kernels.clear();
-  for (void* library : libraries) dlclose(library);
+  if (!stuck)
+    for (void* library : libraries) dlclose(library);
 }
 
 void Context::load_module(Module module) {
@@ -188,4 +196,51 @@ void ContextState::release_module(const std::string& module) noexcept {
 }
 }  // namespace detail
 
+namespace detail {
+
+void ContextState::write_log(std::string_view line) const noexcept {
+  if (log != nullptr) {
+    log(line);
+    return;
+  }
+  std::fprintf(stderr, "visiongraph: %.*s\n", static_cast<int>(line.size()), line.data());
+}
+
+Watchdog::~Watchdog() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Watchdog::watch(const WatchEntry& entry) {
+  std::lock_guard lock(mu_);
+  entries_.push_back(entry);
+  if (!thread_.joinable()) {
+    thread_ = std::thread([this] { run(); });
+    pthread_setname_np(thread_.native_handle(), "vg-watchdog");
+  }
+  cv_.notify_all();
+}
+
+void Watchdog::unwatch(void* object) noexcept {
+  std::lock_guard lock(mu_);  // checks run under mu_: none of this object runs once we hold it
+  std::erase_if(entries_, [&](const WatchEntry& e) { return e.object == object; });
+}
+
+void Watchdog::run() noexcept {
+  std::unique_lock lock(mu_);
+  while (!stop_) {
+    std::int64_t period = 100'000'000;  // idle: look again in 100 ms
+    for (const WatchEntry& e : entries_) {
+      e.check(e.object, now_ns());
+      period = std::min(period, e.period_ns);
+    }
+    cv_.wait_for(lock, std::chrono::nanoseconds(period));
+  }
+}
+
+}  // namespace detail
 }  // namespace vg

@@ -25,10 +25,7 @@ Target::Target(const TargetConfig& config, std::size_t index, unsigned spin_us)
       queue_(config.queue_capacity),
       spin_ns_(static_cast<std::int64_t>(spin_us) * 1000) {
   if (name_.empty()) throw Error("target #" + std::to_string(index) + ": a target needs a name");
-  thread_ = std::thread([this] { run(); });
-  // Name the thread so it shows in top -H, gdb and traces ("vg-cpu0"; Linux allows 15 chars).
-  std::string thread_name = ("vg-" + name_).substr(0, 15);
-  pthread_setname_np(thread_.native_handle(), thread_name.c_str());
+  start_worker();
   if (core_ >= 0) {
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -38,6 +35,28 @@ Target::Target(const TargetConfig& config, std::size_t index, unsigned spin_us)
       thread_.join();
       throw Error("target '" + name_ + "': cannot pin its thread to core " + std::to_string(core_));
     }
+  }
+}
+
+void Target::start_worker() {
+  worker_ = std::make_shared<Worker>();
+  thread_ = std::thread([this, me = worker_, stuck = stuck_] { run(me, stuck); });
+  // Name the thread so it shows in top -H, gdb and traces ("vg-cpu0"; Linux allows 15 chars).
+  std::string thread_name = ("vg-" + name_).substr(0, 15);
+  pthread_setname_np(thread_.native_handle(), thread_name.c_str());
+}
+
+void Target::replace_stuck_worker() {
+  faulted_.store(true, std::memory_order_release);
+  stuck_->fetch_add(1, std::memory_order_acq_rel);
+  worker_->retired.store(true, std::memory_order_release);
+  thread_.detach();  // it exits by itself if its callback ever returns
+  start_worker();
+  if (core_ >= 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(core_, &set);
+    (void)pthread_setaffinity_np(thread_.native_handle(), sizeof(set), &set);  // pinned at start already
   }
 }
 

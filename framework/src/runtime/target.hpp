@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -41,8 +42,22 @@ class Target {
   bool is_current_thread() const noexcept { return std::this_thread::get_id() == thread_id_.load(); }
   std::uint64_t executed() const noexcept { return executed_.load(std::memory_order_relaxed); }
 
+  /// A callback on this target overran its deadline and may never return: mark the target faulted,
+  /// give up on (detach) the stuck thread and start a fresh worker that drains the queue, so frames and
+  /// commands that need this target fail promptly instead of waiting for ever. Called by the watchdog.
+  void replace_stuck_worker();
+  bool faulted() const noexcept { return faulted_.load(std::memory_order_acquire); }
+  /// Threads given up on that have not returned yet (their callback still runs).
+  std::uint32_t stuck_threads() const noexcept { return stuck_->load(std::memory_order_acquire); }
+
  private:
-  void run() noexcept;
+  // Per worker thread, owned by the thread itself: a worker given up on checks `retired` after its
+  // callback returns and then exits without touching the Target (which may be gone by then).
+  struct Worker {
+    std::atomic<bool> retired{false};
+  };
+  void start_worker();
+  void run(const std::shared_ptr<Worker>& me, const std::shared_ptr<std::atomic<std::uint32_t>>& stuck) noexcept;
   void wait_for_command() noexcept;
 
   std::string name_;
@@ -58,6 +73,9 @@ class Target {
   std::atomic<std::size_t> reserved_{0};
   std::atomic<std::uint64_t> executed_{0};
   std::atomic<std::thread::id> thread_id_{};
+  std::atomic<bool> faulted_{false};
+  std::shared_ptr<std::atomic<std::uint32_t>> stuck_ = std::make_shared<std::atomic<std::uint32_t>>(0);
+  std::shared_ptr<Worker> worker_;
   std::thread thread_;
 };
 

@@ -17,7 +17,7 @@ void Target::push(const TargetCommand& command) noexcept {
   if (sleeping_.load(std::memory_order_seq_cst) != 0) futex_wake_all(items_);
 }
 
-void Target::run() noexcept {
+void Target::run(const std::shared_ptr<Worker>& me, const std::shared_ptr<std::atomic<std::uint32_t>>& stuck) noexcept {
   thread_id_.store(std::this_thread::get_id());
   for (;;) {
     wait_for_command();
@@ -25,6 +25,10 @@ void Target::run() noexcept {
     while (!queue_.try_pop(command)) std::this_thread::yield();  // released before the push completed
     if (command.fn == nullptr) break;
     command.fn(command.object, command.a, command.b);
+    if (me->retired.load(std::memory_order_acquire)) {  // given up on while the callback ran: a
+      stuck->fetch_sub(1, std::memory_order_acq_rel);  // replacement owns the queue; `this` may be gone
+      return;
+    }
     executed_.fetch_add(1, std::memory_order_relaxed);
   }
 }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "graph/graph_core.hpp"
+#include "visiongraph/core/clock.hpp"
 
 namespace vg {
 namespace detail {
@@ -94,6 +95,12 @@ GraphStats GraphCore::stats() const {
     s.p50_ns = percentile(durations, 0.50);
     s.p99_ns = percentile(durations, 0.99);
     s.conversions = n.conversions.load(std::memory_order_relaxed);
+    s.deadline_ns = n.deadline_ns;
+    s.deadline_misses = n.deadline_misses.load(std::memory_order_relaxed);
+    s.stuck = n.stuck.load(std::memory_order_acquire);
+    const std::int64_t since = s.stuck ? n.stuck_since.load(std::memory_order_acquire)
+                                       : n.running_since.load(std::memory_order_acquire);
+    s.running_ns = since != 0 ? now_ns() - since : 0;
     g.nodes.push_back(std::move(s));
   }
   return g;
@@ -226,6 +233,15 @@ std::string Graph::report_text() const {
     if (q.conversions) out << "input '" << q.name << "': " << q.conversions << " frame(s) copied or converted on the way in\n";
   for (const auto& n : s.nodes)
     if (n.conversions) out << "node '" << n.name << "': " << n.conversions << " input(s) copied or converted (not zero-copy)\n";
+  for (const auto& n : s.nodes) {
+    if (n.stuck)
+      out << "node '" << n.name << "' (kernel '" << n.kernel << "' on " << n.target << "): STUCK for "
+          << n.running_ns / 1'000'000 << " ms, past its " << n.deadline_ns / 1'000'000 << " ms deadline; target '"
+          << n.target << "' is faulted\n";
+    else if (n.deadline_misses)
+      out << "node '" << n.name << "': " << n.deadline_misses << " call(s) past its " << n.deadline_ns / 1'000'000
+          << " ms deadline\n";
+  }
   out << std::left << std::setw(20) << "node" << std::setw(26) << "kernel" << std::setw(7) << "target" << std::right
       << std::setw(8) << "execs" << std::setw(6) << "fail" << std::setw(10) << "avg ms" << std::setw(10) << "min ms"
       << std::setw(10) << "max ms" << std::setw(10) << "p50 ms" << std::setw(10) << "p99 ms" << "\n";
@@ -245,7 +261,9 @@ std::string Graph::report_json() const {
   for (const auto& n : s.nodes)
     nodes.push_back({{"name", n.name}, {"kernel", n.kernel}, {"target", n.target}, {"executions", n.executions},
                      {"failures", n.failures}, {"avg_ns", n.avg_ns}, {"min_ns", n.min_ns}, {"max_ns", n.max_ns},
-                     {"p50_ns", n.p50_ns}, {"p99_ns", n.p99_ns}, {"conversions", n.conversions}});
+                     {"p50_ns", n.p50_ns}, {"p99_ns", n.p99_ns}, {"conversions", n.conversions},
+                     {"deadline_ns", n.deadline_ns}, {"deadline_misses", n.deadline_misses}, {"stuck", n.stuck},
+                     {"running_ns", n.running_ns}});
   nlohmann::json doc = {{"graph", s.name},
                         {"frames", {{"in", s.frames_in}, {"started", s.frames_started}, {"completed", s.frames_completed},
                                     {"failed", s.frames_failed}, {"dropped", s.frames_dropped},

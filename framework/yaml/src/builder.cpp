@@ -115,6 +115,7 @@ class Builder {
       NodeId id;
       rethrow_at(n.position, n.name, [&] { id = g.add_node(n.name, n.kernel); });
       if (!n.target.empty()) rethrow_at(n.target_position, "target", [&] { g.set_target(id, n.target); });
+      g.set_deadline(id, std::chrono::milliseconds(n.deadline_ms), std::chrono::milliseconds(n.create_deadline_ms));
       for (const BindingDesc& b : n.bindings) {
         if (decl.param_index(b.param) < 0) {
           std::vector<std::string> names;

@@ -361,7 +361,7 @@ class Parser {
       if (desc.find_node(n.name)) fail(nk, n.name, "node defined twice");
       if (!nv.IsMap()) fail(nv, n.name, "expected a mapping with at least 'kernel:', got " + kind_of(nv), n.position);
       bool have_kernel = false;
-      for_each(nv, n.name, {"kernel", "target", "parameters", "attributes"},
+      for_each(nv, n.name, {"kernel", "target", "parameters", "attributes", "deadline_ms", "create_deadline_ms"},
                [&](const std::string& key, const YAML::Node& kk, const YAML::Node& kv) {
                  if (key == "kernel") {
                    n.kernel = identifier(kv, kk, key);
@@ -370,6 +370,10 @@ class Parser {
                  } else if (key == "target") {
                    n.target = identifier(kv, kk, key);
                    n.target_position = pos(kv, pos(kk));
+                 } else if (key == "deadline_ms") {
+                   n.deadline_ms = integer(kv, kk, key, 0, 24 * 3600 * 1000);
+                 } else if (key == "create_deadline_ms") {
+                   n.create_deadline_ms = integer(kv, kk, key, 0, 24 * 3600 * 1000);
                  } else if (key == "parameters") {
                    if (kv.IsNull()) return;
                    for_each(kv, "parameters", {}, [&](const std::string& param, const YAML::Node& pk, const YAML::Node& pv) {

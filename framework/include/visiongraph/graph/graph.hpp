@@ -57,9 +57,9 @@ struct DequeuedBuffer {
   std::uint32_t index = 0;        ///< which of the graph parameter's buffers
   Status status = Status::ok;     ///< ok, dropped, aborted, rejected or kernel_error (frame failed)
   std::uint64_t sequence = 0;     ///< frame number (for dropped inputs: the sequence it would have had is unknown: 0)
-  std::int64_t timestamp_ns = 0;  ///< as given at enqueue
+  std::int64_t timestamp_ns = 0;  ///< the frame's timestamp (its input's, as given at enqueue)
   std::int64_t capture_ns = 0;    ///< the frame's capture time (from its input's FrameStamp), 0 = unknown
-  std::int64_t completed_ns = 0;  ///< when the frame completed (monotonic clock); 0 if it never ran
+  std::int64_t completed_ns = 0;  ///< when it was handed back (outputs: when their writer finished); 0 if it never ran
 };
 
 /// @brief Details of the most recent failure while running.
@@ -104,6 +104,12 @@ class Graph {
   Graph& bind(NodeId node, std::size_t param, DataId data);
   Graph& set_attribute(NodeId node, std::string key, AttrValue value);
   Graph& set_target(NodeId node, std::string target);
+  /// @brief Deadlines of one node, overriding its kernel's (KernelDecl::deadline; 0 = none). A process or
+  /// control call running past @p run is reported while it runs (log, stats), its target is marked
+  /// faulted (frames needing it fail with timeout; other targets go on) and the call is abandoned;
+  /// verify() gives up on a create running past @p create. Negative = keep the kernel's.
+  Graph& set_deadline(NodeId node, std::chrono::nanoseconds run,
+                      std::chrono::nanoseconds create = std::chrono::nanoseconds(-1));
   /// @brief Expose a node parameter for enqueue/dequeue with @p num_buffers buffers (allocated at verify).
   GraphParamId add_graph_parameter(NodeId node, std::string_view param, std::size_t num_buffers);
   void set_input_policy(GraphParamId param, InputPolicy policy, std::size_t queue_capacity = 1);

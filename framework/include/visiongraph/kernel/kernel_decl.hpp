@@ -2,6 +2,7 @@
 /// @file
 /// @brief Declaring a kernel once by name: ordered parameters, attributes, commands, validate.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -82,6 +83,12 @@ class KernelDecl {
   KernelDecl& required_attribute(std::string name, AttrType type, std::string description = {});
   KernelDecl& command(std::uint32_t id, std::string name, PayloadKind payload, std::string description = {});
   KernelDecl& validate(ValidateFn fn);
+  /// @brief Default deadlines of the kernel's nodes (0 = none; Graph::set_deadline overrides per node).
+  /// A process or control call running longer than @p run is given up on by the watchdog: reported,
+  /// its target marked faulted, its frame failed with timeout. verify() waits at most @p create for create.
+  KernelDecl& deadline(std::chrono::milliseconds run, std::chrono::milliseconds create = std::chrono::milliseconds(0));
+  std::chrono::milliseconds run_deadline() const noexcept { return run_deadline_; }
+  std::chrono::milliseconds create_deadline() const noexcept { return create_deadline_; }
 
   const std::string& name() const noexcept { return name_; }
   const std::string& description() const noexcept { return description_; }
@@ -104,6 +111,8 @@ class KernelDecl {
   std::vector<AttrDecl> attrs_;
   std::vector<CommandDecl> commands_;
   ValidateFn validate_;
+  std::chrono::milliseconds run_deadline_{0};
+  std::chrono::milliseconds create_deadline_{0};
 };
 
 }  // namespace vg

@@ -33,6 +33,9 @@ struct ContextConfig {
   /// sleeping thread costs tens of microseconds on idle (virtual) CPUs; a short poll makes a hop
   /// between targets cost about a microsecond while frames flow. 0 = always sleep (saves power).
   unsigned spin_us = 50;
+  /// Where the framework reports what happens outside any call (a callback past its deadline): one
+  /// line per event. Null = standard error. Called from the watchdog thread.
+  void (*log)(std::string_view line) = nullptr;
   static ContextConfig defaults();
 };
 

@@ -22,6 +22,10 @@ struct NodeStats {
   std::int64_t p50_ns = 0;
   std::int64_t p99_ns = 0;
   std::uint64_t conversions = 0;  ///< inputs that went through an explicit copy or conversion (count_conversion)
+  std::int64_t deadline_ns = 0;       ///< 0 = none (Graph::set_deadline, KernelDecl::deadline)
+  std::uint64_t deadline_misses = 0;  ///< calls that ran past the deadline (including one given up on)
+  bool stuck = false;                 ///< a call was given up on; its target is faulted
+  std::int64_t running_ns = 0;        ///< how long the current (or the stuck) call has run; 0 = idle
 };
 
 /// @brief Queue state of one graph parameter.

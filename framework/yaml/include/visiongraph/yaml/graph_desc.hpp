@@ -71,6 +71,8 @@ struct NodeDesc {
   std::string name;
   std::string kernel;
   std::string target;  ///< empty = the framework chooses
+  std::int64_t deadline_ms = -1;         ///< -1 = the kernel's (Graph::set_deadline); 0 = none
+  std::int64_t create_deadline_ms = -1;  ///< -1 = the kernel's
   std::vector<BindingDesc> bindings;
   std::vector<AttributeDesc> attributes;
   SourcePosition position;         ///< of the name
