@@ -2,13 +2,18 @@
 // serves the sample video without re-encoding. The detections must equal the file run's on the frames
 // received; a slow graph must drop frames (counted) and let the newest win; errors name the source.
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <atomic>
 #include <map>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
@@ -159,6 +164,79 @@ TEST_F(RtspCliTest, AStreamThatDiesMidRunWritesWhatItHasAndExitsNonZero) {
   EXPECT_GT(lines.size(), 10u) << "everything received before the loss is written";
   EXPECT_TRUE(fs::exists(base / "cut" / "trace.json"));
   EXPECT_GT(fs::file_size(base / "cut" / "annotated.avi"), 0u);
+}
+
+// A minimal HTTP/1.1 server on 127.0.0.1 (free port) serving one file, as an IP camera's or a web
+// server's URL would: enough for GStreamer's souphttpsrc.
+class FileHttpServer {
+ public:
+  explicit FileHttpServer(fs::path file) : file_(std::move(file)) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = 0;
+    if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd_, 4) != 0)
+      throw std::runtime_error("http test server: cannot listen");
+    socklen_t len = sizeof addr;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this] { serve(); });
+  }
+  ~FileHttpServer() {
+    stop_ = true;
+    ::shutdown(fd_, SHUT_RDWR);
+    ::close(fd_);
+    thread_.join();
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/" + file_.filename().string(); }
+  int requests() const { return requests_.load(); }
+
+ private:
+  void serve() {
+    while (!stop_) {
+      const int client = ::accept(fd_, nullptr, nullptr);
+      if (client < 0) return;
+      std::string request;
+      char buf[1024];
+      while (request.find("\r\n\r\n") == std::string::npos) {
+        const ssize_t n = ::recv(client, buf, sizeof buf, 0);
+        if (n <= 0) break;
+        request.append(buf, static_cast<std::size_t>(n));
+      }
+      ++requests_;
+      std::ifstream in(file_, std::ios::binary);
+      const std::string body((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const std::string head = "HTTP/1.1 200 OK\r\nContent-Type: video/x-msvideo\r\nContent-Length: " +
+                               std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n";
+      const std::string reply = head + body;
+      for (std::size_t sent = 0; sent < reply.size();) {
+        const ssize_t n = ::send(client, reply.data() + sent, reply.size() - sent, MSG_NOSIGNAL);
+        if (n <= 0) break;
+        sent += static_cast<std::size_t>(n);
+      }
+      ::close(client);
+    }
+  }
+  fs::path file_;
+  int fd_ = -1;
+  std::uint16_t port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> requests_{0};
+  std::thread thread_;
+};
+
+TEST_F(RtspCliTest, AnHttpUrlIsReadAsALiveStream) {
+  FileHttpServer server(video());
+  const auto r = run_cli("run " + kFace + " --no-progress --input " + server.url() + " -o " + (base / "http").string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_GE(server.requests(), 1);
+  EXPECT_NE(r.output.find("source " + server.url() + ": http"), std::string::npos) << r.output;
+  const auto lines = read_jsonl(base / "http" / "detections.jsonl");
+  ASSERT_GT(lines.size(), 100u) << "the file arrives whole over loopback";
+  std::size_t with_faces = 0;
+  for (const auto& l : lines) with_faces += l.contains("detections") && !l["detections"].empty();
+  EXPECT_GT(with_faces, 0u) << "frames that were not dropped are detected";
 }
 
 }  // namespace

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "builtin_modules.hpp"
-#include "control.hpp"
+#include "visiongraph/service/control_client.hpp"
 #include "run.hpp"
 #include "visiongraph/visiongraph.hpp"
 #include "visiongraph/yaml/yaml.hpp"
@@ -172,7 +172,7 @@ int cmd_ctl(const std::string& socket, const std::string& node, const std::strin
   for (const auto& a : args) line += ' ' + a;
   std::string reply;
   try {
-    reply = vg::cli::send_control_request(socket, line);
+    reply = vg::service::send_control_request(socket, line);
   } catch (const std::exception& e) {
     std::cerr << "visiongraph ctl: " << e.what() << '\n';
     return kExitFailure;
@@ -228,6 +228,14 @@ int main(int argc, char** argv) {
                     "Allocate the npu0 target's buffers from DMA-BUF memory (rknpu, DMA heap or memfd) for zero-copy "
                     "NPU input; the default when an rknpu device is present");
   run_cmd->add_flag("--no-dmabuf", run.no_dmabuf, "Use host memory for npu0 even when an NPU is present");
+  run_cmd->add_flag("--no-plugins", run.no_plugins,
+                    "Refuse graph files that load code: module libraries ({library: ...}) and the 'runtime_path' "
+                    "attribute");
+  double drain_seconds = 10;
+  run_cmd->add_option("--drain-timeout", drain_seconds,
+                      "After SIGINT/SIGTERM, seconds the frames in flight get to finish before they are abandoned")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
   add_common(run_cmd, common, false);
 
   std::string graph_path, dot_output, kernel_filter, doctor_model;
@@ -268,6 +276,7 @@ int main(int argc, char** argv) {
         const auto eq = s.find('=');
         run.variables[s.substr(0, eq)] = s.substr(eq + 1);
       }
+      run.drain_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(drain_seconds * 1000));
       return vg::cli::run_graph(run);
     }
     if (*verify_cmd) return cmd_verify(graph_path, common);

@@ -26,7 +26,7 @@
 #include <thread>
 
 #include "builtin_modules.hpp"
-#include "control.hpp"
+#include "visiongraph/service/control_server.hpp"
 #include "visiongraph/core/clock.hpp"
 #include "visiongraph/io/graph_input.hpp"
 #include "visiongraph/io/source.hpp"
@@ -46,12 +46,14 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-std::atomic<bool> g_interrupted{false};
+// SIGINT/SIGTERM received: the first stops reading and drains the frames in flight, the second abandons
+// them; either way every output is still written. (A lock-free atomic: safe in a signal handler.)
+std::atomic<int> g_signals{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
-extern "C" void on_interrupt(int sig) {
-  g_interrupted.store(true);
-  std::signal(sig, SIG_DFL);  // a second Ctrl-C ends the process at once
-}
+extern "C" void on_stop_signal(int) { g_signals.fetch_add(1); }
+
+bool interrupted() noexcept { return g_signals.load() > 0; }
 
 /// What the JSON line of one frame says besides its detections.
 struct FrameRecord {
@@ -63,28 +65,37 @@ struct FrameRecord {
 };
 
 /// Writes one JSON line per frame, in frame order, whatever order results arrive in. Thread-safe.
+/// Every write is checked: a full disk or an I/O error throws, naming the file and the reason. Lines are
+/// flushed as they are written, so a reader (tail -f) sees each frame as it completes.
 class JsonLinesWriter {
  public:
-  explicit JsonLinesWriter(const fs::path& path) : out_(path) {
-    if (!out_) throw std::runtime_error("cannot write '" + path.string() + "'");
+  explicit JsonLinesWriter(const fs::path& path) : path_(path), out_(path) {
+    if (!out_) throw std::runtime_error("cannot write '" + path.string() + "': " + std::strerror(errno));
   }
   void put(std::uint64_t frame, std::string line) {
     std::lock_guard lock(mu_);
     pending_.emplace(frame, std::move(line));
+    bool wrote = false;
     while (!pending_.empty() && pending_.begin()->first == next_) {
       out_ << pending_.begin()->second << '\n';
       pending_.erase(pending_.begin());
       ++next_;
+      wrote = true;
     }
+    if (wrote) check(out_.flush());
   }
   void flush() {
     std::lock_guard lock(mu_);
     for (auto& [frame, line] : pending_) out_ << line << '\n';  // only if a frame never resolved
     pending_.clear();
-    out_.flush();
+    check(out_.flush());
   }
 
  private:
+  void check(const std::ostream& stream) const {
+    if (!stream) throw std::runtime_error("writing '" + path_.string() + "' failed: " + std::strerror(errno));
+  }
+  fs::path path_;
   std::mutex mu_;
   std::ofstream out_;
   std::map<std::uint64_t, std::string> pending_;
@@ -181,6 +192,18 @@ class Progress {
   std::chrono::steady_clock::time_point last_{};
 };
 
+/// A graph name as one path component: letters, digits, '-', '_', and a '.' right after a letter or digit;
+/// anything else ('/', a leading dot, "..") becomes '_', so the default output directory stays under out/.
+std::string path_safe(const std::string& name) {
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
+  std::string out;
+  for (char c : name) {
+    const bool ok = alnum(c) || c == '-' || c == '_' || (c == '.' && !out.empty() && alnum(out.back()));
+    out += ok ? c : '_';
+  }
+  return out.empty() ? std::string("graph") : out;
+}
+
 /// The data object a graph parameter's node binds at its parameter, or null.
 const yaml::DataDesc* data_of(const yaml::GraphDesc& desc, const yaml::GraphParameterDesc& gp) {
   const yaml::NodeDesc* node = desc.find_node(gp.node);
@@ -225,8 +248,22 @@ void adapt_to_source(yaml::GraphDesc& desc, yaml::GraphParameterDesc& input, con
   input.buffers = std::max(input.buffers, depth + input.queue_capacity + 1);
 }
 
+/// --no-plugins: a graph file that would load code is refused where it asks for it.
+void refuse_code_loading(const yaml::GraphDesc& desc) {
+  for (const auto& m : desc.modules)
+    if (m.name.empty())
+      throw yaml::LoadError(m.position, "modules",
+                            "module library '" + m.library + "' refused: --no-plugins forbids loading code from a graph file");
+  for (const auto& n : desc.nodes)
+    for (const auto& a : n.attributes)
+      if (a.key == "runtime_path")
+        throw yaml::LoadError(a.position, "runtime_path",
+                              "node '" + n.name + "': 'runtime_path' loads a library; refused by --no-plugins");
+}
+
 yaml::BuildOptions build_options(const RunOptions& opt) {
   yaml::BuildOptions build = default_build_options();
+  build.allow_module_libraries = !opt.no_plugins;
   if (!opt.assets.empty()) build.variables["VG_ASSETS_DIR"] = opt.assets;
   for (const auto& [k, v] : opt.variables) build.variables[k] = v;
   bool use_dmabuf = opt.dmabuf;
@@ -385,7 +422,7 @@ std::string produce(io::Source& source, io::GraphInput& input, const RunOptions&
                     RunCounts& counts, std::int64_t base_ns) {
   const io::SourceInfo& info = source.info();
   const auto t0 = std::chrono::steady_clock::now();
-  while (!g_interrupted.load() && (opt.frames < 0 || static_cast<std::int64_t>(counts.read.load()) < opt.frames)) {
+  while (!interrupted() && (opt.frames < 0 || static_cast<std::int64_t>(counts.read.load()) < opt.frames)) {
     io::Frame frame;
     const Status s = source.read(frame, 1s);
     if (s == Status::timeout) continue;
@@ -404,14 +441,14 @@ std::string produce(io::Source& source, io::GraphInput& input, const RunOptions&
     ++counts.read;
     // Back-pressure (files): wait for the graph to free a buffer, but stay responsive to an interrupt.
     Status room = Status::timeout;
-    while (room == Status::timeout && !g_interrupted.load()) room = input.wait_for_free_buffer(200ms);
+    while (room == Status::timeout && !interrupted()) room = input.wait_for_free_buffer(200ms);
     const Status pushed = room == Status::ok ? input.push(std::move(frame), 10s) : room;
     if (pushed != Status::ok) {  // the frame's lease went back with it: reported, never silent
       out.dropped(sequence, rec);
       ++counts.dropped;
       ++counts.resolved;
       if (pushed == Status::stopped) return "";
-      if (g_interrupted.load()) return "";
+      if (interrupted()) return "";
       if (pushed != Status::rejected && pushed != Status::timeout && pushed != Status::busy)
         return info.spec + ": frame " + std::to_string(sequence) + " could not enter the graph: " +
                std::string(to_string(pushed));
@@ -425,6 +462,7 @@ std::string produce(io::Source& source, io::GraphInput& input, const RunOptions&
 int run_graph(const RunOptions& opt) {
   // ---- the graph file and the source, adjusted to each other ----
   yaml::GraphDesc desc = yaml::parse_file(opt.graph);
+  if (opt.no_plugins) refuse_code_loading(desc);
   yaml::GraphParameterDesc& input_desc = input_parameter(desc);
   std::unique_ptr<io::Source> source;
   try {
@@ -440,7 +478,7 @@ int run_graph(const RunOptions& opt) {
   const RunParams params = check_params(*loaded, desc);
 
   // ---- outputs ----
-  const fs::path out_dir = opt.output_dir.empty() ? fs::path("out") / graph.name() : fs::path(opt.output_dir);
+  const fs::path out_dir = opt.output_dir.empty() ? fs::path("out") / path_safe(graph.name()) : fs::path(opt.output_dir);
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   if (ec) {
@@ -448,8 +486,7 @@ int run_graph(const RunOptions& opt) {
     return 1;
   }
   const bool images = info.kind == io::SourceKind::image || info.kind == io::SourceKind::image_dir;
-  RunOutputs outputs(out_dir, params.detections.valid(), params.annotated.valid(), images, info.fps);
-  ControlServer control(graph, loaded->context());
+  service::ControlServer control(graph, loaded->context());
   if (!opt.control.empty()) control.start(opt.control);
 
   // ---- streaming ----
@@ -460,8 +497,11 @@ int run_graph(const RunOptions& opt) {
   }
   io::GraphInput input(graph, params.input);
   if (graph.start() != Status::ok) throw std::runtime_error("cannot start the graph");
-  std::signal(SIGINT, on_interrupt);
-  std::signal(SIGTERM, on_interrupt);
+  // Only now are the previous run's outputs replaced: a run that fails to start leaves them alone.
+  RunOutputs outputs(out_dir, params.detections.valid(), params.annotated.valid(), images, info.fps);
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+  std::signal(SIGPIPE, SIG_IGN);  // a closed reader is a write error, reported, not a silent death
   const std::int64_t total = opt.frames >= 0 && info.length >= 0 ? std::min<std::int64_t>(opt.frames, info.length)
                                                                   : (opt.frames >= 0 ? opt.frames : info.length);
   Progress progress(opt.progress && ::isatty(STDERR_FILENO), total);
@@ -469,14 +509,16 @@ int run_graph(const RunOptions& opt) {
   std::atomic<bool> producing{true};
   const std::int64_t base_ns = now_ns();
   std::string consumer_error;
+  std::atomic<bool> consumer_done{false};
   std::thread consumer([&] {
     try {
       consume(graph, input, params, outputs, counts, base_ns, progress, producing);
     } catch (const std::exception& e) {
       consumer_error = e.what();
-      g_interrupted.store(true);
+      g_signals.fetch_add(1);  // stop reading: the run cannot write its results
       (void)graph.stop(StopMode::abandon);
     }
+    consumer_done.store(true);
   });
   std::string source_error;
   try {
@@ -485,17 +527,37 @@ int run_graph(const RunOptions& opt) {
     source_error = e.what();
   }
   producing.store(false);
-  // Let every frame in flight finish (or, after an interrupt, at most a few seconds).
+  // Frames in flight finish. After a signal they get at most --drain-timeout; a second signal abandons
+  // them at once. Either way the outputs below are written.
+  const auto drain_until = std::chrono::steady_clock::now() + opt.drain_timeout;
+  bool abandoned = false;
+  while (!consumer_done.load()) {
+    const bool give_up = g_signals.load() >= 2 || (interrupted() && std::chrono::steady_clock::now() > drain_until);
+    if (give_up && !abandoned) {
+      std::cerr << "visiongraph run: abandoning the frames in flight\n";
+      (void)graph.stop(StopMode::abandon);
+      abandoned = true;
+    }
+    std::this_thread::sleep_for(20ms);
+  }
   consumer.join();
   (void)graph.stop(StopMode::drain);
   source->close();
   control.stop();
   progress.finish(counts.resolved.load());
-  outputs.close();
 
+  std::string output_error;
+  try {
+    outputs.close();
+  } catch (const std::exception& e) {
+    output_error = e.what();
+  }
   {
     std::ofstream trace(out_dir / "trace.json");
     graph.write_trace(trace);
+    trace.flush();
+    if (!trace && output_error.empty())
+      output_error = "writing '" + (out_dir / "trace.json").string() + "' failed: " + std::strerror(errno);
   }
   std::cout << graph.report_text();
   const GraphStats stats = graph.stats();
@@ -516,10 +578,17 @@ int run_graph(const RunOptions& opt) {
   std::cout << "outputs in " << out_dir.string() << ":" << outputs.describe() << "\n";
   source.reset();  // every lease is back (the graph is stopped and the input reclaimed everything)
 
-  if (!consumer_error.empty()) {
-    std::cerr << "visiongraph run: " << consumer_error << '\n';
+  if (!consumer_error.empty() || !output_error.empty()) {
+    std::cerr << "visiongraph run: " << (consumer_error.empty() ? output_error : consumer_error) << '\n';
     return 1;
   }
+  if (abandoned) {
+    std::cerr << "visiongraph run: stopped by a signal; " << stats.frames_aborted
+              << " frame(s) in flight were abandoned (outputs hold every frame completed before)\n";
+    return 1;
+  }
+  if (interrupted())
+    std::cerr << "visiongraph run: stopped by a signal after " << counts.read.load() << " frame(s); all of them finished\n";
   if (!source_error.empty()) {
     std::cerr << "visiongraph run: the input failed after " << counts.read.load() << " frame(s): " << source_error
               << (opt.allow_partial ? " (accepted: --allow-partial)" : "") << '\n';

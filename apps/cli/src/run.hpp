@@ -2,6 +2,7 @@
 /// @file
 /// @brief `visiongraph run GRAPH.yaml --input SRC`.
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -23,10 +24,14 @@ struct RunOptions {
   bool allow_partial = false;  ///< exit 0 when the input failed part-way
   bool dmabuf = false;       ///< allocate npu0's buffers from DMA-BUF memory (zero-copy NPU input)
   bool no_dmabuf = false;    ///< never do so (default: only when an rknpu device is present)
+  bool no_plugins = false;   ///< refuse graph files that load code (module libraries, runtime_path)
+  std::chrono::milliseconds drain_timeout{10000};  ///< after SIGINT/SIGTERM: frames in flight get this long
 };
 
-/// @brief Run the graph over the source. Returns the process exit code: 0 ok; 1 failure (a frame failed,
-/// the input failed part-way without --allow-partial, nothing was read).
+/// @brief Run the graph over the source. Returns the process exit code: 0 ok (also after one SIGINT or
+/// SIGTERM once the frames in flight finished); 1 failure (a frame failed, the input failed part-way
+/// without --allow-partial, nothing was read, an output could not be written, frames in flight were
+/// abandoned by a second signal or the drain timeout).
 /// Throws vg::yaml::LoadError / vg::Error for graph file problems.
 int run_graph(const RunOptions& options);
 

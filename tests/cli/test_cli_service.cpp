@@ -1,0 +1,224 @@
+// `visiongraph run` as a long-lived service: signals drain and write every output, a second signal
+// abandons, writes are checked (a full disk ends the run with an error), a failed start leaves the last
+// run's outputs alone, graph names cannot steer the output directory, --no-plugins refuses code.
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "cli_runner.hpp"
+
+extern char** environ;
+
+namespace {
+
+using vg::test::run_cli;
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using namespace std::chrono_literals;
+
+const std::string kFace = VG_SOURCE_DIR "/apps/face_detect/face_detect.yaml";
+const std::string kSlowFace = VG_SOURCE_DIR "/tests/cli/data/face_detect_slow.yaml";
+const std::string kSmall = VG_SOURCE_DIR "/tests/yaml/data/small.yaml";
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// A `visiongraph` child process with its output in a file, so the test can signal it.
+class Child {
+ public:
+  Child(const std::vector<std::string>& args, const fs::path& log) {
+    std::vector<std::string> argv{VG_CLI_PATH};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char*> cargv;
+    for (auto& a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    if (posix_spawn(&pid_, cargv[0], &actions, nullptr, cargv.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&actions);
+  }
+  ~Child() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  bool running() const { return pid_ > 0; }
+  void signal(int sig) const { ::kill(pid_, sig); }
+  /// Exit status, or -1 when it did not exit within @p limit (then it is killed).
+  int wait(std::chrono::milliseconds limit) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < until) {
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+      std::this_thread::sleep_for(20ms);
+    }
+    return -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+bool is_json(const std::string& text) { return json::accept(text); }
+
+/// Every line is complete JSON, frames 0..n-1 in order; returns n.
+std::size_t check_jsonl(const fs::path& path) {
+  std::ifstream in(path);
+  std::size_t n = 0;
+  for (std::string line; std::getline(in, line); ++n) {
+    json j;
+    EXPECT_NO_THROW(j = json::parse(line)) << "line " << n << ": " << line;
+    EXPECT_EQ(j.value("frame", -1), static_cast<int>(n));
+  }
+  return n;
+}
+
+class ServiceCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    base = fs::temp_directory_path() / ("vg_cli_service_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(base);
+    fs::create_directories(base);
+  }
+  void TearDown() override { fs::remove_all(base); }
+  bool have_face_assets() const {
+    return vg::test::have_assets({"face_detection_back_256x256_barracuda.onnx", "Megamind.avi"});
+  }
+  std::string video() const { return (vg::test::assets_dir() / "Megamind.avi").string(); }
+  fs::path base;
+};
+
+TEST_F(ServiceCliTest, TheFirstSignalDrainsTheFramesInFlightAndWritesEveryOutput) {
+  if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
+  for (int sig : {SIGINT, SIGTERM}) {
+    const fs::path out = base / ("sig" + std::to_string(sig));
+    Child run({"run", kFace, "--no-progress", "--realtime", "--input", video(), "-o", out.string()}, base / "log.txt");
+    ASSERT_TRUE(run.running());
+    std::this_thread::sleep_for(2500ms);  // well into the 11 s clip
+    run.signal(sig);
+    const int code = run.wait(20s);
+    const std::string log = slurp(base / "log.txt");
+    EXPECT_EQ(code, 0) << log;
+    const std::size_t frames = check_jsonl(out / "detections.jsonl");
+    EXPECT_GT(frames, 10u) << log;
+    EXPECT_LT(frames, 270u) << "it stopped early";
+    EXPECT_TRUE(is_json(slurp(out / "trace.json"))) << "trace.json is complete";
+    EXPECT_NE(log.find("graph 'face_detect'"), std::string::npos) << "the report was printed: " << log;
+    EXPECT_NE(log.find("stopped by a signal"), std::string::npos) << log;
+    EXPECT_TRUE(fs::exists(out / "annotated.avi"));
+  }
+}
+
+TEST_F(ServiceCliTest, ASecondSignalAbandonsTheFramesInFlightButStillWritesTheOutputs) {
+  if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
+  const fs::path out = base / "out";
+  Child run({"run", kSlowFace, "--no-progress", "--input", video(), "-o", out.string()}, base / "log.txt");
+  ASSERT_TRUE(run.running());
+  std::this_thread::sleep_for(2500ms);
+  run.signal(SIGINT);
+  std::this_thread::sleep_for(30ms);
+  run.signal(SIGINT);
+  const int code = run.wait(20s);
+  const std::string log = slurp(base / "log.txt");
+  EXPECT_EQ(code, 1) << log;
+  EXPECT_NE(log.find("abandon"), std::string::npos) << log;
+  EXPECT_GT(check_jsonl(out / "detections.jsonl"), 0u);
+  EXPECT_TRUE(is_json(slurp(out / "trace.json")));
+}
+
+TEST_F(ServiceCliTest, AFullDiskEndsTheRunWithAnErrorNamingTheFile) {
+  if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const fs::path out = base / "out";
+  fs::create_directories(out);
+  fs::create_symlink("/dev/full", out / "detections.jsonl");  // every write fails with ENOSPC
+  const auto r = run_cli("run " + kFace + " --no-progress --input " + video() + " -o " + out.string());
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("detections.jsonl"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("No space left on device"), std::string::npos) << r.output;
+}
+
+TEST_F(ServiceCliTest, ARunThatFailsToStartLeavesThePreviousOutputsAlone) {
+  if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
+  const fs::path out = base / "out";
+  const std::string image = (vg::test::assets_dir() / "messi5.jpg").string();
+  if (!fs::exists(image)) GTEST_SKIP() << "messi5.jpg missing";
+  ASSERT_EQ(run_cli("run " + kFace + " --no-progress --input " + image + " -o " + out.string()).code, 0);
+  const std::string before = slurp(out / "detections.jsonl");
+  ASSERT_FALSE(before.empty());
+  const auto r = run_cli("run " + kFace + " --no-progress --input " + image + " -o " + out.string() +
+                         " --control " + (base / "no_such_dir" / "vg.sock").string());
+  EXPECT_NE(r.code, 0) << r.output;
+  EXPECT_EQ(slurp(out / "detections.jsonl"), before) << "the failed run must not truncate the last results";
+}
+
+TEST_F(ServiceCliTest, AGraphNameCannotPutTheOutputsOutsideOut) {
+  if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
+  const std::string image = (vg::test::assets_dir() / "messi5.jpg").string();
+  const fs::path dir = base / "a" / "b";
+  fs::create_directories(dir);
+  std::string face = slurp(kFace);
+  const auto at = face.find("graph: face_detect");
+  ASSERT_NE(at, std::string::npos);
+  face.replace(at, std::string("graph: face_detect").size(), "graph: ../../escaped");
+  std::ofstream(dir / "g.yaml") << face;
+  // No -o: the default directory out/<graph name>, relative to the working directory.
+  const std::string command = "cd " + dir.string() + " && " + VG_CLI_PATH + " run g.yaml --no-progress --input " +
+                              image + " --assets " + vg::test::assets_dir().string() + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) output.append(buf, n);
+  const int status = ::pclose(pipe);
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0) << output;
+  EXPECT_FALSE(fs::exists(base / "escaped")) << "outputs escaped out/";
+  EXPECT_FALSE(fs::exists(base / "a" / "escaped"));
+  EXPECT_TRUE(fs::exists(dir / "out" / "______escaped" / "detections.jsonl")) << output;
+}
+
+TEST_F(ServiceCliTest, NoPluginsRefusesModuleLibrariesAndRuntimePath) {
+  const fs::path graph = base / "plugin.yaml";
+  std::ofstream(graph) << "graph: p\nmodules: [{library: ./libexample_plugin.so}]\n"
+                          "data:\n  a: {kind: scalar, type: f64, value: 1}\nnodes:\n"
+                          "  n: {kernel: vg.example.scale, parameters: {in: a, out: a}}\n";
+  auto r = run_cli("run " + graph.string() + " --no-plugins --input x.jpg");
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("plugin.yaml:2"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--no-plugins"), std::string::npos) << r.output;
+
+  const fs::path runtime = base / "runtime.yaml";
+  std::string face = slurp(kFace);
+  const auto at = face.find("      backend: auto");
+  ASSERT_NE(at, std::string::npos);
+  face.insert(at, "      runtime_path: /tmp/evil.so\n");
+  std::ofstream(runtime) << face;
+  r = run_cli("run " + runtime.string() + " --no-plugins --input x.jpg");
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("runtime_path"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--no-plugins"), std::string::npos) << r.output;
+}
+
+}  // namespace
