@@ -222,7 +222,26 @@ int main(int argc, char** argv) {
                     "Live sources: reconnect with backoff after an error or end of stream instead of ending the run");
   run_cmd->add_flag("--allow-partial", run.allow_partial,
                     "Exit 0 even when the input failed part-way (a truncated file, a lost stream); the error is still printed");
-  run_cmd->add_option("--control", run.control, "Listen for live commands on this Unix socket (see 'visiongraph ctl')");
+  run_cmd->add_option("--control", run.control,
+                      "Take live commands on a Unix socket PATH (see 'visiongraph ctl') or an MQTT topic "
+                      "mqtt://HOST:PORT/TOPIC (replies on TOPIC/reply); repeatable");
+  run_cmd->add_option("--publish", run.publish,
+                      "Publish one JSON message per frame (the detections.jsonl line) to mqtt(s)://HOST:PORT/TOPIC, "
+                      "or to standard output with '-'; repeatable");
+  run_cmd->add_option("--mqtt-qos", run.mqtt.qos, "MQTT QoS for published results (0 or 1)")
+      ->check(CLI::Range(0, 1))->capture_default_str();
+  run_cmd->add_option("--mqtt-client-id", run.mqtt.client_id, "MQTT client id (default visiongraph-PID)");
+  run_cmd->add_option("--mqtt-username", run.mqtt.username, "MQTT user name");
+  run_cmd->add_option("--mqtt-password", run.mqtt.password, "MQTT password (or the VG_MQTT_PASSWORD environment variable)")
+      ->envname("VG_MQTT_PASSWORD");
+  run_cmd->add_option("--mqtt-ca", run.mqtt.tls.ca_file, "TLS: CA certificate file for mqtts://")->check(CLI::ExistingFile);
+  run_cmd->add_option("--mqtt-cert", run.mqtt.tls.cert_file, "TLS: client certificate file")->check(CLI::ExistingFile);
+  run_cmd->add_option("--mqtt-key", run.mqtt.tls.key_file, "TLS: client key file")->check(CLI::ExistingFile);
+  run_cmd->add_flag("--mqtt-insecure", run.mqtt.tls.insecure, "TLS: do not check the broker's host name (testing only)");
+  run_cmd->add_option("--mqtt-outbox", run.mqtt.outbox_capacity,
+                      "Messages an MQTT publisher holds while the broker is slow or away; newer ones are dropped "
+                      "and counted")
+      ->check(CLI::Range(1, 1 << 20))->capture_default_str();
   run_cmd->add_flag("--no-progress{false}", run.progress, "No progress line");
   run_cmd->add_flag("--dmabuf", run.dmabuf,
                     "Allocate the npu0 target's buffers from DMA-BUF memory (rknpu, DMA heap or memfd) for zero-copy "

@@ -30,6 +30,8 @@
 #include "visiongraph/core/clock.hpp"
 #include "visiongraph/io/graph_input.hpp"
 #include "visiongraph/io/source.hpp"
+#include "visiongraph/mqtt/command_channel.hpp"
+#include "visiongraph/mqtt/publisher.hpp"
 #include "visiongraph/kernels/detection/detections.hpp"
 #include "visiongraph/yaml/yaml.hpp"
 #if VG_CLI_HAVE_NPU
@@ -66,10 +68,13 @@ struct FrameRecord {
 
 /// Writes one JSON line per frame, in frame order, whatever order results arrive in. Thread-safe.
 /// Every write is checked: a full disk or an I/O error throws, naming the file and the reason. Lines are
-/// flushed as they are written, so a reader (tail -f) sees each frame as it completes.
+/// flushed as they are written, so a reader (tail -f) sees each frame as it completes. Each line also
+/// goes, in frame order, to the publishers (MQTT: never blocking, drops counted by the publisher) and to
+/// standard output when asked (--publish -).
 class JsonLinesWriter {
  public:
-  explicit JsonLinesWriter(const fs::path& path) : path_(path), out_(path) {
+  JsonLinesWriter(const fs::path& path, std::vector<mqtt::MqttPublisher*> publishers, bool to_stdout)
+      : path_(path), out_(path), publishers_(std::move(publishers)), to_stdout_(to_stdout) {
     if (!out_) throw std::runtime_error("cannot write '" + path.string() + "': " + std::strerror(errno));
   }
   void put(std::uint64_t frame, std::string line) {
@@ -77,27 +82,38 @@ class JsonLinesWriter {
     pending_.emplace(frame, std::move(line));
     bool wrote = false;
     while (!pending_.empty() && pending_.begin()->first == next_) {
-      out_ << pending_.begin()->second << '\n';
+      emit(pending_.begin()->second);
       pending_.erase(pending_.begin());
       ++next_;
       wrote = true;
     }
-    if (wrote) check(out_.flush());
+    if (wrote) flush_streams();
   }
   void flush() {
     std::lock_guard lock(mu_);
-    for (auto& [frame, line] : pending_) out_ << line << '\n';  // only if a frame never resolved
+    for (auto& [frame, line] : pending_) emit(line);  // only if a frame never resolved
     pending_.clear();
-    check(out_.flush());
+    flush_streams();
   }
 
  private:
-  void check(const std::ostream& stream) const {
-    if (!stream) throw std::runtime_error("writing '" + path_.string() + "' failed: " + std::strerror(errno));
+  void emit(const std::string& line) {
+    out_ << line << '\n';
+    if (to_stdout_) std::cout << line << '\n';
+    for (mqtt::MqttPublisher* p : publishers_) (void)p->publish(line);  // busy = dropped, counted there
+  }
+  void flush_streams() {
+    check(out_.flush(), path_.string());
+    if (to_stdout_) check(std::cout.flush(), "standard output");
+  }
+  static void check(const std::ostream& stream, const std::string& what) {
+    if (!stream) throw std::runtime_error("writing '" + what + "' failed: " + std::strerror(errno));
   }
   fs::path path_;
   std::mutex mu_;
   std::ofstream out_;
+  std::vector<mqtt::MqttPublisher*> publishers_;
+  bool to_stdout_ = false;
   std::map<std::uint64_t, std::string> pending_;
   std::uint64_t next_ = 0;
 };
@@ -191,6 +207,8 @@ class Progress {
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_{};
 };
+
+bool is_mqtt_url(const std::string& spec) { return spec.rfind("mqtt://", 0) == 0 || spec.rfind("mqtts://", 0) == 0; }
 
 /// A graph name as one path component: letters, digits, '-', '_', and a '.' right after a letter or digit;
 /// anything else ('/', a leading dot, "..") becomes '_', so the default output directory stays under out/.
@@ -314,9 +332,11 @@ RunParams check_params(const yaml::LoadedGraph& loaded, const yaml::GraphDesc& d
 /// Where a run's results go: detections.jsonl and the annotated video (or one PNG per input image).
 class RunOutputs {
  public:
-  RunOutputs(const fs::path& dir, bool detections, bool annotated, bool images, double fps)
+  RunOutputs(const fs::path& dir, bool detections, bool annotated, bool images, double fps,
+             std::vector<mqtt::MqttPublisher*> publishers = {}, bool to_stdout = false)
       : dir_(dir), annotated_(annotated), images_(images), fps_(fps > 0 ? fps : 25.0) {
-    if (detections) jsonl_ = std::make_unique<JsonLinesWriter>(dir / "detections.jsonl");
+    if (detections)
+      jsonl_ = std::make_unique<JsonLinesWriter>(dir / "detections.jsonl", std::move(publishers), to_stdout);
   }
   void dropped(std::uint64_t frame, const FrameRecord& rec) {
     if (jsonl_) jsonl_->put(frame, status_json(frame, rec, "dropped", ""));
@@ -486,8 +506,38 @@ int run_graph(const RunOptions& opt) {
     return 1;
   }
   const bool images = info.kind == io::SourceKind::image || info.kind == io::SourceKind::image_dir;
-  service::ControlServer control(graph, loaded->context());
-  if (!opt.control.empty()) control.start(opt.control);
+  // Control: Unix sockets and MQTT topics, the same commands and replies on each.
+  std::vector<std::unique_ptr<service::ControlServer>> sockets;
+  std::vector<std::unique_ptr<mqtt::MqttCommandChannel>> channels;
+  for (const std::string& spec : opt.control) {
+    if (is_mqtt_url(spec)) {
+      mqtt::MqttOptions o = opt.mqtt;
+      if (!o.client_id.empty()) o.client_id += "-control" + (channels.empty() ? std::string() : std::to_string(channels.size()));
+      Context& ctx = loaded->context();
+      channels.push_back(std::make_unique<mqtt::MqttCommandChannel>(
+          spec, [&graph, &ctx](std::string_view line) { return service::answer_control_request(graph, ctx, line); }, o));
+    } else {
+      sockets.push_back(std::make_unique<service::ControlServer>(graph, loaded->context()));
+      sockets.back()->start(spec);
+    }
+  }
+  // Results out: MQTT publishers (never blocking the run) and standard output.
+  std::vector<std::unique_ptr<mqtt::MqttPublisher>> publishers;
+  bool publish_stdout = false;
+  for (const std::string& spec : opt.publish) {
+    if (spec == "-") {
+      publish_stdout = true;
+      continue;
+    }
+    if (!is_mqtt_url(spec)) throw std::runtime_error("--publish '" + spec + "': expected mqtt://HOST:PORT/TOPIC, mqtts://... or -");
+    mqtt::MqttOptions o = opt.mqtt;
+    if (!o.client_id.empty() && !publishers.empty()) o.client_id += "-" + std::to_string(publishers.size());
+    publishers.push_back(std::make_unique<mqtt::MqttPublisher>(spec, o));
+  }
+  std::vector<mqtt::MqttPublisher*> publisher_ptrs;
+  for (auto& p : publishers) publisher_ptrs.push_back(p.get());
+  // With --publish -, standard output carries only the JSON lines: the report goes to standard error.
+  std::ostream& report = publish_stdout ? std::cerr : std::cout;
 
   // ---- streaming ----
   for (GraphParamId out : {params.detections, params.annotated}) {
@@ -498,7 +548,8 @@ int run_graph(const RunOptions& opt) {
   io::GraphInput input(graph, params.input);
   if (graph.start() != Status::ok) throw std::runtime_error("cannot start the graph");
   // Only now are the previous run's outputs replaced: a run that fails to start leaves them alone.
-  RunOutputs outputs(out_dir, params.detections.valid(), params.annotated.valid(), images, info.fps);
+  RunOutputs outputs(out_dir, params.detections.valid(), params.annotated.valid(), images, info.fps, publisher_ptrs,
+                     publish_stdout);
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
   std::signal(SIGPIPE, SIG_IGN);  // a closed reader is a write error, reported, not a silent death
@@ -543,7 +594,8 @@ int run_graph(const RunOptions& opt) {
   consumer.join();
   (void)graph.stop(StopMode::drain);
   source->close();
-  control.stop();
+  for (auto& socket : sockets) socket->stop();
+  for (auto& channel : channels) channel->close();
   progress.finish(counts.resolved.load());
 
   std::string output_error;
@@ -559,23 +611,27 @@ int run_graph(const RunOptions& opt) {
     if (!trace && output_error.empty())
       output_error = "writing '" + (out_dir / "trace.json").string() + "' failed: " + std::strerror(errno);
   }
-  std::cout << graph.report_text();
+  report << graph.report_text();
   const GraphStats stats = graph.stats();
   const io::SourceStats src = source->stats();
-  std::cout << "frames: " << counts.read.load() << " read, " << stats.frames_completed << " completed, "
+  report << "frames: " << counts.read.load() << " read, " << stats.frames_completed << " completed, "
             << counts.dropped.load() << " dropped, " << counts.failed.load() << " failed";
-  if (stats.wall_seconds > 0) std::cout << "; " << static_cast<double>(stats.frames_completed) / stats.wall_seconds << " fps";
-  std::cout << "; latency p50 " << static_cast<double>(stats.latency_p50_ns) / 1e6 << " ms, p99 "
+  if (stats.wall_seconds > 0) report << "; " << static_cast<double>(stats.frames_completed) / stats.wall_seconds << " fps";
+  report << "; latency p50 " << static_cast<double>(stats.latency_p50_ns) / 1e6 << " ms, p99 "
             << static_cast<double>(stats.latency_p99_ns) / 1e6 << " ms";
   if (stats.capture_latency_p50_ns > 0)
-    std::cout << "; capture -> done p50 " << static_cast<double>(stats.capture_latency_p50_ns) / 1e6 << " ms, p99 "
+    report << "; capture -> done p50 " << static_cast<double>(stats.capture_latency_p50_ns) / 1e6 << " ms, p99 "
               << static_cast<double>(stats.capture_latency_p99_ns) / 1e6 << " ms";
-  std::cout << "\n";
-  std::cout << "source " << info.spec << ": " << std::string(io::to_string(info.kind)) << ", " << info.width << "x"
+  report << "\n";
+  report << "source " << info.spec << ": " << std::string(io::to_string(info.kind)) << ", " << info.width << "x"
             << info.height << (info.dmabuf ? ", DMA-BUF" : "") << (src.converting ? ", converted by GStreamer" : "")
             << "; " << src.dropped << " dropped before the graph, " << src.reconnects << " reconnects; "
             << input.stats().imported << " frames imported without a copy, " << input.stats().converted << " converted\n";
-  std::cout << "outputs in " << out_dir.string() << ":" << outputs.describe() << "\n";
+  report << "outputs in " << out_dir.string() << ":" << outputs.describe() << "\n";
+  for (auto& p : publishers) {  // what is still queued gets a moment to leave, then the counts
+    (void)p->flush(2s);
+    report << p->stats().summary(p->endpoint().url) << "\n";
+  }
   source.reset();  // every lease is back (the graph is stopped and the input reclaimed everything)
 
   if (!consumer_error.empty() || !output_error.empty()) {

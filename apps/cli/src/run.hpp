@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
+
+#include "visiongraph/mqtt/options.hpp"
 
 namespace vg::cli {
 
@@ -14,7 +17,9 @@ struct RunOptions {
   std::string graph;       ///< graph file
   std::string input;       ///< a source spec (docs/sources.md): file, directory, rtsp://, http(s)://, /dev/videoN, gst:...
   std::string output_dir;  ///< default out/<graph name>/
-  std::string control;     ///< Unix socket path for live control; empty = none
+  std::vector<std::string> control;  ///< live control: Unix socket paths and mqtt(s):// topics
+  std::vector<std::string> publish;  ///< results out: mqtt(s)://HOST:PORT/TOPIC, or - (standard output)
+  mqtt::MqttOptions mqtt;            ///< credentials, TLS, QoS for every MQTT endpoint
   std::string assets;      ///< VG_ASSETS_DIR for ${VG_ASSETS_DIR} in the graph file
   std::map<std::string, std::string> variables;  ///< --set NAME=VALUE
   std::int64_t frames = -1;  ///< stop after N frames; -1 = all
