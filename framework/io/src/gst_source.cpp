@@ -641,6 +641,7 @@ class GstSource final : public Source {
 
   void reconnect_now() {
     reconnects_.fetch_add(1, std::memory_order_relaxed);
+    last_media_ns_ = -1;  // a new connection starts its own timeline
     try {
       start_pipeline();
     } catch (const std::exception& e) {
@@ -760,12 +761,13 @@ class GstSource final : public Source {
     }
   }
 
-  // Stream position. For files it never goes backwards: decoders of packed B-frame streams (DivX AVI)
-  // repeat a timestamp, which would put two frames at one instant; a repeat is moved one frame on.
+  // Stream position. It never goes backwards within a connection: decoders of packed B-frame streams
+  // (DivX AVI, also sent over RTSP) repeat a timestamp, which would put two frames at one instant; a
+  // repeat is moved one frame on. A reconnection starts a new timeline.
   std::int64_t media_time(GstBuffer* buffer, GstClockTime pts) {
     if (!GST_CLOCK_TIME_IS_VALID(pts)) return -1;
     auto media = static_cast<std::int64_t>(pts);
-    if (!live_ && last_media_ns_ >= 0 && media <= last_media_ns_) {
+    if (last_media_ns_ >= 0 && media <= last_media_ns_) {
       const GstClockTime duration = GST_BUFFER_DURATION(buffer);
       std::int64_t step = 1;
       if (GST_CLOCK_TIME_IS_VALID(duration) && duration > 0) step = static_cast<std::int64_t>(duration);
@@ -813,7 +815,7 @@ class GstSource final : public Source {
   GstCaps* cached_caps_ = nullptr;
   GstVideoInfo cached_info_{};
   ImageFormat cached_format_ = ImageFormat::bgr24;
-  std::int64_t last_media_ns_ = -1;  // files: the previous frame's media_ns
+  std::int64_t last_media_ns_ = -1;  // the previous frame's media_ns (reader thread)
   bool clock_checked_ = false;
   bool clock_is_monotonic_ = false;
   std::atomic<bool> live_{false};

@@ -24,7 +24,7 @@ struct Frame {
   ImageMeta meta{};          ///< width, height, format; row_stride = stride of plane 0
   ExternalBuffer memory{};   ///< planes (num_planes > 0, offsets and strides from the source), host or DMA-BUF
   std::int64_t capture_ns = 0;  ///< capture time on the monotonic clock (vg::now_ns); 0 when unknown
-  std::int64_t media_ns = -1;   ///< position in the stream (buffer PTS; files: strictly increasing), -1 unknown
+  std::int64_t media_ns = -1;   ///< position in the stream (buffer PTS, strictly increasing per connection), -1 unknown
   std::uint64_t sequence = 0;   ///< frames this source delivered before this one
   std::array<char, kMaxFrameName + 1> name{};  ///< image files: the file's stem; else empty
   Lease lease;                  ///< releases the memory back to the source, exactly once
