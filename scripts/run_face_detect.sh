@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, fetches the BlazeFace model and the sample video, builds, and
-# runs face detection on Megamind.avi. Writes out/face_detect/{annotated.avi,detections.jsonl,trace.json}
+# runs face detection on Megamind.avi. Writes out/face_detect/{annotated.mp4,detections.jsonl,trace.json}
 # and prints the per-node timing table. Extra arguments go to `visiongraph run`.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

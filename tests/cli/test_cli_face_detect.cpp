@@ -138,7 +138,7 @@ TEST_F(FaceDetectCliTest, MegamindVideoGivesOneLinePerFrameInOrderAndAReadableAn
   EXPECT_NEAR(eyes[0][0], 451, 12);
   EXPECT_NEAR(eyes[1][0], 519, 12);
   EXPECT_NEAR(eyes[0][1], 231, 12);
-  cv::VideoCapture cap((out / "annotated.avi").string());
+  cv::VideoCapture cap((out / "annotated.mp4").string());
   ASSERT_TRUE(cap.isOpened());
   int frames = 0;
   cv::Mat frame;

@@ -18,12 +18,14 @@
 
 #include "cli_runner.hpp"
 #include "rtsp_test_server.hpp"
+#include "visiongraph/io/source.hpp"
 
 namespace {
 
 using vg::test::run_cli;
 namespace fs = std::filesystem;
 using json = nlohmann::json;
+using namespace std::chrono_literals;
 
 const std::string kFace = VG_SOURCE_DIR "/apps/face_detect/face_detect.yaml";
 const std::string kSlowFace = VG_SOURCE_DIR "/tests/cli/data/face_detect_slow.yaml";
@@ -165,7 +167,7 @@ TEST_F(RtspCliTest, AStreamThatDiesMidRunWritesWhatItHasAndExitsNonZero) {
   const auto lines = read_jsonl(base / "cut" / "detections.jsonl");
   EXPECT_GT(lines.size(), 10u) << "everything received before the loss is written";
   EXPECT_TRUE(fs::exists(base / "cut" / "trace.json"));
-  EXPECT_GT(fs::file_size(base / "cut" / "annotated.avi"), 0u);
+  EXPECT_GT(fs::file_size(base / "cut" / "annotated.mp4"), 0u);
 }
 
 // A minimal HTTP/1.1 server on 127.0.0.1 (free port) serving one file, as an IP camera's or a web
@@ -239,6 +241,49 @@ TEST_F(RtspCliTest, AnHttpUrlIsReadAsALiveStream) {
   std::size_t with_faces = 0;
   for (const auto& l : lines) with_faces += l.contains("detections") && !l["detections"].empty();
   EXPECT_GT(with_faces, 0u) << "frames that were not dropped are detected";
+}
+
+TEST_F(RtspCliTest, TheAnnotatedVideoIsServedLiveOverRtsp) {
+  // A free port: bind port 0 and let go of it (the run binds it a moment later).
+  const int probe = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(probe, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  socklen_t len = sizeof addr;
+  ::getsockname(probe, reinterpret_cast<sockaddr*>(&addr), &len);
+  const int port = ntohs(addr.sin_port);
+  ::close(probe);
+  std::thread run([&] {
+    const auto r = run_cli("run " + kFace + " --no-progress --realtime --input " + video() + " -o " +
+                           (base / "served").string() + " --serve-rtsp " + std::to_string(port));
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("rtsp://127.0.0.1:" + std::to_string(port) + "/annotated"), std::string::npos) << r.output;
+  });
+  // A viewer: visiongraph's own RTSP source (GStreamer rtspsrc) reads the stream back.
+  const std::string url = "rtsp://127.0.0.1:" + std::to_string(port) + "/annotated";
+  std::unique_ptr<vg::io::Source> viewer;
+  for (int i = 0; i < 40 && !viewer; ++i) {
+    std::this_thread::sleep_for(250ms);
+    try {
+      vg::io::SourceOptions o;
+      o.open_timeout = 3s;
+      viewer = vg::io::Source::open(url, o);
+    } catch (const std::exception&) {
+    }
+  }
+  ASSERT_TRUE(viewer) << "could not connect to " << url;
+  EXPECT_EQ(viewer->info().width, 720u);
+  EXPECT_EQ(viewer->info().height, 528u);
+  int frames = 0;
+  vg::io::Frame f;
+  while (frames < 30 && viewer->read(f, 5s) == vg::Status::ok) {
+    ++frames;
+    f.lease.release();
+  }
+  EXPECT_GE(frames, 30) << "frames of the annotated video arrive live";
+  viewer.reset();
+  run.join();
 }
 
 }  // namespace

@@ -127,7 +127,7 @@ TEST_F(ServiceCliTest, TheFirstSignalDrainsTheFramesInFlightAndWritesEveryOutput
     EXPECT_TRUE(is_json(slurp(out / "trace.json"))) << "trace.json is complete";
     EXPECT_NE(log.find("graph 'face_detect'"), std::string::npos) << "the report was printed: " << log;
     EXPECT_NE(log.find("stopped by a signal"), std::string::npos) << log;
-    EXPECT_TRUE(fs::exists(out / "annotated.avi"));
+    EXPECT_TRUE(fs::exists(out / "annotated.mp4"));
   }
 }
 

@@ -228,6 +228,17 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--publish", run.publish,
                       "Publish one JSON message per frame (the detections.jsonl line) to mqtt(s)://HOST:PORT/TOPIC, "
                       "or to standard output with '-'; repeatable");
+  run_cmd->add_option("--serve-rtsp", run.serve_rtsp,
+                      "Serve the annotated video live at rtsp://ADDRESS:PORT/annotated ([ADDRESS:]PORT; the "
+                      "address defaults to 127.0.0.1, 0.0.0.0 serves every interface)")
+      ->check([](const std::string& v) -> std::string {
+        const auto colon = v.rfind(':');
+        const std::string port = colon == std::string::npos ? v : v.substr(colon + 1);
+        if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoul(port) > 65535)
+          return "expected [ADDRESS:]PORT with PORT in 0..65535, got '" + v + "'";
+        return {};
+      });
   run_cmd->add_option("--mqtt-qos", run.mqtt.qos, "MQTT QoS for published results (0 or 1)")
       ->check(CLI::Range(0, 1))->capture_default_str();
   run_cmd->add_option("--mqtt-client-id", run.mqtt.client_id, "MQTT client id (default visiongraph-PID)");

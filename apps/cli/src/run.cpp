@@ -5,7 +5,6 @@
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
-#include <opencv2/videoio.hpp>
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,6 +29,8 @@
 #include "visiongraph/core/clock.hpp"
 #include "visiongraph/io/graph_input.hpp"
 #include "visiongraph/io/source.hpp"
+#include "visiongraph/io/rtsp_output.hpp"
+#include "visiongraph/io/video_writer.hpp"
 #include "visiongraph/mqtt/command_channel.hpp"
 #include "visiongraph/mqtt/publisher.hpp"
 #include "visiongraph/kernels/detection/detections.hpp"
@@ -333,8 +334,8 @@ RunParams check_params(const yaml::LoadedGraph& loaded, const yaml::GraphDesc& d
 class RunOutputs {
  public:
   RunOutputs(const fs::path& dir, bool detections, bool annotated, bool images, double fps,
-             std::vector<mqtt::MqttPublisher*> publishers = {}, bool to_stdout = false)
-      : dir_(dir), annotated_(annotated), images_(images), fps_(fps > 0 ? fps : 25.0) {
+             std::vector<mqtt::MqttPublisher*> publishers = {}, bool to_stdout = false, std::string serve_rtsp = {})
+      : dir_(dir), annotated_(annotated), images_(images), fps_(fps > 0 ? fps : 25.0), serve_rtsp_(std::move(serve_rtsp)) {
     if (detections)
       jsonl_ = std::make_unique<JsonLinesWriter>(dir / "detections.jsonl", std::move(publishers), to_stdout);
   }
@@ -347,27 +348,38 @@ class RunOutputs {
   void detections(std::uint64_t frame, const FrameRecord& rec, const detection::DetectionPacket& pkt) {
     if (jsonl_) jsonl_->put(frame, detections_json(frame, rec, pkt));
   }
-  void annotated(ImageView view, const std::string& name) {
-    cv::Mat bgr = image_as_bgr(view);
+  void annotated(ImageView view, const std::string& name, std::int64_t pts_ns) {
     if (images_) {
-      if (!cv::imwrite((dir_ / (name + ".png")).string(), bgr))
+      if (!cv::imwrite((dir_ / (name + ".png")).string(), image_as_bgr(view)))
         throw std::runtime_error("cannot write '" + (dir_ / (name + ".png")).string() + "'");
       return;
     }
-    if (!video_.isOpened()) {
-      video_.open((dir_ / "annotated.avi").string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), fps_, bgr.size());
-      if (!video_.isOpened()) throw std::runtime_error("cannot write '" + (dir_ / "annotated.avi").string() + "'");
+    // H.264 in a fragmented MP4 through GStreamer: the frame is copied into the writer's fixed ring and
+    // encoded on its own thread; memory stays flat and a crash leaves a playable file.
+    if (!video_)
+      video_ = io::VideoWriter::open((dir_ / "annotated.mp4").string(), view.width(), view.height(), fps_, view.format());
+    if (video_->write(view.plane(0), view.stride(0), pts_ns) == Status::io_error) throw std::runtime_error(video_->error());
+    if (!serve_rtsp_.empty()) {
+      if (!rtsp_) start_rtsp(view);
+      (void)rtsp_->push(view.plane(0), view.stride(0), pts_ns);  // never blocks; drops and viewers counted
     }
-    video_.write(bgr);
   }
   void close() {
+    if (rtsp_) (void)rtsp_->stop();
     if (jsonl_) jsonl_->flush();
-    video_.release();
+    if (video_ && video_->close() != Status::ok) throw std::runtime_error(video_->error());
   }
   std::string describe() const {
     std::string s = jsonl_ ? " detections.jsonl" : "";
     s += " trace.json";
-    if (annotated_) s += images_ ? ", one annotated PNG per input image (same name)" : ", annotated.avi";
+    if (annotated_) s += images_ ? ", one annotated PNG per input image (same name)" : ", annotated.mp4";
+    if (video_ && video_->stats().dropped > 0)
+      s += " (" + std::to_string(video_->stats().dropped) + " frames dropped: the encoder fell behind)";
+    if (rtsp_) {
+      const io::RtspOutputStats r = rtsp_->stats();
+      s += "; served " + rtsp_->url() + ": " + std::to_string(r.sent) + " frames sent, " + std::to_string(r.unwatched) +
+           " unwatched, " + std::to_string(r.dropped) + " dropped";
+    }
     return s;
   }
 
@@ -375,8 +387,23 @@ class RunOutputs {
   fs::path dir_;
   bool annotated_, images_;
   double fps_;
+  // --serve-rtsp [ADDRESS:]PORT: the annotated video live over RTSP (127.0.0.1 unless an address is given).
+  void start_rtsp(ImageView view) {
+    io::RtspOutputOptions o;
+    std::string port = serve_rtsp_;
+    if (const auto colon = port.rfind(':'); colon != std::string::npos) {
+      o.bind_address = port.substr(0, colon);
+      port = port.substr(colon + 1);
+    }
+    o.port = static_cast<std::uint16_t>(std::stoul(port));
+    rtsp_ = io::RtspOutput::start(view.width(), view.height(), fps_, view.format(), o);
+    std::cerr << "visiongraph run: serving the annotated video at " << rtsp_->url() << std::endl;
+  }
+
   std::unique_ptr<JsonLinesWriter> jsonl_;
-  cv::VideoWriter video_;
+  std::unique_ptr<io::VideoWriter> video_;
+  std::string serve_rtsp_;
+  std::unique_ptr<io::RtspOutput> rtsp_;
 };
 
 /// Counts shared by the producer and the consumer thread.
@@ -426,7 +453,7 @@ void consume(Graph& graph, io::GraphInput& input, const RunParams& p, RunOutputs
         }
         if (p.annotated.valid()) {
           const std::string name = r.name[0] ? std::string(r.name.data()) : "frame_" + std::to_string(frame);
-          out.annotated(graph.image(graph.data_of(p.annotated), ann.index), name);
+          out.annotated(graph.image(graph.data_of(p.annotated), ann.index), name, rec.timestamp_ns);
         }
       }
       if (p.detections.valid()) (void)graph.enqueue(p.detections, det.index);
@@ -549,7 +576,7 @@ int run_graph(const RunOptions& opt) {
   if (graph.start() != Status::ok) throw std::runtime_error("cannot start the graph");
   // Only now are the previous run's outputs replaced: a run that fails to start leaves them alone.
   RunOutputs outputs(out_dir, params.detections.valid(), params.annotated.valid(), images, info.fps, publisher_ptrs,
-                     publish_stdout);
+                     publish_stdout, opt.serve_rtsp);
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
   std::signal(SIGPIPE, SIG_IGN);  // a closed reader is a write error, reported, not a silent death
