@@ -17,7 +17,8 @@ for kind in "${kinds[@]}"; do
   echo "== core tests under $flags =="
   BUILD_TYPE=RelWithDebInfo BUILD_DIR="$build" "$root/scripts/build.sh" \
     -DVG_SANITIZE="$flags" -DVG_ASSERTIONS=ON -DVG_BUILD_KERNELS=OFF -DVG_BUILD_NPU=OFF \
-    -DVG_BUILD_APPS=OFF -DVG_BUILD_YAML=OFF -DVG_BUILD_BENCHMARKS=OFF -DVG_BUILD_IO=ON
+    -DVG_BUILD_APPS=OFF -DVG_BUILD_YAML=OFF -DVG_BUILD_BENCHMARKS=OFF -DVG_BUILD_IO=ON -DVG_BUILD_MQTT=OFF \
+    -DVG_BUILD_SERVICE=OFF
   (cd "$build" && \
    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
