@@ -31,7 +31,7 @@ start=$(date +%s)
 while kill -0 "$run" 2>/dev/null; do
   rss=$(awk '/VmRSS/ {print $2}' "/proc/$run/status" 2>/dev/null || echo 0)
   fds=$(ls "/proc/$run/fd" 2>/dev/null | wc -l)
-  done_frames=$(wc -l < "$work/out/detections.jsonl" 2>/dev/null || echo 0)
+  done_frames=$( (wc -l < "$work/out/detections.jsonl") 2>/dev/null || echo 0)
   echo "$(( $(date +%s) - start )),$done_frames,$rss,$fds" | tee -a "$work/samples.csv"
   sleep "$every"
 done
