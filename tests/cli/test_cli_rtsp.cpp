@@ -86,7 +86,9 @@ TEST_F(RtspCliTest, DetectionsFromTheStreamEqualTheFileRunOnTheFramesReceived) {
     return true;
   };
   int best_first = 0, best_matches = -1;
-  for (int first = 0; first < 5; ++first) {
+  // Under load the first frames may be lost before the graph (a live source keeps only the newest),
+  // so the first line received can be well into the clip: try every plausible start.
+  for (int first = 0; first < 60; ++first) {
     int matches = 0;
     for (const auto& line : lines) {
       const int k = file_index(line, first);
@@ -100,7 +102,14 @@ TEST_F(RtspCliTest, DetectionsFromTheStreamEqualTheFileRunOnTheFramesReceived) {
     const int k = file_index(line, best_first);
     if (!line.contains("detections") || k < 0 || k >= 270) continue;
     ++compared;
-    if (same(line, file_lines[static_cast<std::size_t>(k)])) ++equal;
+    // Which file frame a stream frame is follows from its timestamp; the sample repeats timestamps
+    // (packed B-frames), and a repeat the appsink dropped under load before it was read shifts the
+    // mapping by one. So a frame is identified as k or a neighbour; its detections must equal that
+    // frame's exactly.
+    bool matched = false;
+    for (int d : {0, -1, 1})
+      if (k + d >= 0 && k + d < 270 && same(line, file_lines[static_cast<std::size_t>(k + d)])) matched = true;
+    if (matched) ++equal;
     if (!line["detections"].empty()) ++with_faces;
     EXPECT_TRUE(line.contains("capture_ns")) << line.dump();
     EXPECT_TRUE(line.contains("latency_ms")) << line.dump();

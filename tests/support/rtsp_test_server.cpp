@@ -82,6 +82,11 @@ void RtspTestServer::start() {
   s.server = gst_rtsp_server_new();
   gst_rtsp_server_set_address(s.server, "127.0.0.1");
   gst_rtsp_server_set_service(s.server, std::to_string(s.port).c_str());  // "0": any free port
+  // Serve clients on the server's own thread (the default pool gives each a thread): stop() closes
+  // them from that thread, never while another thread is dispatching their connection.
+  GstRTSPThreadPool* threads = gst_rtsp_server_get_thread_pool(s.server);
+  gst_rtsp_thread_pool_set_max_threads(threads, 0);
+  g_object_unref(threads);
 
   GstRTSPMountPoints* mounts = gst_rtsp_server_get_mount_points(s.server);
   GstRTSPMediaFactory* factory = gst_rtsp_media_factory_new();
