@@ -193,6 +193,37 @@ TEST_F(PipelineTest, LatestWinsDropsTheOldestWaitingFrameAndHandsItBack) {
   }
 }
 
+TEST_F(PipelineTest, AFramesTagComesBackWithItsOutputsAndWithItsInputWhenDropped) {
+  ThreeStage t(ctx, 1, 20000, 8);
+  t.g.set_input_policy(t.gin, vg::InputPolicy::latest_wins, 1);
+  t.g.verify();
+  for (std::uint32_t k = 0; k < 4; ++k) ASSERT_EQ(t.g.enqueue(t.gout, k), vg::Status::ok);
+  ASSERT_EQ(t.g.start(), vg::Status::ok);
+  // Tags 1000 + k: the application's own frame numbers; most frames are dropped, so the graph's
+  // sequence numbers and the tags disagree, and only the tag says which input an output came from.
+  for (std::uint32_t k = 0; k < 8; ++k) {
+    t.g.scalar(t.in, k).set(double(k));
+    ASSERT_EQ(t.g.enqueue(t.gin, k, vg::FrameStamp{0, 0, 1000u + k}), vg::Status::ok);
+  }
+  std::size_t ran = 0;
+  for (std::size_t seen = 0; seen < 8; ++seen) {
+    vg::DequeuedBuffer d;
+    ASSERT_EQ(t.g.dequeue(t.gin, d, 5s), vg::Status::ok);
+    EXPECT_EQ(d.tag, 1000u + d.index) << "input buffer " << d.index;
+    if (d.status == vg::Status::ok) ++ran;
+  }
+  for (std::size_t f = 0; f < ran; ++f) {
+    vg::DequeuedBuffer out;
+    ASSERT_EQ(t.g.dequeue(t.gout, out, 5s), vg::Status::ok);
+    // Each stage adds 1: the output's value names its input, and so must its tag.
+    const double input_value = t.g.scalar(t.out, out.index).get<double>() - 3.0;
+    EXPECT_EQ(out.tag, 1000u + static_cast<std::uint64_t>(input_value)) << "output of frame " << out.sequence;
+    EXPECT_EQ(t.g.enqueue(t.gout, out.index), vg::Status::ok);
+  }
+  ASSERT_EQ(t.g.stop(), vg::Status::ok);
+  EXPECT_LT(ran, 8u);
+}
+
 TEST_F(PipelineTest, RejectNewRefusesFramesWhileTheQueueIsFull) {
   ThreeStage t(ctx, 1, 30000, 8);
   t.g.set_input_policy(t.gin, vg::InputPolicy::reject_new, 1);

@@ -229,7 +229,7 @@ Status GraphInput::push(Frame&& frame, std::chrono::nanoseconds timeout) noexcep
       slots_[index] = Slot::with_graph;  // before enqueue: reclaim may see the buffer come back at once
       ++(converted ? stats_.converted : stats_.imported);
     }
-    const FrameStamp stamp{frame.media_ns > 0 ? frame.media_ns : 0, frame.capture_ns};
+    const FrameStamp stamp{frame.media_ns > 0 ? frame.media_ns : 0, frame.capture_ns, frame.sequence};
     s = graph_.enqueue(param_, index, stamp, timeout);
     if (s == Status::ok) return Status::ok;
   }

@@ -496,6 +496,7 @@ void GraphCore::build_tables() {
     gp->done.init(gp->num_buffers);
     gp->timestamp.assign(gp->num_buffers, 0);
     gp->enqueued_at.assign(gp->num_buffers, 0);
+    gp->tag.assign(gp->num_buffers, 0);
     gp->capture.assign(gp->num_buffers, 0);
     gp->in_frame.assign(gp->num_buffers, 0);
     gp->deferred.assign(gp->num_buffers, 0);

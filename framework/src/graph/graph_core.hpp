@@ -90,6 +90,7 @@ struct GraphParam {
   FixedRing<DequeuedBuffer> done;
   std::vector<std::int64_t> timestamp;   // per buffer, given at enqueue
   std::vector<std::int64_t> enqueued_at; // per buffer, steady clock at enqueue
+  std::vector<std::uint64_t> tag;        // per buffer, FrameStamp::tag given at enqueue
   std::vector<std::int64_t> capture;     // per buffer, capture time given at enqueue (0 = unknown)
   std::atomic<std::uint64_t> conversions{0};  // Graph::count_conversion
   // Outputs are published when their writer finishes, before the frame completes; a buffer the
@@ -171,6 +172,7 @@ struct FrameSlot {
   std::int64_t timestamp_ns = 0;
   std::int64_t enqueued_ns = 0;
   std::int64_t capture_ns = 0;  // of the frame's first input (0 = unknown)
+  std::uint64_t tag = 0;        // FrameStamp::tag of the frame's first input
   std::int64_t completed_ns = 0;
   bool from_process = false;
   std::vector<std::uint32_t> gp_index;

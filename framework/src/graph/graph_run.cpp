@@ -185,7 +185,7 @@ void GraphCore::publish_outputs(NodeState& n, std::uint64_t frame, Status status
     for (std::uint32_t g : n.publishes) {
       GraphParam& gp = *params_[g];
       const std::uint32_t idx = slot.gp_index[g];
-      (void)gp.done.push(DequeuedBuffer{idx, status, slot.sequence, slot.timestamp_ns, slot.capture_ns, now});
+      (void)gp.done.push(DequeuedBuffer{idx, status, slot.sequence, slot.timestamp_ns, slot.capture_ns, now, slot.tag});
       slot.published[g] = 1;
     }
     progress_.fetch_add(1, std::memory_order_release);
@@ -240,7 +240,7 @@ void GraphCore::complete_frame(std::uint64_t frame) noexcept {
         if (gp.deferred[idx]) {  // handed back early: reusable now that no node of this frame reads it
           gp.deferred[idx] = 0;
           if (stopped_)  // stop() already returned the waiting buffers: this one goes back the same way
-            (void)gp.done.push(DequeuedBuffer{idx, Status::aborted, 0, gp.timestamp[idx], gp.capture[idx], 0});
+            (void)gp.done.push(DequeuedBuffer{idx, Status::aborted, 0, gp.timestamp[idx], gp.capture[idx], 0, gp.tag[idx]});
           else
             (void)gp.waiting.push(idx);
         }
@@ -250,7 +250,8 @@ void GraphCore::complete_frame(std::uint64_t frame) noexcept {
       // Outputs carry their frame's times; inputs carry what they were enqueued with (the same values).
       const std::int64_t ts = gp.is_input ? gp.timestamp[idx] : slot.timestamp_ns;
       const std::int64_t capture = gp.is_input ? gp.capture[idx] : slot.capture_ns;
-      (void)gp.done.push(DequeuedBuffer{idx, handed, slot.sequence, ts, capture, now});
+      const std::uint64_t tag = gp.is_input ? gp.tag[idx] : slot.tag;
+      (void)gp.done.push(DequeuedBuffer{idx, handed, slot.sequence, ts, capture, now, tag});
     }
   }
   --in_flight_;
@@ -290,6 +291,7 @@ std::uint64_t GraphCore::admit_locked(bool from_process) noexcept {
   slot.timestamp_ns = now;
   slot.enqueued_ns = now;
   slot.capture_ns = 0;
+  slot.tag = 0;
   slot.completed_ns = 0;
   bool first_input = true;
   for (std::size_t g = 0; g < params_.size(); ++g) {
@@ -303,6 +305,7 @@ std::uint64_t GraphCore::admit_locked(bool from_process) noexcept {
         if (first_input) {
           slot.timestamp_ns = gp.timestamp[idx];
           slot.capture_ns = gp.capture[idx];
+          slot.tag = gp.tag[idx];
         }
         first_input = false;
       }
@@ -364,7 +367,7 @@ void GraphCore::return_waiting_locked(Status status) noexcept {
     std::uint32_t idx = 0;
     while (gp->waiting.pop(idx)) {
       if (gp->is_input && status == Status::aborted) ++frames_aborted_;
-      (void)gp->done.push(DequeuedBuffer{idx, status, 0, gp->timestamp[idx], gp->capture[idx], 0});
+      (void)gp->done.push(DequeuedBuffer{idx, status, 0, gp->timestamp[idx], gp->capture[idx], 0, gp->tag[idx]});
     }
   }
 }
@@ -439,7 +442,7 @@ Status GraphCore::enqueue(std::uint32_t param, std::uint32_t index, const FrameS
         std::uint32_t oldest = 0;
         (void)gp.waiting.pop(oldest);
         ++frames_dropped_;
-        (void)gp.done.push(DequeuedBuffer{oldest, Status::dropped, 0, gp.timestamp[oldest], gp.capture[oldest], 0});
+        (void)gp.done.push(DequeuedBuffer{oldest, Status::dropped, 0, gp.timestamp[oldest], gp.capture[oldest], 0, gp.tag[oldest]});
         progress_.fetch_add(1, std::memory_order_release);
         cv_.notify_all();
         break;
@@ -456,6 +459,7 @@ Status GraphCore::enqueue(std::uint32_t param, std::uint32_t index, const FrameS
   d.with_graph[index] = 1;
   gp.timestamp[index] = stamp.timestamp_ns != 0 ? stamp.timestamp_ns : now_ns();
   gp.capture[index] = stamp.capture_ns;
+  gp.tag[index] = stamp.tag;
   gp.enqueued_at[index] = now_ns();
   if (!gp.is_input && gp.in_frame[index]) {  // published early, its frame still running: reuse it later
     gp.deferred[index] = 1;

@@ -50,6 +50,9 @@ enum class StopMode : std::uint8_t {
 struct FrameStamp {
   std::int64_t timestamp_ns = 0;  ///< the application's timestamp (e.g. media time); 0 = now
   std::int64_t capture_ns = 0;    ///< capture time on the monotonic clock (vg::now_ns); 0 = unknown
+  /// The application's own number for the frame (a source frame number, say). It comes back in every
+  /// DequeuedBuffer of the frame, so an output published early can be matched to its input.
+  std::uint64_t tag = 0;
 };
 
 /// @brief A buffer handed back by dequeue.
@@ -60,6 +63,7 @@ struct DequeuedBuffer {
   std::int64_t timestamp_ns = 0;  ///< the frame's timestamp (its input's, as given at enqueue)
   std::int64_t capture_ns = 0;    ///< the frame's capture time (from its input's FrameStamp), 0 = unknown
   std::int64_t completed_ns = 0;  ///< when it was handed back (outputs: when their writer finished); 0 if it never ran
+  std::uint64_t tag = 0;          ///< the frame's FrameStamp::tag (from its first input)
 };
 
 /// @brief Details of the most recent failure while running.
