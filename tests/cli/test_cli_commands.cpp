@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <unistd.h>
 #include <fstream>
 
 #include "cli_runner.hpp"
@@ -174,6 +175,67 @@ TEST(CliTest, RunOfABadGraphFileFailsWithItsPosition) {
   const auto r = run_cli("run " + kMalformed + " --input /dev/null");
   EXPECT_EQ(r.code, 1);
   EXPECT_HAS(r.output, "malformed.yaml:4:1");
+}
+
+TEST(CliTest, HelpShowsPlainFlagNames) {
+  const auto r = run_cli("run --help");
+  EXPECT_HAS(r.output, "--no-progress");
+  EXPECT_EQ(r.output.find("{false}"), std::string::npos) << r.output;
+}
+
+TEST(CliTest, KernelsModuleListsOnlyThePluginsKernels) {
+  const auto r = run_cli(std::string("kernels --module ") + VG_TEST_GATE_PATH);
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_HAS(r.output, "test.gate  (module test.gate)");
+  EXPECT_HAS(r.output, "path  string = required");
+  EXPECT_EQ(r.output.find("vg.example.add"), std::string::npos) << "built-in kernels are not listed with --module";
+  const auto missing = run_cli("kernels --module /nonexistent/plugin.so");
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_HAS(missing.output, "/nonexistent/plugin.so");
+  const fs::path not_a_module = fs::temp_directory_path() / "vg_cli_not_a_module.so";
+  std::ofstream(not_a_module) << "not an ELF file";
+  const auto bad = run_cli("kernels --module " + not_a_module.string());
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_HAS(bad.output, not_a_module.string());
+  fs::remove(not_a_module);
+}
+
+// --write NAME: any output graph parameter, per frame, as files (here the letterboxed model input).
+TEST(CliTest, RunWritesAnyOutputGraphParameterPerFrame) {
+  if (!vg::test::have_assets({"face_detection_back_256x256_barracuda.onnx", "messi5.jpg"}))
+    GTEST_SKIP() << "assets missing: run scripts/fetch_assets.sh";
+  const fs::path dir = fs::temp_directory_path() / ("vg_cli_write_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ifstream in(kFace);
+  std::string graph((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = graph.find("graph_parameters:\n");
+  ASSERT_NE(at, std::string::npos);
+  graph.insert(at + std::string("graph_parameters:\n").size(),
+               "  letterboxed: {node: letterbox, parameter: output, buffers: 4}\n");
+  std::ofstream(dir / "face.yaml") << graph;
+  const std::string common = "run " + (dir / "face.yaml").string() + " --no-progress --input " +
+                             (vg::test::assets_dir() / "messi5.jpg").string() + " -o " + (dir / "out").string();
+
+  const auto r = run_cli(common + " --write letterboxed");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const fs::path npy = dir / "out" / "letterboxed" / "000000.npy";
+  ASSERT_TRUE(fs::exists(npy)) << r.output;
+  std::ifstream f(npy, std::ios::binary);
+  std::string head(128, '\0');
+  f.read(head.data(), 128);
+  EXPECT_HAS(head, "'descr': '<f4'");
+  EXPECT_HAS(head, "'shape': (1,256,256,3)");
+  EXPECT_EQ(fs::file_size(npy), 128u + 256u * 256u * 3u * 4u);
+  EXPECT_HAS(r.output, "letterboxed (1 frames)");
+
+  const auto unknown = run_cli(common + " --write scores");
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_HAS(unknown.output, "--write scores: the graph has no graph parameter 'scores' (it has: letterboxed, input, detections, annotated");
+  const auto input = run_cli(common + " --write input");
+  EXPECT_EQ(input.code, 1);
+  EXPECT_HAS(input.output, "--write input");
+  fs::remove_all(dir);
 }
 
 }  // namespace

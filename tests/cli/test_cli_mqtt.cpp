@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -125,6 +126,62 @@ TEST_F(MqttCliTest, CommandsOverMqttGetTheSocketsReplies) {
   ASSERT_TRUE(client.wait_for_count(1, 5s));
   EXPECT_EQ(client.messages().front().payload.rfind("error", 0), 0u) << client.messages().front().payload;
   run.join();
+}
+
+// A broker that requires a user name and password, with a TLS listener made from a throw-away CA: results
+// and commands go over TLS with the credentials (password from VG_MQTT_PASSWORD); a wrong password is
+// refused and reported, and the run still writes every frame to its file.
+TEST_F(MqttCliTest, ResultsAndCommandsTravelOverTlsWithCredentials) {
+  const std::uint16_t tls_port = vg::test::free_port();
+  vg::test::MosquittoBroker secure({"allow_anonymous false", "password_file ${DIR}/passwd",
+                                    "listener " + std::to_string(tls_port) + " 127.0.0.1", "cafile ${DIR}/ca.pem",
+                                    "certfile ${DIR}/server.pem", "keyfile ${DIR}/server.key"});
+  const fs::path dir = secure.dir();
+  ASSERT_TRUE(vg::test::make_test_certificates(dir));
+  const std::string passwd = "mosquitto_passwd -b -c " + (dir / "passwd").string() + " camera s3cret";
+  ASSERT_EQ(std::system(passwd.c_str()), 0) << passwd;
+  secure.start();
+  const std::string tls = "mqtts://127.0.0.1:" + std::to_string(tls_port) + "/";
+  const std::string common = "run " + kFace + " --no-progress --input " + video() + " --mqtt-qos 1 --mqtt-username camera" +
+                             " --mqtt-ca " + (dir / "ca.pem").string();
+
+  vg::test::MqttTestClient sub(secure.port(), {true, "camera", "s3cret"});  // the plain listener, same users
+  ASSERT_TRUE(sub.subscribe("vg/secure", 1));
+  ASSERT_TRUE(sub.subscribe("vg/sctl/reply", 1));
+  ::setenv("VG_MQTT_PASSWORD", "s3cret", 1);
+  std::thread run([&] {
+    const auto r = run_cli(common + " --realtime --frames 90 -o " + (base / "good").string() + " --publish " + tls +
+                           "vg/secure --control " + tls + "vg/sctl");
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("90 sent"), std::string::npos) << r.output;
+  });
+  bool answered = false;
+  for (int i = 0; i < 50 && !answered; ++i) {  // until the run has subscribed
+    std::this_thread::sleep_for(100ms);
+    ASSERT_TRUE(sub.publish("vg/sctl", "id=9 decode set_score_threshold 0.5"));
+    const auto until = std::chrono::steady_clock::now() + 200ms;
+    while (!answered && std::chrono::steady_clock::now() < until) {
+      for (const auto& m : sub.messages()) answered = answered || m.topic == "vg/sctl/reply";
+      std::this_thread::sleep_for(10ms);
+    }
+  }
+  run.join();
+  ::unsetenv("VG_MQTT_PASSWORD");
+  EXPECT_TRUE(answered) << "no command reply over TLS";
+  std::vector<std::string> results;
+  for (const auto& m : sub.messages()) {
+    if (m.topic == "vg/secure") results.push_back(m.payload);
+    if (m.topic == "vg/sctl/reply") {
+      EXPECT_EQ(m.payload.rfind("id=9 ok", 0), 0u) << m.payload;
+    }
+  }
+  EXPECT_EQ(results, lines_of(base / "good" / "detections.jsonl")) << "every frame over TLS, in order";
+  EXPECT_EQ(results.size(), 90u);
+
+  const auto bad = run_cli(common + " --mqtt-password wrong --frames 10 -o " + (base / "bad").string() +
+                           " --publish " + tls + "vg/secure");
+  EXPECT_NE(bad.output.find("refused the connection"), std::string::npos) << bad.output;
+  EXPECT_EQ(lines_of(base / "bad" / "detections.jsonl").size(), 10u) << bad.output;
 }
 
 TEST_F(MqttCliTest, PublishDashWritesTheJsonLinesToStandardOutput) {

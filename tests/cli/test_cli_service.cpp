@@ -66,18 +66,24 @@ class Child {
   int wait(std::chrono::milliseconds limit) {
     const auto until = std::chrono::steady_clock::now() + limit;
     while (std::chrono::steady_clock::now() < until) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      }
+      if (exited()) return code_;
       std::this_thread::sleep_for(20ms);
     }
     return -1;
   }
+  /// Has it exited (without waiting)?
+  bool exited() {
+    int status = 0;
+    if (pid_ > 0 && ::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    return pid_ <= 0;
+  }
 
  private:
   pid_t pid_ = -1;
+  int code_ = -1;
 };
 
 bool is_json(const std::string& text) { return json::accept(text); }
@@ -219,6 +225,51 @@ TEST_F(ServiceCliTest, NoPluginsRefusesModuleLibrariesAndRuntimePath) {
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_NE(r.output.find("runtime_path"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("--no-plugins"), std::string::npos) << r.output;
+}
+
+// Detections leave as soon as the node producing them finishes: with a frame held open by a node that
+// waits for a file, frame 0's detections line is written (and flushed) while the frame is still running.
+TEST_F(ServiceCliTest, DetectionsLeaveBeforeTheRestOfTheirFrameFinishes) {
+  if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
+  const fs::path image = vg::test::assets_dir() / "messi5.jpg";
+  if (!fs::exists(image)) GTEST_SKIP() << "messi5.jpg missing";
+  std::string graph = slurp(kSlowFace);
+  const auto modules = graph.find("modules: [vg.detection, vg.inference, vg.example]");
+  const auto slow = graph.find("  slow:\n");
+  const auto overlay = graph.find("  overlay:\n");
+  ASSERT_TRUE(modules != std::string::npos && slow != std::string::npos && overlay != std::string::npos);
+  const fs::path gate = base / "open";
+  graph.replace(slow, overlay - slow,
+                "  gate:\n    kernel: test.gate\n    target: cpu2\n    attributes: {path: \"" + gate.string() +
+                    "\", timeout_ms: 60000}\n");
+  graph.replace(modules, std::string("modules: [vg.detection, vg.inference, vg.example]").size(),
+                std::string("targets: {cpu0: {}, cpu1: {}, npu0: {kind: npu}, cpu2: {kind: cpu}}\n") +
+                    "modules: [vg.detection, vg.inference, vg.example, {library: \"" + VG_TEST_GATE_PATH + "\"}]");
+  std::ofstream(base / "gated.yaml") << graph;
+
+  const fs::path out = base / "out";
+  Child child({"run", (base / "gated.yaml").string(), "--no-progress", "--input", image.string(), "-o", out.string()},
+              base / "log.txt");
+  ASSERT_TRUE(child.running());
+  // The frame cannot complete until the gate opens, so a line now can only come from early publishing.
+  std::string line;
+  const auto until = std::chrono::steady_clock::now() + 90s;
+  while (line.empty() && std::chrono::steady_clock::now() < until && !child.exited()) {
+    std::ifstream in(out / "detections.jsonl");
+    std::getline(in, line);
+    if (line.empty()) std::this_thread::sleep_for(50ms);
+  }
+  const bool published_early = !line.empty();
+  std::ofstream(gate) << "open";
+  const int code = child.wait(90s);
+  EXPECT_TRUE(published_early) << "frame 0's detections waited for the rest of the frame\n" << slurp(base / "log.txt");
+  EXPECT_EQ(code, 0) << slurp(base / "log.txt");
+  if (published_early) {
+    const json j = json::parse(line);
+    EXPECT_EQ(j["frame"], 0);
+    EXPECT_GE(j["detections"].size(), 1u) << line;
+  }
+  EXPECT_EQ(check_jsonl(out / "detections.jsonl"), 1u);
 }
 
 }  // namespace

@@ -481,18 +481,7 @@ TEST(MqttPublisher, WrongCredentialsAreReportedRightOnesConnect) {
 TEST(MqttPublisher, TlsBrokerWithOwnCaDeliversAndUntrustedCaIsReported) {
   MosquittoBroker broker({"cafile ${DIR}/ca.pem", "certfile ${DIR}/server.pem", "keyfile ${DIR}/server.key"});
   const std::string d = broker.dir().string();
-  // A throw-away CA and a server certificate for 127.0.0.1, made with the openssl command line.
-  const std::string cmd =
-      "cd " + d + " && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 "
-      "-subj /CN=vg-test-ca -keyout ca.key -out ca.pem 2>/dev/null && "
-      "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=127.0.0.1 "
-      "-keyout server.key -out server.csr 2>/dev/null && "
-      "printf 'subjectAltName=IP:127.0.0.1\\n' > san.ext && "
-      "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 "
-      "-extfile san.ext -out server.pem 2>/dev/null && "
-      "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 "
-      "-subj /CN=other-ca -keyout other.key -out other.pem 2>/dev/null";
-  if (std::system(cmd.c_str()) != 0) GTEST_SKIP() << "openssl could not make test certificates";
+  ASSERT_TRUE(vg::test::make_test_certificates(d)) << "openssl could not make test certificates";
   broker.start();
   const std::string url = "mqtts://127.0.0.1:" + std::to_string(broker.port()) + "/vg/tls";
 

@@ -77,6 +77,22 @@ void init_mosquitto_library() {
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------------
+std::uint16_t free_port() { return pick_free_port(); }
+
+bool make_test_certificates(const std::filesystem::path& dir) {
+  const std::string cmd =
+      "cd '" + dir.string() + "' && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 "
+      "-subj /CN=vg-test-ca -keyout ca.key -out ca.pem 2>/dev/null && "
+      "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=127.0.0.1 "
+      "-keyout server.key -out server.csr 2>/dev/null && "
+      "printf 'subjectAltName=IP:127.0.0.1\\n' > san.ext && "
+      "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 "
+      "-extfile san.ext -out server.pem 2>/dev/null && "
+      "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 "
+      "-subj /CN=other-ca -keyout other.key -out other.pem 2>/dev/null";
+  return std::system(cmd.c_str()) == 0;
+}
+
 // MosquittoBroker
 
 MosquittoBroker::MosquittoBroker(std::vector<std::string> extra_config) : extra_config_(std::move(extra_config)) {

@@ -127,6 +127,14 @@ class MqttTestClient {
   std::vector<Message> messages_;
 };
 
+/// @brief A free TCP port on 127.0.0.1 (bound to port 0, then released), e.g. for a broker's second listener.
+std::uint16_t free_port();
+
+/// @brief A throw-away CA and a server certificate for 127.0.0.1 in @p dir, made with the openssl command
+/// line: ca.pem, server.pem and server.key (signed by ca.pem), and other.pem (an unrelated CA, for the
+/// untrusted case). False if openssl failed.
+bool make_test_certificates(const std::filesystem::path& dir);
+
 /// @brief Resident set size of this process in bytes (from /proc/self/statm).
 std::size_t resident_bytes();
 

@@ -6,6 +6,7 @@
 #include <opencv2/videoio/registry.hpp>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -91,14 +92,24 @@ int cmd_dot(const std::string& path, const std::string& output, const Common& c)
   return kExitOk;
 }
 
-int cmd_kernels(const std::string& filter, const Common& c) {
+/// `kernels`: the built-in modules' kernels or, with --module, only the kernels of those module libraries.
+int cmd_kernels(const std::string& filter, const std::vector<std::string>& libraries, const Common& c) {
   vg::yaml::BuildOptions options = build_options(c);
   vg::Context ctx;
   for (const auto& [name, factory] : options.modules) ctx.load_module(factory());
+  std::vector<std::string> plugin_modules;
+  for (const std::string& library : libraries) {
+    // A bare name.so would be looked up on the library path; a plugin on disk is meant here.
+    const std::string path = library.find('/') == std::string::npos ? "./" + library : library;
+    plugin_modules.push_back(ctx.load_module_library(path));
+  }
   int shown = 0;
   for (const std::string& name : ctx.kernel_names()) {
     if (!filter.empty() && name.find(filter) == std::string::npos) continue;
     const vg::KernelInfo* info = ctx.find_kernel(name);
+    if (!plugin_modules.empty() &&
+        std::find(plugin_modules.begin(), plugin_modules.end(), info->module) == plugin_modules.end())
+      continue;
     ++shown;
     std::cout << name << "  (module " << info->module << ")\n";
     if (!info->decl.description().empty()) std::cout << "  " << info->decl.description() << '\n';
@@ -127,7 +138,8 @@ int cmd_kernels(const std::string& filter, const Common& c) {
     std::cout << '\n';
   }
   if (shown == 0) {
-    std::cerr << "visiongraph kernels: no kernel matches '" << filter << "'\n";
+    if (filter.empty()) std::cerr << "visiongraph kernels: the module(s) declare no kernel\n";
+    else std::cerr << "visiongraph kernels: no kernel matches '" << filter << "'\n";
     return kExitFailure;
   }
   return kExitOk;
@@ -239,6 +251,9 @@ int main(int argc, char** argv) {
           return "expected [ADDRESS:]PORT with PORT in 0..65535, got '" + v + "'";
         return {};
       });
+  run_cmd->add_option("--write", run.write,
+                      "Write the output graph parameter NAME to files per frame under the output directory: images "
+                      "as PNG, tensors as .npy, scalars as NAME.jsonl, other data as raw .bin; repeatable");
   run_cmd->add_option("--mqtt-qos", run.mqtt.qos, "MQTT QoS for published results (0 or 1)")
       ->check(CLI::Range(0, 1))->capture_default_str();
   run_cmd->add_option("--mqtt-client-id", run.mqtt.client_id, "MQTT client id (default visiongraph-PID)");
@@ -253,7 +268,8 @@ int main(int argc, char** argv) {
                       "Messages an MQTT publisher holds while the broker is slow or away; newer ones are dropped "
                       "and counted")
       ->check(CLI::Range(1, 1 << 20))->capture_default_str();
-  run_cmd->add_flag("--no-progress{false}", run.progress, "No progress line");
+  bool no_progress = false;
+  run_cmd->add_flag("--no-progress", no_progress, "No progress line");
   run_cmd->add_flag("--dmabuf", run.dmabuf,
                     "Allocate the npu0 target's buffers from DMA-BUF memory (rknpu, DMA heap or memfd) for zero-copy "
                     "NPU input; the default when an rknpu device is present");
@@ -280,6 +296,10 @@ int main(int argc, char** argv) {
 
   auto* kernels_cmd = app.add_subcommand("kernels", "List the registered kernels: parameters, attributes, commands, targets");
   kernels_cmd->add_option("filter", kernel_filter, "Show only kernels whose name contains this");
+  std::vector<std::string> kernel_modules;
+  kernels_cmd->add_option("--module", kernel_modules,
+                          "Load this module library (a plugin .so) and list only its kernels; repeatable")
+      ->check(CLI::ExistingFile);
 
   auto* doctor_cmd = app.add_subcommand("doctor", "Report targets, NPU, runtime, DMA heaps and the OpenCV build");
   doctor_cmd->add_option("--model", doctor_model, "An .rknn model, to read the runtime's SDK version")->check(CLI::ExistingFile);
@@ -307,11 +327,12 @@ int main(int argc, char** argv) {
         run.variables[s.substr(0, eq)] = s.substr(eq + 1);
       }
       run.drain_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(drain_seconds * 1000));
+      run.progress = !no_progress;
       return vg::cli::run_graph(run);
     }
     if (*verify_cmd) return cmd_verify(graph_path, common);
     if (*dot_cmd) return cmd_dot(graph_path, dot_output, common);
-    if (*kernels_cmd) return cmd_kernels(kernel_filter, common);
+    if (*kernels_cmd) return cmd_kernels(kernel_filter, kernel_modules, common);
     if (*doctor_cmd) return cmd_doctor(doctor_model);
     if (*ctl_cmd) {
       if (node != "help" && command.empty()) {

@@ -22,11 +22,13 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 
 #include "builtin_modules.hpp"
 #include "visiongraph/service/control_server.hpp"
 #include "visiongraph/core/clock.hpp"
+#include "visiongraph/io/data_writer.hpp"
 #include "visiongraph/io/graph_input.hpp"
 #include "visiongraph/io/source.hpp"
 #include "visiongraph/io/rtsp_output.hpp"
@@ -119,6 +121,17 @@ class JsonLinesWriter {
   std::uint64_t next_ = 0;
 };
 
+/// @p v to @p digits significant digits: JSON shows 0.8689, not 0.8689121007919312.
+double significant(double v, int digits) {
+  if (v == 0.0 || !std::isfinite(v)) return v;
+  const double scale = std::pow(10.0, digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(v)))));
+  return std::round(v * scale) / scale;
+}
+
+// Scores to 4 significant digits; coordinates (source pixels) to 6, i.e. 0.01 px up to 9999 px.
+constexpr int kScoreDigits = 4;
+constexpr int kPixelDigits = 6;
+
 std::string detections_json(std::uint64_t frame, const FrameRecord& rec, const detection::DetectionPacket& pkt) {
   nlohmann::ordered_json j;
   j["frame"] = frame;
@@ -131,11 +144,14 @@ std::string detections_json(std::uint64_t frame, const FrameRecord& rec, const d
     const auto& d = pkt.items[i];
     nlohmann::ordered_json det;
     det["class_id"] = d.class_id;
-    det["score"] = d.score;
-    det["box"] = {d.x0 * rec.scale_x, d.y0 * rec.scale_y, d.x1 * rec.scale_x, d.y1 * rec.scale_y};
+    det["score"] = significant(d.score, kScoreDigits);
+    det["box"] = {significant(d.x0 * rec.scale_x, kPixelDigits), significant(d.y0 * rec.scale_y, kPixelDigits),
+                  significant(d.x1 * rec.scale_x, kPixelDigits), significant(d.y1 * rec.scale_y, kPixelDigits)};
     nlohmann::ordered_json kps = nlohmann::ordered_json::array();
     const int nk = std::clamp(d.num_keypoints, 0, detection::kMaxKeypoints);
-    for (int k = 0; k < nk; ++k) kps.push_back({d.keypoints[k].x * rec.scale_x, d.keypoints[k].y * rec.scale_y});
+    for (int k = 0; k < nk; ++k)
+      kps.push_back({significant(d.keypoints[k].x * rec.scale_x, kPixelDigits),
+                     significant(d.keypoints[k].y * rec.scale_y, kPixelDigits)});
     det["keypoints"] = std::move(kps);
     list.push_back(std::move(det));
   }
@@ -308,11 +324,37 @@ yaml::BuildOptions build_options(const RunOptions& opt) {
 /// The graph parameters the run reads, checked against what it can write.
 struct RunParams {
   GraphParamId input, detections, annotated;
+  std::vector<std::pair<std::string, GraphParamId>> written;  ///< --write NAME: files per frame
 };
 
-RunParams check_params(const yaml::LoadedGraph& loaded, const yaml::GraphDesc& desc) {
+/// --write NAME: an output graph parameter other than the ones the run already writes.
+GraphParamId written_parameter(yaml::LoadedGraph& loaded, const yaml::GraphDesc& desc, const std::string& name) {
+  if (name == "input" || name == "detections" || name == "annotated")
+    throw std::runtime_error("--write " + name + ": '" + name + "' is already handled by the run (" +
+                             (name == "input" ? "it is the input" : name == "detections" ? "detections.jsonl" : "the annotated video") + ")");
+  const GraphParamId id = loaded.graph_parameter(name);
+  if (!id.valid()) {
+    std::string names;
+    for (const auto& gp : desc.graph_parameters) names += (names.empty() ? "" : ", ") + gp.name;
+    throw std::runtime_error("--write " + name + ": the graph has no graph parameter '" + name +
+                             "' (it has: " + names + "; expose a node's output under graph_parameters: to write it)");
+  }
+  // Only outputs: an input's buffers are the application's to fill.
+  const yaml::GraphParameterDesc& gp = *desc.find_graph_parameter(name);
+  if (const KernelInfo* k = loaded.context().find_kernel(
+          loaded.graph().node_kernel(loaded.node(gp.node)))) {
+    for (const auto& param : k->decl.params())
+      if (param.name == gp.param && param.direction == Direction::input)
+        throw std::runtime_error("--write " + name + ": '" + name + "' is an input of node '" + gp.node +
+                                 "'; only outputs can be written");
+  }
+  return id;
+}
+
+RunParams check_params(yaml::LoadedGraph& loaded, const yaml::GraphDesc& desc, const std::vector<std::string>& write) {
   const Graph& graph = loaded.graph();
-  RunParams p{loaded.graph_parameter("input"), loaded.graph_parameter("detections"), loaded.graph_parameter("annotated")};
+  RunParams p{loaded.graph_parameter("input"), loaded.graph_parameter("detections"), loaded.graph_parameter("annotated"), {}};
+  for (const std::string& name : write) p.written.emplace_back(name, written_parameter(loaded, desc, name));
   const DataMeta& in = graph.meta(graph.data_of(p.input));
   if (in.kind != DataKind::image && in.kind != DataKind::tensor)
     throw yaml::LoadError(desc.find_graph_parameter("input")->position, "input",
@@ -330,15 +372,21 @@ RunParams check_params(const yaml::LoadedGraph& loaded, const yaml::GraphDesc& d
   return p;
 }
 
-/// Where a run's results go: detections.jsonl and the annotated video (or one PNG per input image).
+/// Where a run's results go: detections.jsonl and the annotated video (or one PNG per input image), and
+/// the files of every --write graph parameter.
 class RunOutputs {
  public:
-  RunOutputs(const fs::path& dir, bool detections, bool annotated, bool images, double fps,
+  RunOutputs(const Graph& graph, const RunParams& params, const fs::path& dir, bool images, double fps,
              std::vector<mqtt::MqttPublisher*> publishers = {}, bool to_stdout = false, std::string serve_rtsp = {})
-      : dir_(dir), annotated_(annotated), images_(images), fps_(fps > 0 ? fps : 25.0), serve_rtsp_(std::move(serve_rtsp)) {
-    if (detections)
+      : dir_(dir), annotated_(params.annotated.valid()), images_(images), fps_(fps > 0 ? fps : 25.0),
+        serve_rtsp_(std::move(serve_rtsp)) {
+    if (params.detections.valid())
       jsonl_ = std::make_unique<JsonLinesWriter>(dir / "detections.jsonl", std::move(publishers), to_stdout);
+    for (const auto& [name, id] : params.written)
+      writers_.push_back(std::make_unique<io::DataWriter>(graph, graph.data_of(id), dir, name));
   }
+  /// The --write graph parameters' writers, in the order of RunParams::written.
+  io::DataWriter& writer(std::size_t i) { return *writers_[i]; }
   void dropped(std::uint64_t frame, const FrameRecord& rec) {
     if (jsonl_) jsonl_->put(frame, status_json(frame, rec, "dropped", ""));
   }
@@ -367,12 +415,14 @@ class RunOutputs {
   void close() {
     if (rtsp_) (void)rtsp_->stop();
     if (jsonl_) jsonl_->flush();
+    for (auto& w : writers_) w->close();
     if (video_ && video_->close() != Status::ok) throw std::runtime_error(video_->error());
   }
   std::string describe() const {
     std::string s = jsonl_ ? " detections.jsonl" : "";
     s += " trace.json";
     if (annotated_) s += images_ ? ", one annotated PNG per input image (same name)" : ", annotated.mp4";
+    for (const auto& w : writers_) s += ", " + w->path().filename().string() + " (" + std::to_string(w->written()) + " frames)";
     if (video_ && video_->stats().dropped > 0)
       s += " (" + std::to_string(video_->stats().dropped) + " frames dropped: the encoder fell behind)";
     if (rtsp_) {
@@ -404,16 +454,87 @@ class RunOutputs {
   std::unique_ptr<io::VideoWriter> video_;
   std::string serve_rtsp_;
   std::unique_ptr<io::RtspOutput> rtsp_;
+  std::vector<std::unique_ptr<io::DataWriter>> writers_;
 };
 
-/// Counts shared by the producer and the consumer thread.
+/// Counts shared by the producer and the consumer threads.
 struct RunCounts {
   std::atomic<std::uint64_t> read{0}, resolved{0}, dropped{0}, failed{0};
 };
 
-/// Consumer: every input buffer the graph hands back (in frame order), with its outputs.
-void consume(Graph& graph, io::GraphInput& input, const RunParams& p, RunOutputs& out, RunCounts& counts,
-             std::int64_t base_ns, Progress& progress, const std::atomic<bool>& producing) {
+/// What the JSON line of each frame in flight needs, from its read until its line is written, and who
+/// writes that line: exactly one line per frame, whoever claims the frame first. The producer adds a
+/// frame before pushing it; the detections thread claims it when the frame's detections come out
+/// (tagged with the source frame number); the reclaim thread claims frames that never ran or were
+/// abandoned (dropped lines), which it loses to the detections thread when those were already out.
+class FramesInFlight {
+ public:
+  void add(std::uint64_t frame, const FrameRecord& rec) {
+    std::lock_guard lock(mu_);
+    records_[frame] = rec;
+  }
+  /// The frame's record if the caller is the first to claim it (then the caller writes its line).
+  std::optional<FrameRecord> claim(std::uint64_t frame) {
+    std::lock_guard lock(mu_);
+    const auto it = records_.find(frame);
+    if (it == records_.end()) return std::nullopt;
+    FrameRecord rec = it->second;
+    records_.erase(it);
+    return rec;
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::uint64_t, FrameRecord> records_;
+};
+
+FrameRecord record_of(const io::ReclaimedFrame& r, const ImageMeta& in_image, bool tensor_input, std::int64_t base_ns) {
+  FrameRecord rec;
+  rec.timestamp_ns = r.media_ns >= 0 ? r.media_ns : r.capture_ns - base_ns;
+  rec.capture_ns = r.capture_ns;
+  if (!tensor_input && in_image.width && in_image.height) {
+    rec.scale_x = static_cast<double>(r.source_width) / in_image.width;
+    rec.scale_y = static_cast<double>(r.source_height) / in_image.height;
+  }
+  return rec;
+}
+
+/// Detections thread: each frame's detections leave (JSONL, MQTT, stdout) as soon as the node producing
+/// them has finished, without waiting for the overlay or other nodes of the frame. Returns when the
+/// graph is stopped and every buffer is back.
+void publish_detections(Graph& graph, const RunParams& p, RunOutputs& out, FramesInFlight& in_flight) {
+  const DataId data = graph.data_of(p.detections);
+  for (;;) {
+    DequeuedBuffer det{};
+    const Status s = graph.dequeue(p.detections, det, 100ms);
+    if (s == Status::timeout) continue;
+    if (s != Status::ok) return;  // stopped, nothing left
+    // ok: written; kernel_error: the frame failed before or in the node writing them; aborted: a frame
+    // abandoned by stop (the reclaim thread reports it), or an empty buffer handed back by stop.
+    if (det.status == Status::ok || det.status == Status::kernel_error) {
+      const std::uint64_t frame = det.tag;  // the source's frame number (io::GraphInput sets it)
+      std::optional<FrameRecord> claimed = in_flight.claim(frame);
+      if (!claimed) {  // already reported (dropped by an abandoning stop)
+        (void)graph.enqueue(p.detections, det.index);
+        continue;
+      }
+      FrameRecord& rec = *claimed;
+      if (det.status == Status::ok) {
+        if (rec.capture_ns > 0 && det.completed_ns > 0) rec.latency_ns = det.completed_ns - rec.capture_ns;
+        out.detections(frame, rec, *graph.user_data<detection::DetectionPacket>(data, det.index));
+      } else {
+        out.failed(frame, rec, graph.last_error().describe());
+      }
+    }
+    (void)graph.enqueue(p.detections, det.index);  // refused once stopped: nothing more to fill
+  }
+}
+
+/// Reclaim thread: every input buffer the graph hands back (in frame order, when its frame is complete),
+/// with the frame's annotated image; frames that never ran are reported as dropped.
+void reclaim_frames(Graph& graph, io::GraphInput& input, const RunParams& p, RunOutputs& out, RunCounts& counts,
+                    FramesInFlight& in_flight, std::int64_t base_ns, Progress& progress,
+                    const std::atomic<bool>& producing) {
   const DataId in_data = graph.data_of(p.input);
   const ImageMeta in_image = graph.meta(in_data).image;
   const bool tensor_input = graph.meta(in_data).kind == DataKind::tensor;
@@ -425,39 +546,31 @@ void consume(Graph& graph, io::GraphInput& input, const RunParams& p, RunOutputs
       continue;
     }
     if (s != Status::ok) return;  // stopped, nothing left
-    FrameRecord rec;
-    rec.timestamp_ns = r.media_ns >= 0 ? r.media_ns : r.capture_ns - base_ns;
-    rec.capture_ns = r.capture_ns;
-    if (!tensor_input && in_image.width && in_image.height) {
-      rec.scale_x = static_cast<double>(r.source_width) / in_image.width;
-      rec.scale_y = static_cast<double>(r.source_height) / in_image.height;
-    }
+    const FrameRecord rec = record_of(r, in_image, tensor_input, base_ns);
     const std::uint64_t frame = r.source_sequence;
     const bool ran = r.buffer.status == Status::ok || r.buffer.status == Status::kernel_error;
-    if (!ran) {  // dropped by latest-wins, or aborted before it started
-      out.dropped(frame, rec);
+    if (!ran) {  // dropped by latest-wins, or aborted by stop (its detections may have left already)
+      if (in_flight.claim(frame)) out.dropped(frame, rec);
       ++counts.dropped;
     } else {
-      DequeuedBuffer det{}, ann{};
-      if (p.detections.valid() && graph.dequeue(p.detections, det, 10s) != Status::ok)
-        throw std::runtime_error("the detections output did not come back");
-      if (p.annotated.valid() && graph.dequeue(p.annotated, ann, 10s) != Status::ok)
-        throw std::runtime_error("the annotated output did not come back");
-      if (r.buffer.status != Status::ok) {
-        out.failed(frame, rec, graph.last_error().describe());
-        ++counts.failed;
-      } else {
-        if (p.detections.valid()) {
-          if (r.capture_ns > 0 && det.completed_ns > 0) rec.latency_ns = det.completed_ns - r.capture_ns;
-          out.detections(frame, rec, *graph.user_data<detection::DetectionPacket>(graph.data_of(p.detections), det.index));
-        }
-        if (p.annotated.valid()) {
+      if (r.buffer.status != Status::ok) ++counts.failed;
+      if (p.annotated.valid()) {
+        DequeuedBuffer ann{};
+        if (graph.dequeue(p.annotated, ann, 10s) != Status::ok)
+          throw std::runtime_error("the annotated output did not come back");
+        if (r.buffer.status == Status::ok) {
           const std::string name = r.name[0] ? std::string(r.name.data()) : "frame_" + std::to_string(frame);
           out.annotated(graph.image(graph.data_of(p.annotated), ann.index), name, rec.timestamp_ns);
         }
+        (void)graph.enqueue(p.annotated, ann.index);
       }
-      if (p.detections.valid()) (void)graph.enqueue(p.detections, det.index);
-      if (p.annotated.valid()) (void)graph.enqueue(p.annotated, ann.index);
+      for (std::size_t i = 0; i < p.written.size(); ++i) {
+        DequeuedBuffer b{};
+        if (graph.dequeue(p.written[i].second, b, 10s) != Status::ok)
+          throw std::runtime_error("the output '" + p.written[i].first + "' did not come back");
+        if (b.status == Status::ok) out.writer(i).write(frame, b.index);
+        (void)graph.enqueue(p.written[i].second, b.index);
+      }
     }
     progress.update(++counts.resolved);
   }
@@ -466,7 +579,7 @@ void consume(Graph& graph, io::GraphInput& input, const RunParams& p, RunOutputs
 /// Producer: read frames and hand them to the graph until the source ends, fails or is interrupted.
 /// Returns the source's error ("" at a normal end).
 std::string produce(io::Source& source, io::GraphInput& input, const RunOptions& opt, RunOutputs& out,
-                    RunCounts& counts, std::int64_t base_ns) {
+                    RunCounts& counts, FramesInFlight& in_flight, const ImageMeta& graph_input, std::int64_t base_ns) {
   const io::SourceInfo& info = source.info();
   const auto t0 = std::chrono::steady_clock::now();
   while (!interrupted() && (opt.frames < 0 || static_cast<std::int64_t>(counts.read.load()) < opt.frames)) {
@@ -485,12 +598,19 @@ std::string produce(io::Source& source, io::GraphInput& input, const RunOptions&
     const std::uint64_t sequence = frame.sequence;
     FrameRecord rec;
     rec.timestamp_ns = frame.media_ns >= 0 ? frame.media_ns : frame.capture_ns - base_ns;
+    rec.capture_ns = frame.capture_ns;
+    if (graph_input.width && graph_input.height) {  // boxes are reported in the source's pixels
+      rec.scale_x = static_cast<double>(frame.meta.width) / graph_input.width;
+      rec.scale_y = static_cast<double>(frame.meta.height) / graph_input.height;
+    }
+    in_flight.add(sequence, rec);
     ++counts.read;
     // Back-pressure (files): wait for the graph to free a buffer, but stay responsive to an interrupt.
     Status room = Status::timeout;
     while (room == Status::timeout && !interrupted()) room = input.wait_for_free_buffer(200ms);
     const Status pushed = room == Status::ok ? input.push(std::move(frame), 10s) : room;
     if (pushed != Status::ok) {  // the frame's lease went back with it: reported, never silent
+      (void)in_flight.claim(sequence);
       out.dropped(sequence, rec);
       ++counts.dropped;
       ++counts.resolved;
@@ -522,7 +642,7 @@ int run_graph(const RunOptions& opt) {
   adapt_to_source(desc, input_desc, info, info.live || opt.realtime);
   auto loaded = yaml::build(desc, build_options(opt));
   Graph& graph = loaded->graph();
-  const RunParams params = check_params(*loaded, desc);
+  const RunParams params = check_params(*loaded, desc, opt.write);
 
   // ---- outputs ----
   const fs::path out_dir = opt.output_dir.empty() ? fs::path("out") / path_safe(graph.name()) : fs::path(opt.output_dir);
@@ -567,7 +687,9 @@ int run_graph(const RunOptions& opt) {
   std::ostream& report = publish_stdout ? std::cerr : std::cout;
 
   // ---- streaming ----
-  for (GraphParamId out : {params.detections, params.annotated}) {
+  std::vector<GraphParamId> outputs_to_fill{params.detections, params.annotated};
+  for (const auto& w : params.written) outputs_to_fill.push_back(w.second);
+  for (GraphParamId out : outputs_to_fill) {
     if (!out.valid()) continue;
     for (std::uint32_t i = 0; i < graph.num_buffers(graph.data_of(out)); ++i)
       if (graph.enqueue(out, i) != Status::ok) throw std::runtime_error("cannot hand output buffers to the graph");
@@ -575,8 +697,7 @@ int run_graph(const RunOptions& opt) {
   io::GraphInput input(graph, params.input);
   if (graph.start() != Status::ok) throw std::runtime_error("cannot start the graph");
   // Only now are the previous run's outputs replaced: a run that fails to start leaves them alone.
-  RunOutputs outputs(out_dir, params.detections.valid(), params.annotated.valid(), images, info.fps, publisher_ptrs,
-                     publish_stdout, opt.serve_rtsp);
+  RunOutputs outputs(graph, params, out_dir, images, info.fps, publisher_ptrs, publish_stdout, opt.serve_rtsp);
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
   std::signal(SIGPIPE, SIG_IGN);  // a closed reader is a write error, reported, not a silent death
@@ -586,21 +707,42 @@ int run_graph(const RunOptions& opt) {
   RunCounts counts;
   std::atomic<bool> producing{true};
   const std::int64_t base_ns = now_ns();
+  // Two consumers: detections leave as soon as their node finishes; frames are reclaimed when complete.
+  // Either failing (an output that cannot be written) stops the run: reading stops, frames are abandoned.
+  std::mutex error_mu;
   std::string consumer_error;
+  auto fail_run = [&](const std::exception& e) {
+    {
+      std::lock_guard lock(error_mu);
+      if (consumer_error.empty()) consumer_error = e.what();
+    }
+    g_signals.fetch_add(1);
+    (void)graph.stop(StopMode::abandon);
+  };
+  FramesInFlight in_flight;
+  std::thread detections_thread;
+  if (params.detections.valid())
+    detections_thread = std::thread([&] {
+      try {
+        publish_detections(graph, params, outputs, in_flight);
+      } catch (const std::exception& e) {
+        fail_run(e);
+      }
+    });
   std::atomic<bool> consumer_done{false};
   std::thread consumer([&] {
     try {
-      consume(graph, input, params, outputs, counts, base_ns, progress, producing);
+      reclaim_frames(graph, input, params, outputs, counts, in_flight, base_ns, progress, producing);
     } catch (const std::exception& e) {
-      consumer_error = e.what();
-      g_signals.fetch_add(1);  // stop reading: the run cannot write its results
-      (void)graph.stop(StopMode::abandon);
+      fail_run(e);
     }
     consumer_done.store(true);
   });
   std::string source_error;
   try {
-    source_error = produce(*source, input, opt, outputs, counts, base_ns);
+    const DataMeta& in_meta = graph.meta(graph.data_of(params.input));
+    source_error = produce(*source, input, opt, outputs, counts, in_flight,
+                           in_meta.kind == DataKind::image ? in_meta.image : ImageMeta{}, base_ns);
   } catch (const std::exception& e) {
     source_error = e.what();
   }
@@ -620,6 +762,7 @@ int run_graph(const RunOptions& opt) {
   }
   consumer.join();
   (void)graph.stop(StopMode::drain);
+  if (detections_thread.joinable()) detections_thread.join();  // every detections buffer is back
   source->close();
   for (auto& socket : sockets) socket->stop();
   for (auto& channel : channels) channel->close();
