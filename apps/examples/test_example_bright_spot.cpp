@@ -60,6 +60,28 @@ TEST_F(BrightSpotExampleTest, TheLibraryModuleFindsTheSquareInAnImage) {
   EXPECT_DOUBLE_EQ(lines[0]["detections"][0]["keypoints"][0][0].get<double>(), 50.0);
 }
 
+// The README's command, as written: from the repository root, the graph file by its relative path and
+// the module directory as $PWD/<build dir>/apps/examples (expanded by the shell).
+TEST_F(BrightSpotExampleTest, TheReadmeCommandRunsAsWritten) {
+  ASSERT_TRUE(cv::imwrite((dir / "square.png").string(), square_image(230)));
+  const fs::path root = fs::path(VG_EXAMPLE_DIR).parent_path().parent_path();
+  const std::string module_dir = fs::relative(VG_MODULE_DIR, root).string();
+  const std::string command = "cd " + root.string() + " && " + VG_CLI_PATH +
+                              " run apps/examples/bright_spot_library.yaml --set VG_MODULE_DIR=$PWD/" + module_dir +
+                              " --input " + (dir / "square.png").string() + " --no-progress -o " + (dir / "out").string();
+  ASSERT_EQ(run(command), 0) << command;
+  EXPECT_EQ(read_jsonl(dir / "out" / "detections.jsonl").size(), 1u);
+  // The form the README used to show (a path relative to the current directory) fails, naming the file.
+  const std::string relative = "cd " + root.string() + " && " + VG_CLI_PATH +
+                               " run apps/examples/bright_spot_library.yaml --set VG_MODULE_DIR=" + module_dir +
+                               " --input " + (dir / "square.png").string() + " --no-progress -o " + (dir / "out2").string();
+  EXPECT_NE(run(relative), 0);
+  std::ifstream readme(root / "apps" / "examples" / "README.md");
+  const std::string text((std::istreambuf_iterator<char>(readme)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("bright_spot_library.yaml --set VG_MODULE_DIR=$PWD/build/apps/examples"), std::string::npos)
+      << "the README shows the command this test runs";
+}
+
 TEST_F(BrightSpotExampleTest, ALiveSetThresholdCommandChangesTheDetectionsOfAVideo) {
   const fs::path video = dir / "squares.avi";
   {
