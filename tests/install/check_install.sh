@@ -1,10 +1,174 @@
 #!/usr/bin/env bash
-# Installs the build tree's framework into a scratch prefix and builds a consumer with find_package.
+# `cmake --install` of a build tree into a scratch prefix, then everything a user does with it:
+#   1. the files are there (libraries with sonames, headers, CMake package, pkg-config files, LICENSE/NOTICE)
+#      and the command and libraries carry a relative RUNPATH ($ORIGIN...), no build-tree path;
+#   2. the INSTALLED visiongraph starts with no LD_LIBRARY_PATH, resolves every visiongraph library from the
+#      prefix, lists the kernels, verifies and runs the face graph on messi5.jpg (skipped, saying so, when
+#      the assets of scripts/fetch_assets.sh are missing);
+#   3. an out-of-tree project finds the package with components (a missing one is reported by name) and
+#      builds a core program, a yaml + detection program that produces a DetectionPacket, and a plugin
+#      (VG_DEFINE_MODULE) that the installed command loads from a graph file and runs;
+#   4. a tiny program builds with nothing but `pkg-config --cflags --libs`.
+# Usage: check_install.sh BUILD_DIR SOURCE_DIR CXX_COMPILER EXPECT...
+#   EXPECT: name=0|1 for cli, yaml, io, service, mqtt, npu, detection, inference (what the build has).
+# Prints "install: ok" at the end; any failure exits non-zero naming the step.
 set -euo pipefail
-build="$1"; source="$2"
-work="$(mktemp -d)"
+build="$1"; source="$2"; cxx="$3"; shift 3
+declare -A expect=()
+for kv in "$@"; do expect["${kv%%=*}"]="${kv#*=}"; done
+has() { [ "${expect[$1]:-0}" = 1 ]; }
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+work="$(mktemp -d /tmp/vg-install-test.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
-cmake --install "$build" --prefix "$work/prefix" --component Unspecified >/dev/null
-cmake -S "$source/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
-cmake --build "$work/consumer" >/dev/null
-LD_LIBRARY_PATH="$work/prefix/lib:$work/prefix/lib64:${LD_LIBRARY_PATH:-}" "$work/consumer/consumer"
+prefix="$work/prefix"
+step() { echo "install: $*"; }
+fail() { echo "install: FAILED: $*" >&2; exit 1; }
+# Every command below is bounded: a hang fails the test long before CTest's timeout.
+bounded() { timeout --kill-after=5 "$@"; }
+
+step "cmake --install $build --prefix $prefix"
+bounded 120 cmake --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log"; fail "cmake --install"; }
+
+# 1. Files.
+config="$(find "$prefix" -path '*/cmake/visiongraph/visiongraphConfig.cmake' | head -n1)"
+[ -n "$config" ] || fail "no lib*/cmake/visiongraph/visiongraphConfig.cmake under $prefix"
+libdir="$(dirname "$(dirname "$(dirname "$config")")")"
+step "libdir ${libdir#$prefix/}"
+need() { [ -e "$1" ] || fail "missing ${1#$prefix/}"; }
+need "$prefix/include/visiongraph/visiongraph.hpp"
+need "$prefix/share/doc/visiongraph/LICENSE"
+need "$prefix/share/doc/visiongraph/NOTICE"
+need "$libdir/pkgconfig/visiongraph.pc"
+need "$libdir/cmake/visiongraph/visiongraph-framework-targets.cmake"
+lib_of() {  # component -> library base names
+  case "$1" in
+    framework) echo visiongraph ;;
+    detection) echo "visiongraph_detection visiongraph_detection_algo" ;;
+    inference) echo "visiongraph_inference visiongraph_inference_backends" ;;
+    *) echo "visiongraph_$1" ;;
+  esac
+}
+header_of() {
+  case "$1" in
+    framework) echo visiongraph/visiongraph.hpp ;;
+    yaml) echo visiongraph/yaml/yaml.hpp ;;
+    io) echo visiongraph/io/source.hpp ;;
+    service) echo visiongraph/service/control_server.hpp ;;
+    mqtt) echo visiongraph/mqtt/publisher.hpp ;;
+    npu) echo visiongraph/npu/doctor.hpp ;;
+    detection) echo visiongraph/kernels/detection/detections.hpp ;;
+    inference) echo visiongraph/kernels/inference/module.hpp ;;
+  esac
+}
+installed=(framework)
+for c in yaml io service mqtt npu detection inference; do has "$c" && installed+=("$c"); done
+for c in "${installed[@]}"; do
+  for lib in $(lib_of "$c"); do
+    real="$(readlink -f "$libdir/lib$lib.so" 2>/dev/null || true)"
+    [ -f "$real" ] || fail "component $c: missing lib$lib.so (link name) or its target"
+    soname="$(readelf -d "$real" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')"
+    [[ "$soname" =~ ^lib$lib\.so\.[0-9]+\.[0-9]+$ ]] || fail "lib$lib: soname '$soname' is not lib$lib.so.MAJOR.MINOR"
+    need "$libdir/$soname"
+    runpath="$(readelf -d "$real" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')"
+    [ "$runpath" = '$ORIGIN' ] || fail "lib$lib: RUNPATH '$runpath', expected \$ORIGIN"
+  done
+  need "$prefix/include/$(header_of "$c")"
+  need "$libdir/cmake/visiongraph/visiongraph-$c-targets.cmake"
+  [ "$c" = framework ] || need "$libdir/pkgconfig/visiongraph-$c.pc"
+done
+if grep -rqs -- "$build" "$libdir/cmake/visiongraph" "$libdir/pkgconfig"; then
+  fail "the installed CMake or pkg-config files name the build tree $build"
+fi
+step "files: ${installed[*]} (libraries, sonames, headers, CMake, pkg-config), LICENSE, NOTICE"
+
+# 2. The installed command.
+cli="$prefix/bin/visiongraph"
+run_cli() { env -u LD_LIBRARY_PATH VG_ASSETS_DIR="$assets" timeout --kill-after=5 120 "$cli" "$@"; }
+assets="${VG_ASSETS_DIR:-$source/.cache/assets}"
+if has cli; then
+  need "$cli"
+  runpath="$(readelf -d "$cli" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')"
+  case "$runpath" in
+    '$ORIGIN/'*) ;;
+    *) fail "bin/visiongraph: RUNPATH '$runpath' is not relative to \$ORIGIN" ;;
+  esac
+  [ "$(cd "$prefix/bin" && cd "${runpath#\$ORIGIN/}" && pwd)" = "$(cd "$libdir" && pwd)" ] \
+    || fail "bin/visiongraph: RUNPATH '$runpath' does not lead to ${libdir#$prefix/}"
+  env -u LD_LIBRARY_PATH ldd "$cli" >"$work/ldd.txt"
+  if grep -q 'not found' "$work/ldd.txt"; then cat "$work/ldd.txt"; fail "bin/visiongraph: unresolved libraries"; fi
+  real_libdir="$(readlink -f "$libdir")"
+  while read -r name _ path _; do
+    case "$(readlink -f "$path")" in
+      "$real_libdir"/*) ;;
+      *) fail "bin/visiongraph: $name resolves to '$path', not into the prefix" ;;
+    esac
+  done < <(grep 'libvisiongraph' "$work/ldd.txt")
+  step "bin/visiongraph: RUNPATH $runpath, $(grep -c libvisiongraph "$work/ldd.txt") visiongraph libraries from the prefix"
+
+  run_cli kernels >"$work/kernels.txt" || fail "visiongraph kernels"
+  expected_kernels=(vg.example.add)
+  has detection && expected_kernels+=(vg.detection.letterbox vg.detection.postprocess vg.detection.overlay)
+  has inference && expected_kernels+=(vg.inference)
+  for k in "${expected_kernels[@]}"; do
+    grep -q "$k" "$work/kernels.txt" || { head -n 40 "$work/kernels.txt"; fail "visiongraph kernels does not list $k"; }
+  done
+  step "visiongraph kernels: ${expected_kernels[*]}"
+
+  face="$source/apps/face_detect/face_detect.yaml"
+  if has detection && has inference; then
+    if [ -f "$assets/face_detection_back_256x256_barracuda.onnx" ] && [ -f "$assets/messi5.jpg" ]; then
+      run_cli verify "$face" --size 640x480 --assets "$assets" || fail "visiongraph verify $face"
+      run_cli run "$face" --input "$assets/messi5.jpg" --assets "$assets" --output-dir "$work/face" --no-progress \
+        >"$work/face.log" 2>&1 || { cat "$work/face.log"; fail "visiongraph run $face on messi5.jpg"; }
+      faces="$(python3 -c 'import json,sys; print(len(json.loads(open(sys.argv[1]).readline())["detections"]))' \
+               "$work/face/detections.jsonl")"
+      [ "$faces" -ge 1 ] || fail "visiongraph run on messi5.jpg: no face detected"
+      step "visiongraph verify + run face_detect.yaml on messi5.jpg: $faces face(s)"
+    else
+      step "SKIPPED verify/run of the face graph: assets missing in $assets (run scripts/fetch_assets.sh)"
+    fi
+  fi
+fi
+
+# 3. An out-of-tree project: find_package with components, a DetectionPacket, a plugin.
+if has yaml && has detection; then
+  bounded 120 cmake -S "$here/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Release >"$work/consumer.log" 2>&1 \
+    || { cat "$work/consumer.log"; fail "configuring the consumer project"; }
+  grep -q "missing component: visiongraph .*missing required component(s) 'no_such_component' (no such component)" \
+    "$work/consumer.log" || { cat "$work/consumer.log"; fail "a missing component is not reported by name"; }
+  bounded 300 cmake --build "$work/consumer" -j2 >>"$work/consumer.log" 2>&1 \
+    || { cat "$work/consumer.log"; fail "building the consumer project"; }
+  step "consumer project: find_package(visiongraph COMPONENTS yaml detection) built 3 targets; unknown component reported"
+  bounded 60 "$work/consumer/consumer" | grep -q "consumer result 42" || fail "consumer (core)"
+  bounded 60 "$work/consumer/detections" || fail "detections (yaml + detection)"
+
+  if has cli; then
+    # A 64x48 black image (binary PPM) for the plugin graph.
+    { printf 'P6\n64 48\n255\n'; head -c $((64 * 48 * 3)) /dev/zero; } >"$work/frame.ppm"
+    run_cli verify "$here/corner_box.yaml" --size 64x48 --set VG_MODULE_DIR="$work/consumer" \
+      || fail "visiongraph verify corner_box.yaml (plugin)"
+    run_cli run "$here/corner_box.yaml" --set VG_MODULE_DIR="$work/consumer" --input "$work/frame.ppm" \
+      --output-dir "$work/plugin" --no-progress >"$work/plugin.log" 2>&1 \
+      || { cat "$work/plugin.log"; fail "visiongraph run corner_box.yaml (plugin)"; }
+    box="$(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).readline())["detections"]; print([float(v) for v in d[0]["box"]])' \
+           "$work/plugin/detections.jsonl")"
+    [ "$box" = "[4.0, 4.0, 60.0, 44.0]" ] || fail "plugin: detection box $box, expected [4.0, 4.0, 60.0, 44.0]"
+    step "installed visiongraph ran the out-of-tree plugin: box $box"
+  fi
+fi
+
+# 4. pkg-config.
+if has detection; then
+  export PKG_CONFIG_PATH="$libdir/pkgconfig"
+  version="$(pkg-config --modversion visiongraph-detection)"
+  flags="$(pkg-config --cflags --libs visiongraph-detection)"
+  case "$flags" in *"-I$prefix/include"*"-L$libdir"*) ;; *) fail "pkg-config flags '$flags' do not point into $prefix" ;; esac
+  # shellcheck disable=SC2086  # the flags are words
+  bounded 120 "$cxx" -std=c++20 "$here/pkgconfig_main.cpp" -o "$work/pkgconfig_main" $flags -Wl,-rpath,"$libdir" \
+    || fail "building with pkg-config --cflags --libs visiongraph-detection"
+  bounded 60 "$work/pkgconfig_main" | grep -q "vg.detection loaded" || fail "pkg-config program"
+  step "pkg-config visiongraph-detection $version: $flags"
+fi
+echo "install: ok"
