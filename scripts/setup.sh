@@ -16,6 +16,12 @@ packages=(
   # matroska muxers and RTP payloaders from -good), MQTT through libmosquitto, and the mosquitto broker
   # the tests start on 127.0.0.1
   gstreamer1.0-plugins-ugly gstreamer1.0-plugins-bad libmosquitto-dev mosquitto
+  # Debian packages (scripts/package.sh, tests/install/check_debs.sh): CPack's DEB generator runs file and
+  # dpkg-shlibdeps (dpkg-dev)
+  file dpkg-dev
+  # Python bindings (framework/python): pybind11, the interpreter's headers, numpy, pytest, venv for
+  # the `pip install .` test
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-venv python3-pip python3-setuptools python3-wheel
 )
 
 missing=()
@@ -40,6 +46,6 @@ if [ "$(id -u)" -ne 0 ]; then
   fi
 fi
 echo "setup: installing ${missing[*]}"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+$sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "setup: done"

@@ -1,0 +1,41 @@
+#include "builtin_modules.hpp"
+
+#include <cstdlib>
+
+#include "visiongraph/kernels/examples/module.hpp"
+#if VG_PY_HAVE_DETECTION
+#include "visiongraph/kernels/detection/module.hpp"
+#endif
+#if VG_PY_HAVE_INFERENCE
+#include "visiongraph/kernels/inference/module.hpp"
+#endif
+
+namespace vg::python {
+
+const std::map<std::string, yaml::ModuleFactory, std::less<>>& builtin_modules() {
+  static const auto* modules = [] {
+    auto* m = new std::map<std::string, yaml::ModuleFactory, std::less<>>;
+    (*m)["vg.example"] = [] { return vg::examples::make_module(); };
+#if VG_PY_HAVE_DETECTION
+    (*m)["vg.detection"] = [] { return vg::detection::make_detection_module(); };
+#endif
+#if VG_PY_HAVE_INFERENCE
+    (*m)["vg.inference"] = [] { return vg::inference::make_inference_module(); };
+#endif
+    return m;
+  }();
+  return *modules;
+}
+
+std::vector<std::string> builtin_module_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, factory] : builtin_modules()) names.push_back(name);
+  return names;
+}
+
+std::string default_assets_dir() {
+  if (const char* env = std::getenv("VG_ASSETS_DIR"); env && *env) return env;
+  return VG_PY_DEFAULT_ASSETS_DIR;
+}
+
+}  // namespace vg::python
