@@ -296,13 +296,15 @@ struct PreCase {
   std::uint8_t pad;
 };
 
-void bench_pre_ours(benchmark::State& state, PreCase c) {
+// simd = false: the portable loops (what a CPU without AVX2 runs, e.g. the aarch64 boards).
+void bench_pre_ours(benchmark::State& state, PreCase c, bool simd) {
   cv::Mat src(c.src_h, c.src_w, CV_8UC3);
   cv::randu(src, 0, 256);
   PreprocessConfig cfg;
   cfg.format = c.format;
   cfg.mapping = c.mapping;
   cfg.pad_value = c.pad;
+  cfg.simd = simd;
   Preprocessor pre(make_letterbox(c.src_w, c.src_h, c.dst, c.dst), cfg);
   std::vector<float> tensor(static_cast<std::size_t>(c.dst * c.dst * 3));
   const ImageRef img{PixelFormat::bgr24, c.src_w, c.src_h, {src.data, nullptr}, {src.step[0], 0}};
@@ -313,7 +315,11 @@ void bench_pre_ours(benchmark::State& state, PreCase c) {
 }
 
 // What a user writes with OpenCV: resize, pad, BGR->RGB, convert + scale (each step a new Mat).
-void bench_pre_baseline(benchmark::State& state, PreCase c) {
+// threads = 1 runs OpenCV on the calling thread only, so its CPU time is all of its work (with the default
+// thread pool the CPU column leaves out OpenCV's worker threads; compare wall time there).
+void bench_pre_baseline(benchmark::State& state, PreCase c, int threads) {
+  const int saved_threads = cv::getNumThreads();
+  if (threads > 0) cv::setNumThreads(threads);
   cv::Mat src(c.src_h, c.src_w, CV_8UC3);
   cv::randu(src, 0, 256);
   const LetterboxGeometry g = make_letterbox(c.src_w, c.src_h, c.dst, c.dst);
@@ -333,18 +339,26 @@ void bench_pre_baseline(benchmark::State& state, PreCase c) {
     benchmark::DoNotOptimize(out.data);
     benchmark::ClobberMemory();
   }
+  cv::setNumThreads(saved_threads);
 }
 
 const PreCase kPreCases[] = {
     {"preprocess_548x342_to_128_f32_blazeface", 548, 342, 128, TensorFormat::f32_nhwc, PixelMapping::blazeface(), 0},
     {"preprocess_1280x720_to_640_u8", 1280, 720, 640, TensorFormat::u8_nhwc, PixelMapping::none(), 114},
     {"preprocess_1280x720_to_640_f32_unit", 1280, 720, 640, TensorFormat::f32_nhwc, PixelMapping::unit(), 114},
+    // Not a 2:1 box (scale 0.325): the general path, for comparison with the exact-2:1 rows above.
+    {"preprocess_1280x720_to_416_u8", 1280, 720, 416, TensorFormat::u8_nhwc, PixelMapping::none(), 114},
 };
 
 const int kRegistered = [] {
   for (const PreCase& c : kPreCases) {
-    benchmark::RegisterBenchmark((std::string(c.name) + "/ours").c_str(), bench_pre_ours, c)->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark((std::string(c.name) + "/baseline").c_str(), bench_pre_baseline, c)
+    benchmark::RegisterBenchmark((std::string(c.name) + "/ours").c_str(), bench_pre_ours, c, true)
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((std::string(c.name) + "/ours_portable").c_str(), bench_pre_ours, c, false)
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((std::string(c.name) + "/baseline").c_str(), bench_pre_baseline, c, 0)
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((std::string(c.name) + "/baseline_1thread").c_str(), bench_pre_baseline, c, 1)
         ->Unit(benchmark::kMicrosecond);
   }
   for (const Case& c : kCases) {

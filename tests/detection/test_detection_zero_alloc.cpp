@@ -30,14 +30,20 @@ TEST(DetectionZeroAllocTest, PreprocessDoesNotAllocateForAnyFormat) {
   std::vector<std::uint8_t> bgr(static_cast<std::size_t>(w * h * 3), 90), nv12(static_cast<std::size_t>(w * h * 3 / 2), 128);
   ImageRef packed{PixelFormat::bgr24, w, h, {bgr.data(), nullptr}, {static_cast<std::size_t>(w * 3), 0}};
   ImageRef yuv{PixelFormat::nv12, w, h, {nv12.data(), nv12.data() + w * h}, {static_cast<std::size_t>(w), static_cast<std::size_t>(w)}};
-  const LetterboxGeometry g = make_letterbox(w, h, 256, 256);
+  // 256: the general path; 640: an exact 2:1 box (its own AVX2 and portable paths). AVX2 (where the CPU
+  // has it) and the portable loops each.
   std::vector<std::unique_ptr<Preprocessor>> pre;
-  for (TensorFormat f : {TensorFormat::u8_nhwc, TensorFormat::f32_nhwc, TensorFormat::f32_nchw}) {
-    PreprocessConfig cfg;
-    cfg.format = f;
-    pre.push_back(std::make_unique<Preprocessor>(g, cfg));
+  for (int size : {256, 640}) {
+    for (TensorFormat f : {TensorFormat::u8_nhwc, TensorFormat::f32_nhwc, TensorFormat::f32_nchw}) {
+      for (bool simd : {true, false}) {
+        PreprocessConfig cfg;
+        cfg.format = f;
+        cfg.simd = simd;
+        pre.push_back(std::make_unique<Preprocessor>(make_letterbox(w, h, size, size), cfg));
+      }
+    }
   }
-  std::vector<float> tensor(256 * 256 * 3);
+  std::vector<float> tensor(640 * 640 * 3);
   vg::test::AllocationGuard guard;
   for (int i = 0; i < kFrames / 5; ++i) {
     for (const auto& p : pre) {

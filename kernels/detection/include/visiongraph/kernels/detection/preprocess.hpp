@@ -49,15 +49,22 @@ struct PreprocessConfig {
   /// MediaPipe convention (it pads with 0 and then maps the range).
   std::uint8_t pad_value = 0;
   bool rgb = true;  ///< channel order of the tensor: RGB (true) or BGR
+  /// Use the AVX2 code when the CPU has it (x86-64). false forces the portable loops; the tensor is
+  /// bit-identical either way (the tests compare the two).
+  bool simd = true;
 };
 
 /// @brief Bilinear letterbox resampler with its lookup tables built once.
 ///
-/// Own loops instead of cv::resize/cv::warpAffine: those allocate internal buffers (AutoBuffer beyond a few
-/// hundred elements, parallel_for_ bookkeeping) on every call. The resampler is separable and fixed-point
-/// (8-bit weights, like OpenCV's INTER_LINEAR for u8): per output row the two source rows are blended
-/// vertically into a preallocated u16 row (contiguous, vectorized), then sampled horizontally with channel
-/// order / NV12 conversion, and mapped + stored in the tensor's layout.
+/// Own loops instead of cv::resize/cv::warpAffine: those allocate on every call (cv::resize into a
+/// preallocated Mat still allocates its coefficient tables and row buffers), and they need extra passes for
+/// padding, channel order and normalisation. The resampler is separable and fixed-point (8-bit weights,
+/// exact integer sums): horizontal first, per source row that an output row needs (kept for
+/// the next output row when shared): the two source pixels of every tensor column are gathered into two
+/// contiguous byte rows, blended into a u16 row (value x 256, exact), then the two rows are blended
+/// vertically and mapped + stored in the tensor's layout. Only the gather is per pixel; every other loop is
+/// contiguous and vectorized. When both axes are an exact 2:1 box (bilinear weights 1/2, 1/2 on pixel
+/// pairs, e.g. 1280x720 -> 640x640), an AVX2 loop does the whole row in one pass (same integers).
 /// Sampling uses pixel centres (x_src = (x_dst + 0.5 - pad_x) / scale - 0.5, edge-clamped), which is the
 /// continuous-coordinate convention of LetterboxGeometry and cv::resize INTER_LINEAR.
 /// @code
@@ -79,23 +86,39 @@ class Preprocessor {
   const PreprocessConfig& config() const noexcept { return config_; }
   /// @brief Bytes run() writes.
   std::size_t tensor_bytes() const noexcept;
+  /// @brief True when run() uses the AVX2 code (config().simd and the CPU has AVX2).
+  bool uses_avx2() const noexcept { return avx2_; }
 
  private:
-  struct Tap {
-    std::int32_t i0;  ///< first source column/row
-    std::int32_t i1;  ///< second source column/row (edge-clamped)
-    std::int32_t w1;  ///< weight of i1 in 1/256 (0..256); i0 gets 256 - w1
+  /// Source samples of one axis, per tensor column (or row) of the content: pixel i0 with weight 256 - w1,
+  /// pixel i1 with weight w1 (1/256 units). i1 = i0 + 1 except for a 1-pixel-wide source.
+  struct Taps {
+    std::vector<std::int32_t> i0, i1;
+    std::vector<std::uint16_t> w1;
   };
+  struct Impl;  ///< the row loops (preprocess.cpp)
+
   LetterboxGeometry geometry_;
   PreprocessConfig config_;
+  bool avx2_ = false;
+  bool box2_ = false;  ///< both axes are an exact 2:1 box (see the class comment)
   int x_begin_ = 0, x_end_ = 0, y_begin_ = 0, y_end_ = 0;  ///< content rectangle in the tensor
-  std::vector<Tap> xtaps_;  ///< per tensor column in [x_begin_, x_end_)
-  std::vector<Tap> ytaps_;  ///< per tensor row in [y_begin_, y_end_)
-  std::vector<Tap> uv_xtaps_;  ///< NV12 chroma columns
-  std::vector<Tap> uv_ytaps_;  ///< NV12 chroma rows
-  std::vector<std::uint16_t> vrow_;  ///< vertically blended source row x256 (src_w x 3, or NV12 luma src_w)
-  std::vector<std::uint16_t> vuv_;   ///< vertically blended NV12 chroma row x256 (U, V interleaved)
-  std::vector<float> line_;          ///< one output line of content, 3 channels in tensor order
+  Taps x_, y_;        ///< packed (and NV12 luma) columns and rows
+  Taps uv_x_, uv_y_;  ///< NV12 chroma columns and rows
+  std::vector<std::size_t> x_off_;  ///< byte offset of pixel i0 in a packed row (3 * i0)
+  int x_word_end_ = 0;  ///< columns before this one may read 8 bytes at x_off_ (both pixels and 2 more)
+  // Horizontal weights expanded per stored value: 3 per column (packed), 1 (luma), 2 (chroma U, V).
+  std::vector<std::uint16_t> w0_rgb_, w1_rgb_, w0_y_, w1_y_, w0_uv_, w1_uv_;
+  // f32 NHWC with a per-channel mapping: mul / 65536 and add per stored value.
+  std::vector<float> mul_rgb_, add_rgb_;
+  std::vector<std::uint8_t> pair0_, pair1_;  ///< gathered pixels i0 and i1 of one source row
+  /// Two horizontally blended rows (value x 256) of 3 values per column, packed or luma, then room for one
+  /// more (+1): the portable 2:1 box uses the first two as a row of sums and compacts it into the third.
+  std::vector<std::uint16_t> hrows_;
+  std::vector<std::uint16_t> huv_[2];  ///< horizontally blended chroma rows
+  int hrow_src_[2] = {-1, -1};         ///< source row held by each half of hrows_ in this run (-1: none)
+  int huv_src_[2] = {-1, -1};
+  std::vector<float> line_;  ///< one NV12 output line, 3 channels in tensor order (0..255)
 };
 
 }  // namespace vg::detection
