@@ -43,6 +43,10 @@ TEST(CliTest, NoSubcommandIsAUsageError) {
 
 TEST(CliTest, AnUnknownSubcommandOrOptionIsAUsageError) {
   EXPECT_EQ(run_cli("frobnicate").code, 2);
+  const auto typo = run_cli("verfy " + kSmall);
+  EXPECT_EQ(typo.code, 2);
+  EXPECT_HAS(typo.output, "unknown command 'verfy'; did you mean 'verify'?");
+  EXPECT_HAS(run_cli("frobnicate").output, "(commands: run, verify, dot, kernels, doctor, ctl;");
   const auto r = run_cli("verify " + kSmall + " --bogus");
   EXPECT_EQ(r.code, 2);
   EXPECT_HAS(r.output, "--bogus");

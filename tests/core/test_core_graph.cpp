@@ -384,7 +384,31 @@ TEST_F(GraphTest, ReportsTraceAndDotDescribeTheGraph) {
   g.write_dot(dot);
   EXPECT_NE(dot.str().find("digraph \"observed\""), std::string::npos);
   EXPECT_NE(dot.str().find("@cpu1"), std::string::npos);
-  EXPECT_NE(dot.str().find("buffers: "), std::string::npos);
+  EXPECT_NE(dot.str().find(" buffer"), std::string::npos);
+  // Top to bottom, scaled down to a 16:9 slide when larger, with a legend of the target colours.
+  EXPECT_NE(dot.str().find("rankdir=TB"), std::string::npos) << dot.str();
+  EXPECT_NE(dot.str().find("size=\"13.33,7.5\""), std::string::npos) << dot.str();
+  EXPECT_NE(dot.str().find("legend [shape=plaintext"), std::string::npos) << dot.str();
+  EXPECT_NE(dot.str().find("<td bgcolor=\"#fdb462\" width=\"16\"></td><td align=\"left\">cpu1 (cpu)</td>"),
+            std::string::npos)
+      << dot.str();
+  EXPECT_NE(dot.str().find("fillcolor=\"#fdb462\", label=\"double\\nvg.example.scale @cpu1\""), std::string::npos)
+      << dot.str();
+  EXPECT_EQ(dot.str().find("npu0"), std::string::npos) << "the legend lists only the targets in use\n" << dot.str();
+}
+
+TEST_F(GraphTest, DotOfAnUnverifiedGraphExplainsTheWhiteNodes) {
+  vg::Graph g(ctx, "draft");
+  auto s = g.add_node("scale", "vg.example.scale");
+  g.bind(s, "in", g.add_virtual("x", vg::DataKind::scalar));
+  std::ostringstream dot;
+  g.write_dot(dot);
+  EXPECT_NE(dot.str().find("fillcolor=\"#ffffff\", label=\"scale\\nvg.example.scale @auto\""), std::string::npos)
+      << dot.str();
+  EXPECT_NE(dot.str().find("<td bgcolor=\"#ffffff\" width=\"16\"></td><td align=\"left\">auto (not verified yet)</td>"),
+            std::string::npos)
+      << dot.str();
+  EXPECT_EQ(dot.str().find(" buffer"), std::string::npos) << "no buffers before verify\n" << dot.str();
 }
 
 TEST(ContextTest, ATargetCanBePinnedToACoreAndAnImpossibleCoreIsAClearError) {

@@ -2,11 +2,20 @@
 // commands, and the OpenCV path on BlazeFace compared with a direct forward.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
 #include <opencv2/core.hpp>
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/dnn.hpp>
 #include <random>
+#include <sstream>
 
 #include "fake_rknnrt/fake_control.hpp"
 #include "visiongraph/kernels/inference/module.hpp"
@@ -276,6 +285,57 @@ TEST(InferenceGraphOpencvTest, BlazeFaceThroughGraphMatchesDirectForwardBitForBi
     ASSERT_EQ(t.byte_size(), ref[static_cast<std::size_t>(i)].total() * sizeof(float));
     EXPECT_EQ(std::memcmp(t.data(), ref[static_cast<std::size_t>(i)].ptr<float>(), t.byte_size()), 0) << "output " << i;
   }
+}
+
+/// Everything written to file descriptor 2 while @p f runs (OpenCV logs there, below std::cerr).
+std::string stderr_of(const std::function<void()>& f) {
+  char path[] = "/tmp/vg_stderr_XXXXXX";
+  const int file = mkstemp(path);
+  if (file < 0) return "<mkstemp failed>";
+  std::fflush(stderr);
+  std::cerr.flush();
+  const int saved = dup(2);
+  dup2(file, 2);
+  f();
+  std::fflush(stderr);
+  std::cerr.flush();
+  dup2(saved, 2);
+  close(saved);
+  close(file);
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(path);
+  return text.str();
+}
+
+TEST(InferenceGraphOpencvTest, WrongInputShapeNamesTheNodeModelAndExpectedShapeAndLogsNothing) {
+  const std::string model = vg::test::assets_dir() + "/face_detection_front_128x128_barracuda.onnx";
+  if (!std::filesystem::exists(model)) GTEST_SKIP() << "model missing: " << model << " (scripts/fetch_assets.sh)";
+  Context ctx;
+  ctx.load_module(inference::make_inference_module());
+  Graph g(ctx, "blazeface");
+  // The model takes [1,128,128,3]; the graph gives a 64x64 tensor.
+  const DataId in = g.add_data("in", DataMeta::tensor_of({1, 64, 64, 3}, ElementType::f32, TensorLayout::nhwc));
+  const NodeId n = g.add_node("face", "vg.inference");
+  g.set_attribute(n, "model", model);
+  g.bind(n, "input", in);
+  for (int i = 0; i < 4; ++i) g.bind(n, "out" + std::to_string(i), g.add_virtual("o" + std::to_string(i), DataKind::tensor));
+  const auto level_before = cv::utils::logging::getLogLevel();
+  std::string msg = "no error";
+  const std::string logged = stderr_of([&] {
+    try {
+      g.verify();
+    } catch (const Error& e) {
+      msg = e.what();
+    }
+  });
+  EXPECT_EQ(logged, "") << "OpenCV logged during verify";
+  EXPECT_EQ(cv::utils::logging::getLogLevel(), level_before) << "the log level was not restored";
+  EXPECT_NE(msg.find("node 'face'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(model), std::string::npos) << msg;
+  EXPECT_NE(msg.find("expects input [1,128,128,3] f32"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("[1,64,64,3] f32 nhwc"), std::string::npos) << msg;
 }
 
 }  // namespace

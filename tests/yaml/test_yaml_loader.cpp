@@ -5,6 +5,8 @@
 
 #include <dirent.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -148,6 +150,89 @@ TEST(YamlLoaderTest, BadReferenceToADataObjectIsReported) {
 TEST(YamlLoaderTest, BadReferenceToANodeIsReported) {
   const auto msg = load_error(std::string(kGood) + "graph_parameters:\n  x: {node: ad, parameter: a}\n");
   EXPECT_HAS(msg, "test.yaml:12:13: key 'node': bad reference: unknown node 'ad' (nodes: add)");
+}
+
+TEST(YamlLoaderTest, AMisspelledParameterThatIsAlsoAGraphParameterIsReportedAtTheMisspelling) {
+  // The node binds 'aa' instead of 'a', and a graph parameter exposes 'a': the error is the misspelling
+  // under the node's 'parameters:', not a missing binding at 'graph_parameters:'.
+  std::string text = kGood;
+  text.replace(text.find("{a: a,"), 6, "{aa: a,");
+  text += "graph_parameters:\n  x: {node: add, parameter: a}\n";
+  const auto msg = load_error(text);
+  EXPECT_HAS(msg, "test.yaml:10:22: key 'aa': unknown parameter 'aa' of kernel 'vg.example.add' in node 'add'");
+  EXPECT_HAS(msg, "did you mean 'a'?");
+  EXPECT_EQ(msg.find("exemplar"), std::string::npos) << msg;
+}
+
+TEST(YamlLoaderTest, AGraphParameterOnAnUnboundParameterIsStillReportedAtGraphParameters) {
+  std::string text = kGood;
+  text.replace(text.find("nodes:"), 6, "  c: {kind: scalar, type: f64}\nnodes:");
+  text += "  nop: {kernel: vg.example.nop, parameters: {out: c}}\n";
+  text += "graph_parameters:\n  x: {node: nop, parameter: in}\n";
+  const auto msg = load_error(text);
+  EXPECT_HAS(msg, "test.yaml:14:29: key 'parameter': bad reference: node 'nop' binds no parameter 'in'");
+}
+
+#if VG_TEST_HAVE_DETECTION && VG_TEST_HAVE_INFERENCE
+TEST(YamlLoaderTest, AMisspelledInputInTheFaceGraphIsReportedAtTheNode) {
+  std::ifstream in(VG_TEST_APPS_DIR "/face_detect/face_detect.yaml");
+  std::stringstream file;
+  file << in.rdbuf();
+  std::string text = file.str();
+  const auto at = text.find("parameters: {input: frame");
+  ASSERT_NE(at, std::string::npos) << "face_detect.yaml changed: update this test";
+  const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  text.replace(at, 25, "parameters: {inptu: frame");
+  auto desc = vg::yaml::parse_string(text, "face_detect.yaml");
+  desc.set_auto_size(640, 480);
+  std::string msg = "no error";
+  try {
+    (void)vg::yaml::build(desc, options());
+  } catch (const vg::yaml::LoadError& e) {
+    msg = e.what();
+  }
+  EXPECT_HAS(msg, "face_detect.yaml:" + std::to_string(line) + ":25: key 'inptu': unknown parameter 'inptu' of kernel "
+                  "'vg.detection.letterbox' in node 'letterbox'");
+  EXPECT_HAS(msg, "did you mean 'input'?");
+}
+#endif
+
+TEST(YamlLoaderTest, UnknownNamesComeWithASuggestion) {
+  std::string kernel = kGood;
+  kernel.replace(kernel.find("vg.example.add"), 14, "vg.example.ad");
+  EXPECT_HAS(load_error(kernel), "unknown kernel 'vg.example.ad'");
+  EXPECT_HAS(load_error(kernel), "did you mean 'vg.example.add'?");
+
+  std::string param = kGood;
+  param.replace(param.find("sum: s"), 6, "sun: s");
+  EXPECT_HAS(load_error(param), "test.yaml:10:35: key 'sun': unknown parameter 'sun'");
+  EXPECT_HAS(load_error(param), "did you mean 'sum'?");
+
+  const auto attr = load_error(std::string(kGood) + "    attributes: {Bias: 1}\n");
+  EXPECT_HAS(attr, "test.yaml:11:24: key 'Bias': unknown attribute 'Bias'");
+  EXPECT_HAS(attr, "did you mean 'bias'?");
+
+  const auto key = load_error(std::string(kGood) + "    atributes: {bias: 1}\n");
+  EXPECT_HAS(key, "did you mean 'attributes'?");
+
+  std::string data = kGood;
+  data.replace(data.find("sum: s"), 6, "sum: ss");
+  EXPECT_HAS(load_error(data), "did you mean 's'?");
+
+  const auto node = load_error(std::string(kGood) + "graph_parameters:\n  x: {node: ad, parameter: a}\n");
+  EXPECT_HAS(node, "did you mean 'add'?");
+
+  const auto exposed = load_error(std::string(kGood) + "graph_parameters:\n  x: {node: add, parameter: sun}\n");
+  EXPECT_HAS(exposed, "test.yaml:12:29: key 'parameter': node 'add' has no parameter 'sun' (parameters: a, b, sum)");
+  EXPECT_HAS(exposed, "did you mean 'sum'?");
+
+  const auto module = load_error("modules: [vg.exampel]\nnodes: {n: {kernel: vg.example.nop}}\n");
+  EXPECT_HAS(module, "did you mean 'vg.example'?");
+
+  // Nothing close: no suggestion.
+  std::string far = kGood;
+  far.replace(far.find("vg.example.add"), 14, "acme.blur");
+  EXPECT_EQ(load_error(far).find("did you mean"), std::string::npos) << load_error(far);
 }
 
 TEST(YamlLoaderTest, FileNotFoundNamesTheFile) {

@@ -16,6 +16,7 @@
 #include "builtin_modules.hpp"
 #include "visiongraph/service/control_client.hpp"
 #include "run.hpp"
+#include "visiongraph/core/did_you_mean.hpp"
 #include "visiongraph/visiongraph.hpp"
 #include "visiongraph/yaml/yaml.hpp"
 #if VG_CLI_HAVE_NPU
@@ -312,6 +313,19 @@ int main(int argc, char** argv) {
   ctl_cmd->add_option("command", command, "Command name (as 'visiongraph kernels' lists it)");
   ctl_cmd->add_option("args", args, "Command argument (integer, number, text or hex bytes)");
 
+  // An unknown subcommand gets a suggestion (CLI11 would only say the argument was not expected).
+  if (argc >= 2 && argv[1][0] != '-') {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+    if (std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+      std::string message = "visiongraph: unknown command '" + std::string(argv[1]) + "'";
+      if (const std::string hint = vg::did_you_mean(argv[1], names); !hint.empty()) message += "; " + hint;
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      std::cerr << message << " (commands: " << list << "; visiongraph --help)\n";
+      return kExitUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

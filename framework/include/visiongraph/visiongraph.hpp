@@ -5,6 +5,7 @@
 #include "visiongraph/core/error.hpp"
 #include "visiongraph/core/status.hpp"
 #include "visiongraph/core/clock.hpp"
+#include "visiongraph/core/did_you_mean.hpp"
 #include "visiongraph/data/buffer.hpp"
 #include "visiongraph/data/meta.hpp"
 #include "visiongraph/data/types.hpp"

@@ -9,6 +9,7 @@
 #include "graph/graph_core.hpp"
 #include "runtime/context_state.hpp"
 #include "visiongraph/core/clock.hpp"
+#include "visiongraph/core/did_you_mean.hpp"
 #include "visiongraph/core/error.hpp"
 #include "visiongraph/kernel/validate_context.hpp"
 
@@ -25,6 +26,12 @@ std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
   return out;
+}
+
+/// "; did you mean 'X'?" when one of @p names is close to @p name, else "".
+std::string hint(const std::string& name, const std::vector<std::string>& names) {
+  const std::string h = did_you_mean(name, names);
+  return h.empty() ? h : "; " + h;
 }
 }  // namespace
 
@@ -76,7 +83,8 @@ std::uint32_t GraphCore::add_node(std::string name, std::string_view kernel) {
   if (!info) {
     auto names = context_.kernel_names();
     throw Error("node " + quote(name) + ": unknown kernel " + quote(std::string(kernel)) +
-                (names.empty() ? " (no kernels are registered: load a module first)" : " (registered: " + join(names) + ")"));
+                (names.empty() ? " (no kernels are registered: load a module first)"
+                               : " (registered: " + join(names) + ")" + hint(std::string(kernel), names)));
   }
   if (name.empty()) name = std::string(kernel) + "_" + std::to_string(nodes_.size());
   for (const auto& n : nodes_)
@@ -99,7 +107,8 @@ std::size_t GraphCore::param_by_name(std::uint32_t node_index, std::string_view 
   if (index < 0) {
     std::vector<std::string> names;
     for (const auto& p : n.kernel->decl.params()) names.push_back(p.name);
-    throw Error(node_label(n) + ": no parameter " + quote(std::string(param)) + " (parameters: " + join(names) + ")");
+    throw Error(node_label(n) + ": no parameter " + quote(std::string(param)) + " (parameters: " + join(names) + ")" +
+                hint(std::string(param), names));
   }
   return static_cast<std::size_t>(index);
 }
@@ -161,7 +170,7 @@ void GraphCore::resolve_targets() {
       Target* t = context_.find_target(n.requested_target);
       if (!t)
         throw Error(node_label(n) + ": unknown target " + quote(n.requested_target) + " (targets: " +
-                    join(context_.target_names()) + ")");
+                    join(context_.target_names()) + ")" + hint(n.requested_target, context_.target_names()));
       auto it = std::find_if(impls.begin(), impls.end(), [&](const KernelImpl& i) { return matches(i, *t); });
       if (it == impls.end()) {
         std::vector<std::string> where;
@@ -231,7 +240,7 @@ void GraphCore::check_bindings() {
         std::vector<std::string> names;
         for (const auto& ad : n.kernel->decl.attributes()) names.push_back(ad.name);
         throw Error(node_label(n) + ": unknown attribute " + quote(key) +
-                    (names.empty() ? " (the kernel has none)" : " (attributes: " + join(names) + ")"));
+                    (names.empty() ? " (the kernel has none)" : " (attributes: " + join(names) + ")" + hint(key, names)));
       }
       const AttrType t = type_of(value);
       const bool int_as_number = a->type == AttrType::number && t == AttrType::integer;

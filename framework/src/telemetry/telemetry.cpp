@@ -31,6 +31,25 @@ std::string dot_escape(const std::string& s) {
   }
   return out;
 }
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+/// DataMeta::describe() without the layout when it says nothing ("tensor f32 [1,512,1]").
+std::string compact_describe(const DataMeta& meta) {
+  std::string text = meta.describe();
+  if (const auto at = text.find(" unspecified"); at != std::string::npos) text.erase(at, 12);
+  return text;
+}
 }  // namespace
 
 std::vector<ExecutionRecord> GraphCore::executions(std::uint32_t node_index) const {
@@ -178,38 +197,67 @@ void GraphCore::write_dot(std::ostream& out) const {
   std::map<std::string, std::string> colour;
   for (std::size_t t = 0; t < context_.num_targets(); ++t)
     colour[context_.target(t).name()] = kTargetColours[t % (sizeof(kTargetColours) / sizeof(*kTargetColours))];
-  out << "digraph \"" << dot_escape(name_) << "\" {\n  rankdir=LR;\n  node [fontname=\"Helvetica\", fontsize=10];\n";
+  auto target_of = [](const NodeState& n) { return n.target_name.empty() ? n.requested_target : n.target_name; };
+  // Top to bottom with compact labels: a pipeline stays about as wide as it is tall, and `size` scales a
+  // larger drawing down to a 16:9 slide (13.33 x 7.5 in); left to right made one long, unreadable strip.
+  out << "digraph \"" << dot_escape(name_) << "\" {\n"
+      << "  graph [rankdir=TB, size=\"13.33,7.5\", nodesep=0.25, ranksep=0.3, fontname=\"Helvetica\", fontsize=12, "
+         "labelloc=t, label=\""
+      << dot_escape(name_) << "\"];\n"
+      << "  node [fontname=\"Helvetica\", fontsize=10, margin=\"0.08,0.03\", height=0.3];\n"
+      << "  edge [fontname=\"Helvetica\", fontsize=8, arrowsize=0.6];\n";
+  bool any_graph_parameter = false;
   for (std::size_t i = 0; i < data_.size(); ++i) {
     const DataObject& d = *data_[i];
-    std::string label = d.name + "\\n" + dot_escape(d.meta.describe());
-    const std::size_t bufs = d.buffers.empty() ? 0 : d.buffers.size();
-    if (verified_) label += "\\nbuffers: " + std::to_string(bufs);
-    std::string extra;
+    std::string label = dot_escape(d.name) + "\\n" + dot_escape(compact_describe(d.meta));
+    if (verified_) label += ", " + std::to_string(d.buffers.size()) + (d.buffers.size() == 1 ? " buffer" : " buffers");
+    std::string flags, extra;
     if (d.graph_param != kInvalidIndex) {
-      label += params_[d.graph_param]->is_input ? "\\n[graph input]" : "\\n[graph output]";
+      flags += params_[d.graph_param]->is_input ? " [graph input]" : " [graph output]";
       extra = ", peripheries=2, penwidth=2";
+      any_graph_parameter = true;
     }
-    if (d.is_static) label += "\\n[static]";
-    if (d.device_only) label += "\\n[device memory]";
-    out << "  d" << i << " [shape=ellipse, style=filled, fillcolor=\"#f0f0f0\", label=\"" << label << "\"" << extra << "];\n";
+    if (d.is_static) flags += " [static]";
+    if (d.device_only) flags += " [device memory]";
+    if (!flags.empty()) label += "\\n" + flags.substr(1);
+    out << "  d" << i << " [shape=box, style=filled, fillcolor=\"#f0f0f0\", color=\"#666666\", fontsize=9, label=\"" << label
+        << "\"" << extra << "];\n";
   }
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     const NodeState& n = *nodes_[i];
-    const std::string target = n.target_name.empty() ? n.requested_target : n.target_name;
+    const std::string target = target_of(n);
     const std::string fill = colour.count(target) ? colour[target] : "#ffffff";
-    out << "  n" << i << " [shape=box, style=\"rounded,filled\", fillcolor=\"" << fill << "\", label=\""
-        << dot_escape(n.name) << "\\n" << dot_escape(n.kernel_name) << "\\n@" << dot_escape(target.empty() ? "auto" : target)
+    out << "  n" << i << " [shape=box, style=\"rounded,filled,bold\", fillcolor=\"" << fill << "\", label=\""
+        << dot_escape(n.name) << "\\n" << dot_escape(n.kernel_name) << " @" << dot_escape(target.empty() ? "auto" : target)
         << "\"];\n";
     const auto& params = n.kernel->decl.params();
     for (std::size_t p = 0; p < params.size(); ++p) {
       if (n.bindings[p] == kInvalidIndex) continue;
       if (params[p].direction == Direction::input)
-        out << "  d" << n.bindings[p] << " -> n" << i << " [label=\"" << dot_escape(params[p].name) << "\", fontsize=8];\n";
+        out << "  d" << n.bindings[p] << " -> n" << i << " [label=\"" << dot_escape(params[p].name) << "\"];\n";
       else
-        out << "  n" << i << " -> d" << n.bindings[p] << " [label=\"" << dot_escape(params[p].name) << "\", fontsize=8];\n";
+        out << "  n" << i << " -> d" << n.bindings[p] << " [label=\"" << dot_escape(params[p].name) << "\"];\n";
     }
   }
-  out << "}\n";
+  // Legend: the colour of each target the nodes use, in the context's order, then any other placement.
+  std::vector<std::pair<std::string, std::string>> rows;  // swatch colour, text
+  for (std::size_t t = 0; t < context_.num_targets(); ++t) {
+    const Target& target = context_.target(t);
+    const bool used = std::any_of(nodes_.begin(), nodes_.end(), [&](const auto& n) { return target_of(*n) == target.name(); });
+    if (used) rows.emplace_back(colour[target.name()], target.name() + " (" + target.kind() + ")");
+  }
+  for (const auto& n : nodes_) {
+    const std::string target = target_of(*n);
+    const std::string text = target.empty() ? "auto (not verified yet)" : target + " (unknown target)";
+    if (colour.count(target) == 0 && std::none_of(rows.begin(), rows.end(), [&](const auto& r) { return r.second == text; }))
+      rows.emplace_back("#ffffff", text);
+  }
+  out << "  legend [shape=plaintext, fontsize=9, label=<<table border=\"0\" cellborder=\"1\" cellspacing=\"0\" "
+         "cellpadding=\"3\"><tr><td colspan=\"2\"><b>targets</b></td></tr>";
+  for (const auto& [fill, text] : rows)
+    out << "<tr><td bgcolor=\"" << fill << "\" width=\"16\"></td><td align=\"left\">" << html_escape(text) << "</td></tr>";
+  if (any_graph_parameter) out << "<tr><td></td><td align=\"left\">double border: graph input/output</td></tr>";
+  out << "</table>>];\n}\n";
 }
 
 }  // namespace detail

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 
+#include "visiongraph/core/did_you_mean.hpp"
 #include "visiongraph/core/error.hpp"
 #include "visiongraph/yaml/parser.hpp"
 
@@ -37,6 +38,12 @@ bool parse_double(const std::string& text, double& out) {
   if (first != last && *first == '+') ++first;
   auto [ptr, ec] = std::from_chars(first, last, out, std::chars_format::general);
   return ec == std::errc{} && ptr == last && first != last && std::isfinite(out);
+}
+
+/// "; did you mean 'X'?" when one of @p names is close to @p name, else "".
+std::string hint(const std::string& name, const std::vector<std::string>& names) {
+  const std::string h = did_you_mean(name, names);
+  return h.empty() ? h : "; " + h;
 }
 
 /// The name quoted after @p marker ("node '" -> the node name), or "".
@@ -67,7 +74,7 @@ class Builder {
           throw LoadError(m.position, "modules",
                           "unknown module '" + m.name + "' (built-in modules: " +
                               (known.empty() ? std::string("none") : join(known)) +
-                              "; a shared library is given as {library: PATH})");
+                              "; a shared library is given as {library: PATH})" + hint(m.name, known));
         }
         rethrow_at(m.position, "modules", [&] { ctx.load_module(it->second()); });
       } else {
@@ -109,7 +116,7 @@ class Builder {
         throw LoadError(n.kernel_position, "kernel",
                         "unknown kernel '" + n.kernel + "' in node '" + n.name + "' (" +
                             (names.empty() ? std::string("no kernels are registered") : "registered: " + join(names)) +
-                            "; list the module that provides it under 'modules:')");
+                            "; list the module that provides it under 'modules:')" + hint(n.kernel, names));
       }
       const KernelDecl& decl = info->decl;
       NodeId id;
@@ -121,7 +128,8 @@ class Builder {
           std::vector<std::string> names;
           for (const auto& p : decl.params()) names.push_back(p.name);
           throw LoadError(b.position, b.param, "unknown parameter '" + b.param + "' of kernel '" + n.kernel +
-                                                   "' in node '" + n.name + "' (parameters: " + join(names) + ")");
+                                                   "' in node '" + n.name + "' (parameters: " + join(names) + ")" +
+                                                   hint(b.param, names));
         }
         rethrow_at(b.position, b.param, [&] { g.bind(id, b.param, g.find_data(b.data)); });
       }
@@ -139,7 +147,8 @@ class Builder {
           std::vector<std::string> names;
           for (const auto& x : decl.attributes()) names.push_back(x.name);
           throw LoadError(a.position, a.key, "unknown attribute '" + a.key + "' of kernel '" + n.kernel + "' in node '" +
-                                                 n.name + "' (attributes: " + (names.empty() ? "none" : join(names)) + ")");
+                                                 n.name + "' (attributes: " + (names.empty() ? "none" : join(names)) + ")" +
+                                                 hint(a.key, names));
         }
         AttrValue value = convert(a, *ad, n);
         rethrow_at(a.position, a.key, [&] { g.set_attribute(id, a.key, std::move(value)); });
@@ -159,7 +168,24 @@ class Builder {
       const NodeId node = g.find_node(gp.node);
       const KernelInfo* info = ctx.find_kernel(g.node_kernel(node));
       const int index = info ? info->decl.param_index(gp.param) : -1;
-      if (index < 0) throw LoadError(gp.param_position, "parameter", "node '" + gp.node + "' has no parameter '" + gp.param + "'");
+      if (index < 0) {
+        std::vector<std::string> names;
+        if (info)
+          for (const auto& p : info->decl.params()) names.push_back(p.name);
+        throw LoadError(gp.param_position, "parameter", "node '" + gp.node + "' has no parameter '" + gp.param + "'" +
+                                                            (names.empty() ? "" : " (parameters: " + join(names) + ")") +
+                                                            hint(gp.param, names));
+      }
+      // Checked here, after add_nodes, not while parsing: a misspelled parameter under the node's
+      // 'parameters:' is then reported at the misspelling (unknown parameter), not here.
+      const NodeDesc* node_desc = desc_.find_node(gp.node);
+      const bool bound = node_desc && std::any_of(node_desc->bindings.begin(), node_desc->bindings.end(),
+                                                  [&](const BindingDesc& b) { return b.param == gp.param; });
+      if (!bound)
+        throw LoadError(gp.param_position, "parameter", "bad reference: node '" + gp.node + "' binds no parameter '" +
+                                                            gp.param + "' under 'parameters:' (bind it to the data "
+                                                            "object that is the exemplar of the graph parameter's "
+                                                            "buffers)");
       GraphParamId id;
       rethrow_at(gp.position, gp.name, [&] { id = g.add_graph_parameter(node, gp.param, gp.buffers); });
       if (gp.policy || gp.queue_capacity != 1) {

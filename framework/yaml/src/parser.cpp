@@ -15,6 +15,8 @@
 #include <set>
 #include <sstream>
 
+#include "visiongraph/core/did_you_mean.hpp"
+
 namespace vg::yaml {
 
 namespace {
@@ -34,6 +36,12 @@ std::string join(const std::vector<const char*>& items) {
   std::string out;
   for (const char* s : items) out += (out.empty() ? "" : ", ") + std::string(s);
   return out;
+}
+
+/// "; did you mean 'X'?" when one of @p names is close to @p name, else "".
+std::string hint(const std::string& name, const std::vector<std::string>& names) {
+  const std::string h = did_you_mean(name, names);
+  return h.empty() ? h : "; " + h;
 }
 
 std::string kind_of(const YAML::Node& n) {
@@ -138,7 +146,8 @@ class Parser {
       if (allowed.size() != 0 &&
           std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; }))
         fail(k, key, "unknown key" + (section.empty() ? std::string() : " in '" + section + "'") +
-                         " (expected one of: " + join(allowed) + ")");
+                         " (expected one of: " + join(allowed) + ")" +
+                         hint(key, std::vector<std::string>(allowed.begin(), allowed.end())));
       if (!seen.insert(key).second) fail(k, key, "duplicate key");
       fn(key, k, v);
     }
@@ -459,7 +468,8 @@ class Parser {
         if (!desc.find_data(b.data))
           throw LoadError(b.position, b.param, "bad reference: unknown data object '" + b.data + "'" +
                                                    (data_names.empty() ? std::string(" (the file has no 'data:' section)")
-                                                                       : " (data objects: " + join(data_names) + ")"));
+                                                                       : " (data objects: " + join(data_names) + ")") +
+                                                   hint(b.data, data_names));
       }
     }
     std::vector<std::string> node_names;
@@ -468,12 +478,9 @@ class Parser {
       const NodeDesc* n = desc.find_node(g.node);
       if (!n)
         throw LoadError(g.node_position, "node", "bad reference: unknown node '" + g.node + "' (nodes: " +
-                                                    join(node_names) + ")");
-      const bool bound = std::any_of(n->bindings.begin(), n->bindings.end(), [&](const BindingDesc& b) { return b.param == g.param; });
-      if (!bound)
-        throw LoadError(g.param_position, "parameter", "bad reference: node '" + g.node + "' binds no parameter '" +
-                                                           g.param + "' under 'parameters:' (bind it to the data object "
-                                                           "that is the exemplar of the graph parameter's buffers)");
+                                                    join(node_names) + ")" + hint(g.node, node_names));
+      // Whether the node binds g.param is checked by build(), which knows the kernel's parameters: a
+      // misspelling under the node's 'parameters:' must be reported there, not here.
     }
   }
 

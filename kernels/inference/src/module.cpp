@@ -154,7 +154,10 @@ void validate(ValidateContext& v) {
     probe = make_backend(kind, model);
     info = probe->load(model, opt);
   } catch (const Error& e) {
-    std::string msg = "backend " + kind + " cannot load " + model + ": " + e.what();
+    const std::string why = e.what();
+    // Backends name the model in most messages; say it once.
+    std::string msg = why.find(model) != std::string::npos ? "backend " + kind + ": " + why
+                                                           : "backend " + kind + " cannot load " + model + ": " + why;
 #if defined(VG_INFERENCE_HAVE_RKNN)
     if (kind == "rknn") {
       std::string why_not;

@@ -3,8 +3,13 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <opencv2/core.hpp>
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/dnn.hpp>
+#include <set>
+#include <sstream>
+#include <string_view>
 
 #include "visiongraph/core/error.hpp"
 
@@ -37,6 +42,164 @@ ElementKind kind_of_depth(int depth) {
   }
 }
 
+/// OpenCV DNN prints several ERROR lines to stderr before it throws on a shape it cannot take; the
+/// exception carries the same facts, and load() turns them into one message. Silenced for the scope
+/// (the level is process-wide: other threads' OpenCV logging is quiet meanwhile), then restored.
+class QuietOpencvLog {
+ public:
+  QuietOpencvLog() : previous_(cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT)) {}
+  ~QuietOpencvLog() { cv::utils::logging::setLogLevel(previous_); }
+  QuietOpencvLog(const QuietOpencvLog&) = delete;
+  QuietOpencvLog& operator=(const QuietOpencvLog&) = delete;
+
+ private:
+  cv::utils::logging::LogLevel previous_;
+};
+
+/// Just enough of the protobuf wire format to walk an ONNX file's messages (bounds-checked).
+class ProtoReader {
+ public:
+  struct Field {
+    std::uint64_t number = 0;
+    int wire = 0;
+    std::uint64_t value = 0;  // varint fields
+    std::string_view bytes;   // length-delimited fields
+  };
+  explicit ProtoReader(std::string_view data) : data_(data) {}
+
+  bool next(Field& f) {
+    std::uint64_t key = 0;
+    if (pos_ >= data_.size() || !varint(key)) return false;
+    f.number = key >> 3;
+    f.wire = static_cast<int>(key & 7);
+    f.bytes = {};
+    std::uint64_t length = 0;
+    switch (f.wire) {
+      case 0: return varint(f.value);
+      case 1: return skip(8);
+      case 5: return skip(4);
+      case 2:
+        if (!varint(length) || length > data_.size() - pos_) return stop();
+        f.bytes = data_.substr(pos_, static_cast<std::size_t>(length));
+        pos_ += static_cast<std::size_t>(length);
+        return true;
+      default: return stop();  // groups: not used by ONNX
+    }
+  }
+
+ private:
+  bool stop() {
+    pos_ = data_.size();
+    return false;
+  }
+  bool skip(std::size_t n) {
+    if (n > data_.size() - pos_) return stop();
+    pos_ += n;
+    return true;
+  }
+  bool varint(std::uint64_t& out) {
+    out = 0;
+    for (int shift = 0; shift < 64 && pos_ < data_.size(); shift += 7) {
+      const auto byte = static_cast<std::uint8_t>(data_[pos_++]);
+      out |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) return true;
+    }
+    return stop();
+  }
+
+  std::string_view data_;
+  std::size_t pos_ = 0;
+};
+
+std::string_view onnx_type_name(std::uint64_t elem_type) {
+  switch (elem_type) {
+    case 1: return "f32";
+    case 2: return "u8";
+    case 3: return "i8";
+    case 4: return "u16";
+    case 5: return "i16";
+    case 6: return "i32";
+    case 7: return "i64";
+    case 9: return "bool";
+    case 10: return "f16";
+    case 11: return "f64";
+    case 12: return "u32";
+    case 13: return "u64";
+    case 16: return "bf16";
+    default: return "";
+  }
+}
+
+/// The input an ONNX file declares, as "[1,128,128,3] f32 (ONNX input 'input:0')" (symbolic
+/// dimensions by name, unknown ones as '?'); "" when @p path is not an ONNX file with one.
+/// ModelProto.graph (7) -> GraphProto.input (11) minus GraphProto.initializer (5) names ->
+/// ValueInfoProto {name (1), type (2) -> TypeProto.tensor_type (1) {elem_type (1), shape (2) -> dim (1)
+/// {dim_value (1) | dim_param (2)}}}.
+std::string onnx_declared_input(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return {};
+  std::ostringstream content;
+  content << file.rdbuf();
+  const std::string data = content.str();
+  ProtoReader model(data);
+  ProtoReader::Field f;
+  while (model.next(f)) {
+    if (f.number != 7 || f.wire != 2) continue;
+    std::set<std::string_view> initializers;
+    std::vector<std::string_view> inputs;
+    ProtoReader graph(f.bytes);
+    ProtoReader::Field g;
+    while (graph.next(g)) {
+      if (g.wire != 2) continue;
+      if (g.number == 11) inputs.push_back(g.bytes);
+      if (g.number == 5) {
+        ProtoReader tensor(g.bytes);
+        ProtoReader::Field t;
+        while (tensor.next(t))
+          if (t.number == 8 && t.wire == 2) initializers.insert(t.bytes);
+      }
+    }
+    for (std::string_view value_info : inputs) {
+      std::string_view name;
+      std::string dims;
+      std::string_view type;
+      ProtoReader vi(value_info);
+      ProtoReader::Field v;
+      while (vi.next(v)) {
+        if (v.number == 1 && v.wire == 2) name = v.bytes;
+        if (v.number != 2 || v.wire != 2) continue;
+        ProtoReader type_proto(v.bytes);
+        ProtoReader::Field tp;
+        while (type_proto.next(tp)) {
+          if (tp.number != 1 || tp.wire != 2) continue;
+          ProtoReader tensor_type(tp.bytes);
+          ProtoReader::Field tt;
+          while (tensor_type.next(tt)) {
+            if (tt.number == 1 && tt.wire == 0) type = onnx_type_name(tt.value);
+            if (tt.number != 2 || tt.wire != 2) continue;
+            ProtoReader shape(tt.bytes);
+            ProtoReader::Field dim;
+            while (shape.next(dim)) {
+              if (dim.number != 1 || dim.wire != 2) continue;
+              std::string text = "?";
+              ProtoReader d(dim.bytes);
+              ProtoReader::Field dv;
+              while (d.next(dv)) {
+                if (dv.number == 1 && dv.wire == 0) text = std::to_string(static_cast<std::int64_t>(dv.value));
+                if (dv.number == 2 && dv.wire == 2 && !dv.bytes.empty()) text = std::string(dv.bytes);
+              }
+              dims += (dims.empty() ? "" : ",") + text;
+            }
+          }
+        }
+      }
+      if (initializers.count(name) || dims.empty()) continue;
+      return "[" + dims + "]" + (type.empty() ? "" : " " + std::string(type)) + " (ONNX input '" + std::string(name) + "')";
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 struct OpencvBackend::Impl {
@@ -65,6 +228,7 @@ ModelInfo OpencvBackend::load(const std::string& model_path, const BackendOption
   if (m.in_depth < 0) {
     throw Error("OpenCV backend: input type " + std::string(to_string(options.input.type)) + " is not supported");
   }
+  const QuietOpencvLog quiet;  // errors come back as one message, not as OpenCV log lines
   try {
     m.net = cv::dnn::readNet(model_path);
   } catch (const cv::Exception& e) {
@@ -82,8 +246,13 @@ ModelInfo OpencvBackend::load(const std::string& model_path, const BackendOption
     m.net.setInput(zeros);
     m.net.forward(m.outs, m.out_names);
   } catch (const cv::Exception& e) {
-    throw Error("OpenCV DNN forward of " + model_path + " with input " + options.input.to_text() +
-                " failed: " + e.what());
+    const std::string declared = onnx_declared_input(model_path);
+    const std::string why = e.err.empty() ? std::string(e.what()) : e.err;
+    if (!declared.empty())
+      throw Error("model " + model_path + " expects input " + declared + ", the graph's input tensor is " +
+                  options.input.to_text() + " (OpenCV DNN: " + why + ")");
+    throw Error("OpenCV DNN forward of " + model_path + " with input " + options.input.to_text() + " failed: " + why +
+                " (check the tensor's dims and layout against the model's input)");
   }
   ModelInfo info;
   TensorDesc in = options.input;
