@@ -29,7 +29,28 @@ TEST(NpuAbiTest, RknnStructSizesMatchReference) {
   EXPECT_EQ(sizeof(rknn::RunExtend), 24u);
   EXPECT_EQ(offsetof(rknn::RunExtend, timeout_ms), 12u);
   EXPECT_EQ(sizeof(rknn::SdkVersion), 512u);
-  EXPECT_EQ(sizeof(rknn::InitExtend), sizeof(rknn::Context) == 8 ? 136u : 132u);
+}
+
+// The layouts that hold a pointer or a rknn_context, with the numbers of the ABI this was compiled for
+// (the cross builds run this test on aarch64 and armhf under QEMU: scripts/cross_build.sh).
+TEST(NpuAbiTest, PointerAndContextLayoutsMatchThisAbi) {
+#if defined(__arm__)
+  constexpr std::size_t context_size = 4, init_extend_size = 132, real_model_offset_at = 4, reserved_at = 20;
+  constexpr std::size_t pointer_size = 4;
+#else
+  constexpr std::size_t context_size = 8, init_extend_size = 136, real_model_offset_at = 8, reserved_at = 24;
+  constexpr std::size_t pointer_size = 8;
+#endif
+  EXPECT_EQ(sizeof(rknn::Context), context_size);
+  EXPECT_EQ(sizeof(rknn::InitExtend), init_extend_size);
+  EXPECT_EQ(offsetof(rknn::InitExtend, real_model_offset), real_model_offset_at);
+  EXPECT_EQ(offsetof(rknn::InitExtend, reserved), reserved_at);
+  // rknn_tensor_mem is 40 bytes on both: on armhf the 4-byte pointers are padded to keep phys_addr at 8.
+  EXPECT_EQ(sizeof(rknn::TensorMem::virt_addr), pointer_size);
+  EXPECT_EQ(sizeof(rknn::TensorMem), 40u);
+  EXPECT_EQ(alignof(rknn::TensorMem), 8u);
+  EXPECT_EQ(offsetof(rknn::TensorMem, phys_addr), 8u);
+  EXPECT_EQ(offsetof(rknn::TensorMem, priv_data), 32u);
 }
 
 TEST(NpuAbiTest, RknpuIoctlRequestsMatchReference) {

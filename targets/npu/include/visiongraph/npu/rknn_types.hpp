@@ -227,7 +227,10 @@ struct InitExtend {
   std::uint8_t reserved[112];
 };
 
-// Host ABI checks. aarch64 and x86-64 are both LP64, so one set of numbers covers the board and this host.
+// ABI checks, per ABI: LP64 (aarch64 boards; x86-64 hosts, same numbers) and 32-bit ARM EABI hard-float
+// (armhf boards: 4-byte pointers and rknn_context, 64-bit members still 8-byte aligned). Each number was
+// checked with sizeof/offsetof from aarch64-linux-gnu-g++ and arm-linux-gnueabihf-g++ (docs/cross-build.md).
+// Layouts without a pointer or a rknn_context are the same on both.
 static_assert(sizeof(InputOutputNum) == 8);
 static_assert(sizeof(TensorAttr) == 376, "rknn_tensor_attr must be 376 bytes (runtime >= 1.3.0)");
 static_assert(offsetof(TensorAttr, dims) == 8);
@@ -245,6 +248,14 @@ static_assert(offsetof(TensorAttr, size_with_stride) == 364);
 static_assert(offsetof(TensorAttr, pass_through) == 368);
 static_assert(offsetof(TensorAttr, h_stride) == 372);
 static_assert(sizeof(TensorMem) == 40, "rknn_tensor_mem must be 40 bytes");
+static_assert(alignof(TensorMem) == 8, "phys_addr is 8-byte aligned on every supported ABI");
+#if UINTPTR_MAX == 0xffffffffu
+// armhf: virt_addr is bytes 0..3 then 4 bytes of padding; priv_data is 32..35 then 4 bytes of tail padding.
+static_assert(sizeof(void*) == 4);
+#else
+static_assert(sizeof(void*) == 8);
+#endif
+static_assert(offsetof(TensorMem, virt_addr) == 0);
 static_assert(offsetof(TensorMem, phys_addr) == 8);
 static_assert(offsetof(TensorMem, fd) == 16);
 static_assert(offsetof(TensorMem, offset) == 20);
@@ -262,9 +273,18 @@ static_assert(sizeof(PerfRun) == 8);
 static_assert(sizeof(MemSize) == 64);
 static_assert(sizeof(QueryCmd) == 4 && sizeof(TensorType) == 4 && sizeof(TensorFormat) == 4);
 #if defined(__arm__)
-static_assert(sizeof(Context) == 4 && sizeof(InitExtend) == 132);
+// armhf: a 4-byte rknn_context moves every later rknn_init_extend field 4 bytes down.
+static_assert(sizeof(Context) == 4 && alignof(Context) == 4);
+static_assert(sizeof(InitExtend) == 132 && alignof(InitExtend) == 4);
+static_assert(offsetof(InitExtend, real_model_offset) == 4 && offsetof(InitExtend, real_model_size) == 8 &&
+              offsetof(InitExtend, model_buffer_fd) == 12 && offsetof(InitExtend, model_buffer_flags) == 16 &&
+              offsetof(InitExtend, reserved) == 20);
 #else
-static_assert(sizeof(Context) == 8 && sizeof(InitExtend) == 136);
+static_assert(sizeof(Context) == 8 && alignof(Context) == 8);
+static_assert(sizeof(InitExtend) == 136 && alignof(InitExtend) == 8);
+static_assert(offsetof(InitExtend, real_model_offset) == 8 && offsetof(InitExtend, real_model_size) == 12 &&
+              offsetof(InitExtend, model_buffer_fd) == 16 && offsetof(InitExtend, model_buffer_flags) == 20 &&
+              offsetof(InitExtend, reserved) == 24);
 #endif
 
 /// @brief Byte size of rknn_tensor_attr for a runtime version: 372 before 1.3.0, 376 from 1.3.0 on.

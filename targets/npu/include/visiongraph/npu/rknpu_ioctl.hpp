@@ -127,6 +127,8 @@ inline constexpr std::uint32_t kIoctlMemSync = drm_iowr(kDrmCommandBase + kCmdMe
 /// @brief The misc-device (/dev/rknpu, DMA-heap driver build) ACTION request: _IOWR('r', 0, rknpu_action).
 inline constexpr std::uint32_t kMiscIoctlAction = ioc(3u, 'r', kCmdAction, sizeof(Action));
 
+// Fixed-width fields only, 64-bit ones 8-byte aligned on both ABIs: the same numbers on aarch64 and armhf
+// (checked with both cross compilers, docs/cross-build.md), and so the same request codes.
 static_assert(sizeof(Action) == 8);
 static_assert(sizeof(MemCreate) == 48);
 static_assert(offsetof(MemCreate, size) == 8 && offsetof(MemCreate, obj_addr) == 16 &&
@@ -137,7 +139,7 @@ static_assert(sizeof(MemDestroy) == 16 && offsetof(MemDestroy, obj_addr) == 8);
 static_assert(sizeof(MemSync) == 32 && offsetof(MemSync, obj_addr) == 8 && offsetof(MemSync, offset) == 16 &&
               offsetof(MemSync, size) == 24);
 static_assert(sizeof(SubcoreTask) == 8);
-static_assert(sizeof(Submit) == 104);
+static_assert(sizeof(Submit) == 104 && alignof(Submit) == 8 && alignof(MemCreate) == 8);
 static_assert(offsetof(Submit, task_obj_addr) == 24 && offsetof(Submit, iommu_domain_id) == 32 &&
               offsetof(Submit, task_base_addr) == 40 && offsetof(Submit, hw_elapse_time) == 48 &&
               offsetof(Submit, core_mask) == 56 && offsetof(Submit, fence_fd) == 60 &&
