@@ -97,6 +97,42 @@ TEST_F(DeadlineTest, AProcessPastItsDeadlineIsGivenUpOnAndOtherTargetsKeepWorkin
   EXPECT_EQ(healthy.process(1s), vg::Status::ok);
 }
 
+TEST_F(DeadlineTest, AStuckReplicaFailsOnlyItsOwnFramesAndTheOtherReplicaGoesOn) {
+  auto g = std::make_unique<vg::Graph>(*ctx, "replicated");
+  auto hang = g->add_node("hang", "vg.test.hang");
+  auto v = g->add_virtual("v", vg::DataKind::scalar);
+  g->bind(hang, "out", v).set_targets(hang, {"cpu0", "cpu1"});
+  g->set_attribute(hang, "hang_frame", 1).set_deadline(hang, 50ms);  // frame 1 is replica 1's (cpu1)
+  g->verify();
+  EXPECT_EQ(g->process(5s), vg::Status::ok);
+  auto t0 = Clock::now();
+  EXPECT_EQ(g->process(5s), vg::Status::timeout);
+  EXPECT_LT(ms_since(t0), 1000);
+  const auto err = g->last_error();
+  EXPECT_EQ(err.node, "hang");
+  EXPECT_EQ(err.target, "cpu1");
+  EXPECT_EQ(err.frame, 1u);
+  for (std::uint64_t frame = 2; frame < 8; ++frame) {
+    const vg::Status s = g->process(5s);
+    if (frame % 2 == 0) {
+      EXPECT_EQ(s, vg::Status::ok) << "frame " << frame << " is replica 0's, on a healthy target";
+      EXPECT_DOUBLE_EQ(g->scalar(v).get<double>(), double(frame));
+    } else {
+      EXPECT_EQ(s, vg::Status::timeout) << "frame " << frame << " is the faulted replica's";
+    }
+  }
+  bool replica_stuck = false, whole_stuck = false;
+  for (const auto& n : g->stats().nodes) {
+    if (n.name == "hang[cpu1]") replica_stuck = n.stuck;
+    if (n.name == "hang") whole_stuck = n.stuck;
+  }
+  EXPECT_TRUE(replica_stuck);
+  EXPECT_TRUE(whole_stuck);
+  t0 = Clock::now();
+  g.reset();  // release + destroy: bounded although replica 1's call never returned
+  EXPECT_LT(ms_since(t0), 1000);
+}
+
 TEST_F(DeadlineTest, StopWhileStreamingReturnsPromptlyAndEveryBufferComesBack) {
   vg::Graph g(*ctx, "stream");
   auto in = g.add_data("in", vg::DataMeta::scalar_of(vg::ElementType::f64));

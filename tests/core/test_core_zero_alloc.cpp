@@ -118,4 +118,72 @@ TEST_F(ZeroAllocTest, StreamingEnqueueDequeueWithCommandsAllocatesNothing) {
   EXPECT_EQ(g.stats().frames_completed, 1020u);
 }
 
+// A node replicated over three targets, graph parameters sized by verify (kAutoBuffers), commands to
+// every replica and to one: still nothing allocated per frame.
+TEST(ZeroAllocReplicas, AReplicatedNodeStreamingWithCommandsAllocatesNothing) {
+  vg::ContextConfig config = vg::ContextConfig::defaults();
+  config.targets = {{"cpu0", "cpu", -1, 256}, {"cpu1", "cpu", -1, 256}, {"cpu2", "cpu", -1, 256}};
+  vg::Context ctx(config);
+  ctx.load_module(vg::examples::make_module());
+  vg::Graph g(ctx, "replicas");
+  auto in = g.add_data("in", vg::DataMeta::scalar_of(vg::ElementType::f64));
+  auto mid = g.add_virtual("mid", vg::DataKind::scalar);
+  auto out = g.add_virtual("out", vg::DataKind::scalar);
+  auto a = g.add_node("a", "vg.example.scale");
+  g.bind(a, "in", in).bind(a, "out", mid).set_attribute(a, "factor", 2.0).set_targets(a, {"cpu0", "cpu1", "cpu2"});
+  auto b = g.add_node("b", "vg.example.add");
+  g.bind(b, "a", mid).bind(b, "b", mid).bind(b, "sum", out).set_targets(b, {"cpu1", "cpu2"});
+  auto gin = g.add_graph_parameter(a, "in");
+  auto gout = g.add_graph_parameter(b, "sum");
+  g.verify();
+  const std::uint32_t buffers = static_cast<std::uint32_t>(g.num_buffers(out));
+  ASSERT_GE(buffers, 4u);
+  ASSERT_EQ(g.start(), vg::Status::ok);
+  for (std::uint32_t k = 0; k < buffers; ++k) ASSERT_EQ(g.enqueue(gout, k), vg::Status::ok);
+  std::uint32_t free_in[64];
+  std::uint32_t free_count = 0;
+  for (std::uint32_t k = 0; k < g.num_buffers(in) && k < 64; ++k) free_in[free_count++] = k;
+  double next_value = 0, next_expected = 0;
+  auto run = [&](int frames) {
+    int bad = 0, sent = 0, received = 0;
+    vg::CommandReply reply;
+    while (received < frames) {
+      while (sent < frames && free_count > 0) {
+        const std::uint32_t k = free_in[--free_count];
+        g.scalar(in, k).set(next_value++);
+        if (g.enqueue(gin, k) != vg::Status::ok) ++bad;
+        ++sent;
+      }
+      vg::DequeuedBuffer done;
+      if (g.dequeue(gout, done, 2s) != vg::Status::ok || done.status != vg::Status::ok) {
+        ++bad;
+        break;
+      }
+      if (g.scalar(out, done.index).get<double>() != 4.0 * next_expected++) ++bad;  // in frame order
+      if (g.enqueue(gout, done.index) != vg::Status::ok) ++bad;
+      vg::DequeuedBuffer used;
+      if (g.dequeue(gin, used, 2s) != vg::Status::ok) ++bad;
+      free_in[free_count++] = used.index;
+      ++received;
+      if (received % 10 == 0 && g.send_command(b, vg::ControlCommand::make(vg::examples::kSetBias, 0.0), 1s, &reply) != vg::Status::ok)
+        ++bad;
+      if (received % 10 == 5 &&
+          g.send_command(b, vg::ControlCommand::make(vg::examples::kSetBias, 0.0), 1s, &reply, 1) != vg::Status::ok)
+        ++bad;
+    }
+    return bad;
+  };
+  ASSERT_EQ(run(20), 0);  // warm up
+  vg::test::arm_alloc_counter();
+  const int bad = run(1000);
+  const auto counts = vg::test::disarm_alloc_counter();
+  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(counts.news, 0u);
+  if (vg::test::malloc_counted()) {
+    EXPECT_EQ(counts.mallocs, 0u);
+  }
+  EXPECT_EQ(g.stop(), vg::Status::ok);
+  EXPECT_EQ(g.stats().frames_completed, 1020u);
+}
+
 }  // namespace

@@ -59,6 +59,32 @@ TEST_F(ControlProtocolTest, BadRequestsGetErrorRepliesAndChangeNothing) {
   EXPECT_DOUBLE_EQ(g.last_sum(), 5.0);
 }
 
+TEST(ControlProtocol, AReplicatedNodeTakesCommandsForEveryReplicaOrForOne) {
+  vg::ContextConfig config = vg::ContextConfig::defaults();
+  config.targets = {{"cpu0", "cpu", -1, 64}, {"cpu1", "cpu", -1, 64}};
+  vg::Context ctx(config);
+  ctx.load_module(vg::examples::make_module());
+  vg::Graph graph(ctx, "replicated");
+  auto a = graph.add_data("a", vg::DataMeta::scalar_of(vg::ElementType::f64));
+  auto b = graph.add_data("b", vg::DataMeta::scalar_of(vg::ElementType::f64));
+  auto sum = graph.add_virtual("sum", vg::DataKind::scalar);
+  auto adder = graph.add_node("adder", "vg.example.add");
+  graph.bind(adder, "a", a).bind(adder, "b", b).bind(adder, "sum", sum).set_targets(adder, {"cpu0", "cpu1"});
+  graph.verify();
+  auto ask = [&](std::string_view line) { return answer_control_request(graph, ctx, line); };
+  EXPECT_NE(ask("help").find("adder(vg.example.add; 2 replicas, one alone as adder#0..1)[set_bias:number"),
+            std::string::npos)
+      << ask("help");
+  EXPECT_EQ(ask("adder#1 set_bias 2"), "ok replica=1 bias=2");
+  EXPECT_EQ(ask("adder#0 get_bias"), "ok replica=0 bias=0") << "only replica 1 took the command";
+  EXPECT_EQ(ask("adder set_bias 1.5"), "ok replica=0 bias=1.5");
+  EXPECT_EQ(ask("adder#1 get_bias"), "ok replica=1 bias=1.5") << "every replica took it";
+  EXPECT_EQ(ask("adder#2 get_bias"), "error node 'adder' has no replica '2' (it has 2: #0..#1)");
+  EXPECT_EQ(ask("adder#x get_bias"), "error node 'adder' has no replica 'x' (it has 2: #0..#1)");
+  EXPECT_EQ(ask("adder# get_bias"), "error node 'adder' has no replica '' (it has 2: #0..#1)");
+  EXPECT_EQ(ask("nobody#1 get_bias"), "error unknown node 'nobody' (send 'help' for the nodes)");
+}
+
 TEST(ControlProtocol, UnverifiedGraphAnswersNotVerified) {
   vg::Context ctx;
   ctx.load_module(vg::examples::make_module());

@@ -272,6 +272,67 @@ TEST(YamlLoaderTest, AnUnknownTargetIsReportedAtTheTargetKey) {
   EXPECT_HAS(msg, "test.yaml:11:13: key 'target': verify failed: node 'add' (kernel 'vg.example.add'): unknown target 'dsp7'");
 }
 
+const char* kReplicated = R"(graph: replicated
+modules: [vg.example]
+targets: {cpu0: {kind: cpu}, cpu1: {kind: cpu}, cpu2: {kind: cpu}}
+data:
+  x: {kind: scalar, type: f64}
+  y: {kind: scalar, virtual: true}
+nodes:
+  scale:
+    kernel: vg.example.scale
+    target: [cpu0, cpu1, cpu2]
+    parameters: {in: x, out: y}
+    attributes: {factor: 3.0}
+graph_parameters:
+  input: {node: scale, parameter: in}
+  output: {node: scale, parameter: out, buffers: auto}
+)";
+
+TEST(YamlLoaderTest, ATargetListReplicatesTheNodeAndBuffersFollowTheDepth) {
+  auto loaded = vg::yaml::build(vg::yaml::parse_string(kReplicated, "test.yaml"), options());
+  vg::Graph& g = loaded->graph();
+  const vg::NodeId scale = loaded->node("scale");
+  EXPECT_EQ(g.num_replicas(scale), 3u);
+  EXPECT_EQ(g.node_targets(scale), (std::vector<std::string>{"cpu0", "cpu1", "cpu2"}));
+  EXPECT_EQ(g.pipeline_depth(), 3u);                    // one target used, plus two extra replicas
+  EXPECT_EQ(g.num_buffers(loaded->data("y")), 4u);      // output: depth + 1
+  EXPECT_EQ(g.num_buffers(loaded->data("x")), 5u);      // input: depth + queue capacity + 1
+  const vg::GraphParamId in = loaded->graph_parameter("input"), out = loaded->graph_parameter("output");
+  ASSERT_EQ(g.start(), vg::Status::ok);
+  for (std::uint32_t k = 0; k < 4; ++k) ASSERT_EQ(g.enqueue(out, k), vg::Status::ok);
+  for (std::uint32_t k = 0; k < 5; ++k) {
+    g.scalar(loaded->data("x"), k).set(double(k));
+    ASSERT_EQ(g.enqueue(in, k), vg::Status::ok);
+  }
+  for (std::uint64_t f = 0; f < 5; ++f) {
+    vg::DequeuedBuffer done;
+    ASSERT_EQ(g.dequeue(out, done, 5s), vg::Status::ok);
+    EXPECT_EQ(done.sequence, f);
+    EXPECT_DOUBLE_EQ(g.scalar(loaded->data("y"), done.index).get<double>(), 3.0 * double(f));
+    ASSERT_EQ(g.enqueue(out, done.index), vg::Status::ok);
+  }
+  EXPECT_EQ(g.stop(), vg::Status::ok);
+}
+
+TEST(YamlLoaderTest, BadTargetListsAreReportedAtTheTargetKey) {
+  auto with_targets = [](const std::string& list) {
+    std::string text = kReplicated;
+    text.replace(text.find("[cpu0, cpu1, cpu2]"), 18, list);
+    return load_error(text);
+  };
+  EXPECT_HAS(with_targets("[]"), "test.yaml:10:13: key 'target': expected a target name or a list of them, got an empty list");
+  EXPECT_HAS(with_targets("[cpu0, cpu0]"), "test.yaml:10:13: key 'target'");
+  EXPECT_HAS(with_targets("[cpu0, cpu0]"), "target 'cpu0' is listed twice");
+  EXPECT_HAS(with_targets("[cpu0, cpu9]"), "test.yaml:10:13: key 'target': verify failed: node 'scale'");
+  EXPECT_HAS(with_targets("[cpu0, cpu9]"), "unknown target 'cpu9'");
+  EXPECT_HAS(with_targets("[cpu0, {a: 1}]"), "test.yaml:10");
+  EXPECT_EQ(with_targets("[cpu2]"), "no error");  // a list of one is one target
+  std::string text = kReplicated;
+  text.replace(text.find("buffers: auto"), 13, "buffers: many");
+  EXPECT_HAS(load_error(text), "key 'buffers'");
+}
+
 TEST(YamlLoaderTest, ABindingOfTheWrongKindIsReportedAtTheBinding) {
   std::string text = kGood;
   text.replace(text.find("a: {kind: scalar, type: f64}"), 28, "a: {kind: image, width: 4, height: 4}");

@@ -274,10 +274,14 @@ void adapt_to_source(yaml::GraphDesc& desc, yaml::GraphParameterDesc& input, con
   input.policy = latest_wins ? InputPolicy::latest_wins : InputPolicy::block;
   std::size_t depth = desc.pipeline_depth;
   if (depth == 0) {
+    // As verify counts it: one frame per target used, plus one per extra replica of a replicated node.
     std::vector<std::string> targets;
-    for (const auto& n : desc.nodes)
+    std::size_t extra_replicas = 0;
+    for (const auto& n : desc.nodes) {
       if (std::find(targets.begin(), targets.end(), n.target) == targets.end()) targets.push_back(n.target);
-    depth = std::max<std::size_t>(targets.size(), 3);
+      if (!n.replica_targets.empty()) extra_replicas += n.replica_targets.size() - 1;
+    }
+    depth = std::max<std::size_t>(targets.size() + extra_replicas, 3);
   }
   // One buffer per frame in flight, one per queue slot, one being filled.
   input.buffers = std::max(input.buffers, depth + input.queue_capacity + 1);

@@ -37,6 +37,12 @@ struct PyDetection {
 
 PyGraph& graph_of(py::handle self) { return self.cast<PyGraph&>(); }
 
+// A target name, or a list of them (one replica of the node per target: Graph::set_targets).
+void set_node_target(PyGraph& self, NodeId node, py::handle target) {
+  if (py::isinstance<py::str>(target)) self.graph().set_target(node, target.cast<std::string>());
+  else self.graph().set_targets(node, target.cast<std::vector<std::string>>());
+}
+
 std::optional<std::uint32_t> index_from(py::handle buffer) {
   if (buffer.is_none()) return std::nullopt;
   return buffer.cast<std::uint32_t>();
@@ -162,6 +168,7 @@ void bind_graph(py::module_& m) {
       .def_readonly("name", &NodeStats::name)
       .def_readonly("kernel", &NodeStats::kernel)
       .def_readonly("target", &NodeStats::target)
+      .def_readonly("replica_of", &NodeStats::replica_of, "for one replica of a node run over several targets: the node")
       .def_readonly("executions", &NodeStats::executions)
       .def_readonly("failures", &NodeStats::failures)
       .def_readonly("min_ns", &NodeStats::min_ns)
@@ -306,8 +313,9 @@ void bind_graph(py::module_& m) {
           py::arg("node"), py::arg("key"), py::arg("value"),
           "Set an attribute, converted to the type the kernel declares (TypeError if it cannot be).")
       .def(
-          "set_target", [](PyGraph& self, const std::string& node, std::string target) { self.graph().set_target(self.node(node), std::move(target)); },
-          py::arg("node"), py::arg("target"))
+          "set_target", [](PyGraph& self, const std::string& node, py::handle target) { set_node_target(self, self.node(node), target); },
+          py::arg("node"), py::arg("target"),
+          "One target (str), or a list of targets: one replica of the node per target, results in frame order.")
       .def(
           "set_deadline",
           [](PyGraph& self, const std::string& node, double run_ms, py::object create_ms) {
@@ -322,7 +330,7 @@ void bind_graph(py::module_& m) {
           [](PyGraph& self, std::string name, const std::string& kernel, py::object target, py::object parameters,
              py::object attributes) {
             const NodeId n = self.graph().add_node(name, kernel);
-            if (!target.is_none()) self.graph().set_target(n, target.cast<std::string>());
+            if (!target.is_none()) set_node_target(self, n, target);
             if (!parameters.is_none())
               for (auto [param, data] : parameters.cast<py::dict>()) self.graph().bind(n, py::str(param).cast<std::string>(), self.data(py::str(data)));
             if (!attributes.is_none()) {
@@ -348,7 +356,7 @@ void bind_graph(py::module_& m) {
             if (!policy.is_none()) self.graph().set_input_policy(gp, input_policy_from(policy.cast<std::string>()), queue_capacity);
             return n;
           },
-          py::arg("node"), py::arg("param"), py::arg("buffers") = 2, py::arg("name") = py::none(),
+          py::arg("node"), py::arg("param"), py::arg("buffers") = 0, py::arg("name") = py::none(),
           py::arg("policy") = py::none(), py::arg("queue_capacity") = 1,
           "Expose a node parameter for enqueue/dequeue with `buffers` buffers. Named `name` (default: the bound data "
           "object's name). Inputs may set policy (block, latest_wins, reject_new). Returns the name.")
@@ -497,7 +505,7 @@ void bind_graph(py::module_& m) {
           py::arg("timeout") = 60.0)
       .def(
           "send_command", &PyGraph::send_command, py::arg("node"), py::arg("command"), py::arg("payload") = py::none(),
-          py::arg("timeout") = 2.0, py::arg("raw") = false,
+          py::arg("timeout") = 2.0, py::arg("raw") = false, py::arg("replica") = py::none(),
           "Run a node's control command (by name or id) between two frames on its target and return its reply "
           "(str, or bytes when it is not text or raw=True). The payload is converted to the kind the kernel "
           "declares (None, int, float, str, bytes). StatusError when the kernel refuses it.")
@@ -536,6 +544,8 @@ void bind_graph(py::module_& m) {
            })
       .def("node_kernel", [](const PyGraph& self, const std::string& node) { return self.graph().node_kernel(self.node(node)); })
       .def("node_target", [](const PyGraph& self, const std::string& node) { return self.graph().node_target(self.node(node)); })
+      .def("node_targets", [](const PyGraph& self, const std::string& node) { return self.graph().node_targets(self.node(node)); },
+           "The node's targets: one, or one per replica.")
       .def(
           "kernel",
           [](PyGraph& self, const std::string& node) {

@@ -368,7 +368,7 @@ std::optional<DequeuedBuffer> PyGraph::dequeue(const std::string& name, double t
 }
 
 py::object PyGraph::send_command(const std::string& node_name, py::handle command, py::handle payload, double timeout,
-                                 bool raw) {
+                                 bool raw, py::handle replica) {
   require_verified("send_command()");
   const NodeId id = node(node_name);
   const std::string kernel = graph_->node_kernel(id);
@@ -423,11 +423,20 @@ py::object PyGraph::send_command(const std::string& node_name, py::handle comman
     }
   }
   const auto wait = timeout_from(timeout, "send_command()");
+  // replica=None: every replica of a node run over several targets; an int: that replica only.
+  std::uint32_t which = kAllReplicas;
+  if (!replica.is_none()) {
+    const auto r = replica.cast<long long>();
+    if (r < 0 || static_cast<std::size_t>(r) >= graph_->num_replicas(id))
+      throw py::index_error("node " + quote(node_name) + " has " + std::to_string(graph_->num_replicas(id)) +
+                            " replica(s); replica " + std::to_string(r) + " does not exist");
+    which = static_cast<std::uint32_t>(r);
+  }
   CommandReply reply;
   Status s;
   {
     py::gil_scoped_release unlocked;
-    s = graph_->send_command(id, cmd, wait, &reply);
+    s = graph_->send_command(id, cmd, wait, &reply, which);
   }
   if (s != Status::ok) {
     const RunError e = graph_->last_error();

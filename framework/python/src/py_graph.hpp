@@ -79,7 +79,7 @@ class PyGraph {
   /// @brief Run a node's command by name (or id) with a payload converted to its declared kind; returns
   /// the reply as str (or bytes when it is not text, or when @p raw).
   pybind11::object send_command(const std::string& node, pybind11::handle command, pybind11::handle payload,
-                                double timeout, bool raw);
+                                double timeout, bool raw, pybind11::handle replica);
 
  private:
   void require_verified(const char* what) const;

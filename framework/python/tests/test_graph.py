@@ -318,6 +318,32 @@ def test_reject_new_policy_refuses_with_a_status(ctx):
 
 # ---- commands ----
 
+def test_a_node_over_two_targets_runs_as_two_replicas(ctx):
+    g = vg.Graph(ctx, "replicated")
+    g.add_scalar("a", value=2.0)
+    g.add_scalar("b", value=3.0)
+    g.add_virtual("sum", "scalar")
+    g.add_node("add", "vg.example.add", target=["cpu0", "cpu1"], parameters={"a": "a", "b": "b", "sum": "sum"})
+    g.verify()
+    assert g.node_targets("add") == ["cpu0", "cpu1"]
+    assert g.send_command("add", "set_bias", 1.0, replica=1) == "bias=1"
+    assert g.send_command("add", "get_bias", replica=0) == "bias=0"
+    values = []
+    for _ in range(4):
+        g.process()
+        values.append(g.scalar("sum"))
+    assert values == [5.0, 6.0, 5.0, 6.0]  # frames alternate between the replicas
+    assert g.send_command("add", "set_bias", 0.5) == "bias=0.5"  # every replica
+    g.process()
+    g.process()
+    assert g.scalar("sum") == 5.5
+    with pytest.raises(IndexError, match="replica 2 does not exist"):
+        g.send_command("add", "get_bias", replica=2)
+    names = [n.name for n in g.stats().nodes]
+    assert names == ["add", "add[cpu0]", "add[cpu1]"]
+    assert [n.replica_of for n in g.stats().nodes] == ["", "add", "add"]
+
+
 def test_commands_to_example_kernels(ctx):
     g = adder(ctx)
     g.verify()

@@ -39,7 +39,10 @@ std::string control_help(const Graph& graph, const Context& context) {
   for (NodeId id : graph.execution_order()) {
     const std::string kernel = graph.node_kernel(id);
     const KernelInfo* info = context.find_kernel(kernel);
-    out << " " << graph.node_name(id) << "(" << kernel << ")";
+    out << " " << graph.node_name(id) << "(" << kernel;
+    if (const std::size_t replicas = graph.num_replicas(id); replicas > 1)
+      out << "; " << replicas << " replicas, one alone as " << graph.node_name(id) << "#0.." << replicas - 1;
+    out << ")";
     if (!info) continue;
     out << "[";
     bool first = true;
@@ -63,6 +66,19 @@ std::string answer_control_request(Graph& graph, const Context& context, std::st
   std::string rest;
   std::getline(in, rest);
   const std::string argument(trim(rest));
+  // NODE#R: only replica R of a node run over several targets (plain NODE: every replica).
+  std::uint32_t replica = kAllReplicas;
+  if (const auto hash = node_name.find('#'); hash != std::string::npos) {
+    const std::string index = node_name.substr(hash + 1);
+    node_name.resize(hash);
+    const NodeId named = graph.find_node(node_name);
+    if (!named.valid()) return "error unknown node '" + node_name + "' (send 'help' for the nodes)";
+    const std::size_t replicas = graph.num_replicas(named);
+    const auto [p, ec] = std::from_chars(index.data(), index.data() + index.size(), replica);
+    if (index.empty() || ec != std::errc{} || p != index.data() + index.size() || replica >= replicas)
+      return "error node '" + node_name + "' has no replica '" + index + "' (it has " + std::to_string(replicas) +
+             (replicas == 1 ? ": #0)" : ": #0..#" + std::to_string(replicas - 1) + ")");
+  }
   const NodeId node = graph.find_node(node_name);
   if (!node.valid()) return "error unknown node '" + node_name + "' (send 'help' for the nodes)";
   if (command_name.empty()) return "error missing command for node '" + node_name + "' (send 'help' for the commands)";
@@ -116,8 +132,10 @@ std::string answer_control_request(Graph& graph, const Context& context, std::st
     }
   }
   CommandReply reply;
-  const Status s = graph.send_command(node, command, command_timeout, &reply);
-  const std::string text = render_reply(reply);
+  const Status s = graph.send_command(node, command, command_timeout, &reply, replica);
+  std::string text = render_reply(reply);
+  // A replicated node's reply says which replica it is from (the first that failed, else replica 0).
+  if (graph.num_replicas(node) > 1) text = "replica=" + std::to_string(reply.replica) + (text.empty() ? "" : " " + text);
   if (s != Status::ok)
     return "error " + std::string(to_string(s)) + ": " + std::string(describe(s)) + (text.empty() ? "" : ": " + text);
   return text.empty() ? "ok" : "ok " + text;

@@ -47,7 +47,23 @@ Graph& Graph::set_attribute(NodeId node, std::string key, AttrValue value) {
 }
 Graph& Graph::set_target(NodeId node, std::string target) {
   core_->check_building("set_target");
-  core_->node(node.value).requested_target = std::move(target);
+  auto& n = core_->node(node.value);
+  n.requested_target = std::move(target);
+  n.requested_targets.clear();
+  return *this;
+}
+Graph& Graph::set_targets(NodeId node, std::vector<std::string> targets) {
+  core_->check_building("set_targets");
+  auto& n = core_->node(node.value);
+  if (targets.empty()) throw Error("node '" + n.name + "': set_targets needs at least one target");
+  for (std::size_t i = 0; i < targets.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (targets[i] == targets[j])
+        throw Error("node '" + n.name + "': target '" + targets[i] + "' is listed twice (one replica per target)");
+  if (targets.size() > 64) throw Error("node '" + n.name + "': more than 64 targets");
+  n.requested_target = targets.front();
+  if (targets.size() == 1) n.requested_targets.clear();
+  else n.requested_targets = std::move(targets);
   return *this;
 }
 Graph& Graph::set_deadline(NodeId node, std::chrono::nanoseconds run, std::chrono::nanoseconds create) {
@@ -65,9 +81,9 @@ void Graph::set_input_policy(GraphParamId param, InputPolicy policy, std::size_t
   if (param.value >= core_->params_.size()) throw Error("set_input_policy: invalid graph parameter");
   auto& gp = *core_->params_[param.value];
   if (!gp.is_input) throw Error("set_input_policy: graph parameter on '" + core_->data(gp.data).name + "' is an output");
-  if (queue_capacity == 0 || queue_capacity > gp.num_buffers)
+  if (queue_capacity == 0 || (!gp.auto_buffers && queue_capacity > gp.num_buffers) || queue_capacity > 1024)
     throw Error("set_input_policy: queue capacity for '" + core_->data(gp.data).name + "' must be 1.." +
-                std::to_string(gp.num_buffers) + " (its number of buffers)");
+                std::to_string(gp.auto_buffers ? 1024 : gp.num_buffers) + " (its number of buffers)");
   gp.policy = policy;
   gp.queue_capacity = queue_capacity;
 }
@@ -112,6 +128,10 @@ Status Graph::dequeue(GraphParamId param, DequeuedBuffer& out, std::chrono::nano
 Status Graph::send_command(NodeId node, const ControlCommand& command, std::chrono::nanoseconds timeout, CommandReply* reply) noexcept {
   return core_->send_command(node.value, command, timeout, reply);
 }
+Status Graph::send_command(NodeId node, const ControlCommand& command, std::chrono::nanoseconds timeout,
+                           CommandReply* reply, std::uint32_t replica) noexcept {
+  return core_->send_command(node.value, command, timeout, reply, replica);
+}
 Status Graph::wait_idle(std::chrono::nanoseconds timeout) noexcept { return core_->wait_idle(timeout); }
 
 Buffer* Graph::buffer_of(DataId data, std::uint32_t buffer) const noexcept {
@@ -155,7 +175,7 @@ void Graph::count_conversion(GraphParamId param) noexcept {
 
 const std::string& Graph::name() const noexcept { return core_->name_; }
 NodeId Graph::find_node(std::string_view name) const noexcept {
-  for (std::size_t i = 0; i < core_->nodes_.size(); ++i)
+  for (std::size_t i = 0; i < core_->num_user_nodes_; ++i)
     if (core_->nodes_[i]->name == name) return {static_cast<std::uint32_t>(i)};
   return {};
 }
@@ -170,7 +190,21 @@ std::string Graph::node_target(NodeId node) const {
   auto& n = core_->node(node.value);
   return n.target_name.empty() ? n.requested_target : n.target_name;
 }
-std::size_t Graph::num_nodes() const noexcept { return core_->nodes_.size(); }
+std::vector<std::string> Graph::node_targets(NodeId node) const {
+  auto& n = core_->node(node.value);
+  if (!n.replicas.empty()) {
+    std::vector<std::string> out;
+    for (auto r : n.replicas) out.push_back(core_->nodes_[r]->target_name);
+    return out;
+  }
+  if (!n.requested_targets.empty() && n.target_name.empty()) return n.requested_targets;
+  return {node_target(node)};
+}
+std::size_t Graph::num_replicas(NodeId node) const {
+  auto& n = core_->node(node.value);
+  return n.requested_targets.empty() ? 1 : n.requested_targets.size();
+}
+std::size_t Graph::num_nodes() const noexcept { return core_->num_user_nodes_; }
 std::size_t Graph::num_data() const noexcept { return core_->data_.size(); }
 std::size_t Graph::pipeline_depth() const noexcept { return core_->depth_; }
 std::vector<NodeId> Graph::execution_order() const {

@@ -46,7 +46,7 @@ void GraphCore::check_building(const char* what) const {
 }
 
 NodeState& GraphCore::node(std::uint32_t index) const {
-  if (index >= nodes_.size()) throw Error("graph '" + name_ + "': invalid node handle");
+  if (index >= num_user_nodes_) throw Error("graph '" + name_ + "': invalid node handle");
   return *nodes_[index];
 }
 
@@ -97,7 +97,10 @@ std::uint32_t GraphCore::add_node(std::string name, std::string_view kernel) {
   n->kernel = info;
   n->num_params = info->decl.params().size();
   n->bindings.assign(n->num_params, kInvalidIndex);
+  n->primary = n->index;
+  n->label = n->name;
   nodes_.push_back(std::move(n));
+  num_user_nodes_ = static_cast<std::uint32_t>(nodes_.size());
   return static_cast<std::uint32_t>(nodes_.size() - 1);
 }
 
@@ -135,8 +138,9 @@ std::uint32_t GraphCore::add_graph_parameter(std::uint32_t node_index, std::stri
   if (n.bindings[p] == kInvalidIndex)
     throw Error(node_label(n) + ", parameter " + quote(std::string(param)) +
                 ": bind a data object (the exemplar of the graph parameter's buffers) before exposing it");
-  if (num_buffers == 0 || num_buffers > 1024)
-    throw Error(node_label(n) + ", graph parameter " + quote(std::string(param)) + ": num_buffers must be 1..1024");
+  if (num_buffers > 1024)
+    throw Error(node_label(n) + ", graph parameter " + quote(std::string(param)) +
+                ": num_buffers must be 1..1024 (or kAutoBuffers)");
   DataObject& d = data(n.bindings[p]);
   if (d.graph_param != kInvalidIndex)
     throw Error("data object " + quote(d.name) + " is already a graph parameter");
@@ -149,6 +153,7 @@ std::uint32_t GraphCore::add_graph_parameter(std::uint32_t node_index, std::stri
   gp->data = n.bindings[p];
   gp->is_input = decl.direction == Direction::input;
   gp->num_buffers = num_buffers;
+  gp->auto_buffers = num_buffers == kAutoBuffers;
   gp->queue_capacity = gp->is_input ? 1 : num_buffers;
   d.graph_param = static_cast<std::uint32_t>(params_.size());
   params_.push_back(std::move(gp));
@@ -158,51 +163,150 @@ std::uint32_t GraphCore::add_graph_parameter(std::uint32_t node_index, std::stri
 // ---------------------------------------------------------------------------------------------
 // verify
 
+NodeState::ReplicaTarget GraphCore::resolve_target(NodeState& n, const std::string& requested, bool& accepts_device_memory) {
+  const auto& impls = n.kernel->impls;
+  auto matches = [](const KernelImpl& impl, const Target& t) { return impl.target == t.name() || impl.target == t.kind(); };
+  if (!requested.empty()) {
+    Target* t = context_.find_target(requested);
+    if (!t)
+      throw Error(node_label(n) + ": unknown target " + quote(requested) + " (targets: " +
+                  join(context_.target_names()) + ")" + hint(requested, context_.target_names()));
+    auto it = std::find_if(impls.begin(), impls.end(), [&](const KernelImpl& i) { return matches(i, *t); });
+    if (it == impls.end()) {
+      std::vector<std::string> where;
+      for (const auto& i : impls) where.push_back(i.target);
+      throw Error(node_label(n) + ": kernel is not implemented on target " + quote(requested) +
+                  (where.empty() ? " (it has no implementation)" : " (implemented on: " + join(where) + ")"));
+    }
+    accepts_device_memory = it->options.accepts_device_memory;
+    return {t, it->callbacks};
+  }
+  for (std::size_t ti = 0; ti < context_.num_targets(); ++ti) {
+    Target& t = context_.target(ti);
+    for (const auto& impl : impls)
+      if (matches(impl, t)) {
+        accepts_device_memory = impl.options.accepts_device_memory;
+        return {&t, impl.callbacks};
+      }
+  }
+  std::vector<std::string> where;
+  for (const auto& i : impls) where.push_back(i.target);
+  throw Error(node_label(n) + ": no target of this context implements the kernel (implemented on: " +
+              (where.empty() ? std::string("nothing") : join(where)) + "; targets: " +
+              join(context_.target_names()) + ")");
+}
+
 void GraphCore::resolve_targets() {
   for (auto& np : nodes_) {
     NodeState& n = *np;
     // The registry may have changed since add_node: re-resolve.
     n.kernel = context_.find_kernel(n.kernel_name);
     if (!n.kernel) throw Error(node_label(n) + ": kernel is no longer registered (its module was unloaded)");
-    const auto& impls = n.kernel->impls;
-    auto matches = [](const KernelImpl& impl, const Target& t) { return impl.target == t.name() || impl.target == t.kind(); };
-    if (!n.requested_target.empty()) {
-      Target* t = context_.find_target(n.requested_target);
-      if (!t)
-        throw Error(node_label(n) + ": unknown target " + quote(n.requested_target) + " (targets: " +
-                    join(context_.target_names()) + ")" + hint(n.requested_target, context_.target_names()));
-      auto it = std::find_if(impls.begin(), impls.end(), [&](const KernelImpl& i) { return matches(i, *t); });
-      if (it == impls.end()) {
-        std::vector<std::string> where;
-        for (const auto& i : impls) where.push_back(i.target);
-        throw Error(node_label(n) + ": kernel is not implemented on target " + quote(n.requested_target) +
-                    (where.empty() ? " (it has no implementation)" : " (implemented on: " + join(where) + ")"));
-      }
-      n.target = t;
-      n.callbacks = it->callbacks;
-      n.accepts_device_memory = it->options.accepts_device_memory;
+    n.target = nullptr;
+    n.replica_targets.clear();
+    if (n.requested_targets.empty()) {
+      const auto chosen = resolve_target(n, n.requested_target, n.accepts_device_memory);
+      n.target = chosen.target;
+      n.callbacks = chosen.callbacks;
     } else {
-      n.target = nullptr;
-      for (std::size_t ti = 0; ti < context_.num_targets() && !n.target; ++ti) {
-        Target& t = context_.target(ti);
-        for (const auto& impl : impls)
-          if (matches(impl, t)) {
-            n.target = &t;
-            n.callbacks = impl.callbacks;
-            n.accepts_device_memory = impl.options.accepts_device_memory;
-            break;
-          }
+      // Every replica must be implemented on its target; device memory only if every replica takes it.
+      bool all_accept = true;
+      for (const auto& requested : n.requested_targets) {
+        bool accepts = false;
+        n.replica_targets.push_back(resolve_target(n, requested, accepts));
+        all_accept = all_accept && accepts;
       }
-      if (!n.target) {
-        std::vector<std::string> where;
-        for (const auto& i : impls) where.push_back(i.target);
-        throw Error(node_label(n) + ": no target of this context implements the kernel (implemented on: " +
-                    (where.empty() ? std::string("nothing") : join(where)) + "; targets: " +
-                    join(context_.target_names()) + ")");
-      }
+      n.target = n.replica_targets.front().target;
+      n.callbacks = n.replica_targets.front().callbacks;
+      n.accepts_device_memory = all_accept;
     }
     n.target_name = n.target->name();
   }
+}
+
+// Replicated nodes become one state per target (the user's node is replica 0), and the graph's edges
+// are expanded: a node after a replicated one waits for every replica (the replicas that do not own a
+// frame let it through at once), and every replica waits for all the replicas of its predecessors.
+void GraphCore::expand_replicas() {
+  drop_replicas();
+  for (std::uint32_t u = 0; u < num_user_nodes_; ++u) {
+    NodeState& p = *nodes_[u];
+    p.primary = u;
+    p.replica_index = 0;
+    p.replica_count = 1;
+    p.replicas.clear();
+    p.label = p.name;
+    if (p.replica_targets.size() < 2) continue;
+    p.replica_count = static_cast<std::uint32_t>(p.replica_targets.size());
+    p.label = p.name + "[" + p.target_name + "]";
+    p.replicas.push_back(u);
+    for (std::uint32_t r = 1; r < p.replica_count; ++r) {
+      auto rs = std::make_unique<NodeState>();
+      rs->graph = this;
+      rs->index = static_cast<std::uint32_t>(nodes_.size());
+      rs->name = p.name;
+      rs->kernel_name = p.kernel_name;
+      rs->kernel = p.kernel;
+      rs->attrs = p.attrs;
+      rs->bindings = p.bindings;
+      rs->target = p.replica_targets[r].target;
+      rs->target_name = rs->target->name();
+      rs->requested_target = rs->target_name;
+      rs->callbacks = p.replica_targets[r].callbacks;
+      rs->accepts_device_memory = p.accepts_device_memory;
+      rs->primary = u;
+      rs->replica_index = r;
+      rs->replica_count = p.replica_count;
+      rs->label = p.name + "[" + rs->target_name + "]";
+      rs->num_params = p.num_params;
+      rs->metas = p.metas;
+      rs->from_validate = p.from_validate;  // validate ran once for the node: every replica's create may take it
+      rs->requested_deadline = p.requested_deadline;
+      rs->requested_create_deadline = p.requested_create_deadline;
+      p.replicas.push_back(rs->index);
+      nodes_.push_back(std::move(rs));
+    }
+  }
+  auto expand = [&](const std::vector<std::uint32_t>& users) {
+    std::vector<std::uint32_t> out;
+    for (auto u : users) {
+      const NodeState& n = *nodes_[u];
+      if (n.replicas.empty()) out.push_back(u);
+      else out.insert(out.end(), n.replicas.begin(), n.replicas.end());
+    }
+    return out;
+  };
+  std::vector<std::vector<std::uint32_t>> preds(num_user_nodes_), succs(num_user_nodes_);
+  for (std::uint32_t u = 0; u < num_user_nodes_; ++u) {
+    preds[u] = expand(nodes_[u]->preds);
+    succs[u] = expand(nodes_[u]->succs);
+  }
+  for (auto& np : nodes_) {
+    np->preds = preds[np->primary];
+    np->succs = succs[np->primary];
+  }
+  exec_order_ = expand(order_);
+}
+
+void GraphCore::drop_replicas() noexcept {
+  for (std::size_t i = num_user_nodes_; i < nodes_.size(); ++i) {
+    if (nodes_[i]->stuck.load(std::memory_order_acquire)) {
+      try {  // a call given up on may still use it: kept, never freed
+        retired_replicas_.push_back(std::move(nodes_[i]));
+      } catch (...) {
+        (void)nodes_[i].release();
+      }
+    }
+  }
+  nodes_.resize(num_user_nodes_);
+  for (auto& np : nodes_) {
+    np->replicas.clear();
+    np->replica_count = 1;
+    np->replica_index = 0;
+    np->label = np->name;
+  }
+  exec_order_.clear();
+  replicated_.clear();
 }
 
 void GraphCore::check_bindings() {
@@ -517,6 +621,17 @@ void GraphCore::build_tables() {
     const DataObject& d = *data_[gp.data];
     if (!gp.is_input && d.writer != kInvalidIndex) nodes_[d.writer]->publishes.push_back(static_cast<std::uint32_t>(g));
   }
+  // A replicated writer's replicas finish their frames out of order: its outputs are handed over by the
+  // last of its replicas to be done with the frame (each replica goes through every frame in order).
+  replicated_.clear();
+  for (auto& np : nodes_) {
+    np->replicas_done.reset();
+    np->replica_result.reset();
+    if (np->replicas.empty() || np->publishes.empty()) continue;
+    np->replicas_done = std::make_unique<std::atomic<std::uint32_t>[]>(depth_);
+    np->replica_result = std::make_unique<std::atomic<std::int32_t>[]>(depth_);
+    replicated_.push_back(np.get());
+  }
   last_gp_index_ = std::vector<std::atomic<std::uint32_t>>(params_.size());
   last_slot_.store(0);
   latency_ring_.assign(telemetry_capacity_ ? telemetry_capacity_ : 1, 0);
@@ -608,7 +723,7 @@ void GraphCore::create_nodes() {
     n.running_since.store(0);
     n.running_token.store(0);
   }
-  for (std::uint32_t ni : order_) {
+  for (std::uint32_t ni : exec_order_) {
     NodeState& n = *nodes_[ni];
     n.current_slot = 0;
     if (!run_lifecycle_on_target(n, true)) {
@@ -651,14 +766,25 @@ void GraphCore::verify() {
                   node_label(*nodes_[d.writer]) + " writes it");
   }
   check_device_memory();
-  if (requested_depth_ == 0) {
-    std::set<std::string> targets;
-    for (auto& np : nodes_) targets.insert(np->target_name);
-    depth_ = std::max<std::size_t>(1, targets.size());
-  } else {
-    depth_ = requested_depth_;
-  }
   try {
+    expand_replicas();
+    if (requested_depth_ == 0) {
+      // One frame per target used, plus one per extra replica (so every replica can have a frame).
+      std::set<std::string> targets;
+      std::size_t extra_replicas = 0;
+      for (std::uint32_t u = 0; u < num_user_nodes_; ++u) {
+        targets.insert(nodes_[u]->target_name);
+        extra_replicas += nodes_[u]->replica_count - 1;
+      }
+      depth_ = std::max<std::size_t>(1, targets.size() + extra_replicas);
+    } else {
+      depth_ = requested_depth_;
+    }
+    for (auto& gp : params_) {
+      if (!gp->auto_buffers) continue;
+      gp->num_buffers = std::max<std::size_t>(2, depth_ + (gp->is_input ? gp->queue_capacity : 0) + 1);
+      if (!gp->is_input) gp->queue_capacity = gp->num_buffers;
+    }
     allocate_buffers();
     build_tables();
     reserve_targets();
@@ -669,6 +795,7 @@ void GraphCore::verify() {
         if (reservations_[t]) context_.target(t).unreserve(reservations_[t]);
     reservations_.clear();
     if (!has_stuck_nodes()) free_buffers();  // a create still running may write its static outputs
+    drop_replicas();
     throw;
   }
   used_modules_.clear();
@@ -699,7 +826,7 @@ void GraphCore::release() noexcept {
   if (!idle)
     for (auto& np : nodes_)
       if (np->running_since.load(std::memory_order_acquire) != 0) np->stuck.store(true, std::memory_order_release);
-  for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+  for (auto it = exec_order_.rbegin(); it != exec_order_.rend(); ++it) {
     NodeState& n = *nodes_[*it];
     if (n.created) run_lifecycle_on_target(n, false);
   }
@@ -713,6 +840,8 @@ void GraphCore::release() noexcept {
   if (!has_stuck_nodes()) free_buffers();
   for (const auto& m : used_modules_) context_.state().release_module(m);
   used_modules_.clear();
+  // A call that never returned may still reach the replicas' states through nodes_: then they stay.
+  if (idle && !has_stuck_nodes()) drop_replicas();
   verified_ = false;
 }
 

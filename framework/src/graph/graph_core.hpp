@@ -84,6 +84,7 @@ struct GraphParam {
   std::uint32_t data = 0;
   bool is_input = true;
   std::size_t num_buffers = 0;
+  bool auto_buffers = false;  // kAutoBuffers: num_buffers is decided at verify from the pipeline depth
   InputPolicy policy = InputPolicy::block;
   std::size_t queue_capacity = 1;
   FixedRing<std::uint32_t> waiting;
@@ -115,6 +116,7 @@ struct NodeState {
   std::string kernel_name;
   const KernelInfo* kernel = nullptr;
   std::string requested_target;
+  std::vector<std::string> requested_targets;  // Graph::set_targets: one replica per target (2 or more)
   AttributeSet attrs;
   std::vector<std::uint32_t> bindings;  // per param: data index or kInvalidIndex
   // verified
@@ -122,6 +124,23 @@ struct NodeState {
   std::string target_name;
   KernelCallbacks callbacks{};
   bool accepts_device_memory = false;  // from the chosen implementation's ImplementOptions
+  // Replicas (Graph::set_targets): the user's node is replica 0; verify appends the others to the graph's
+  // node states. Replica r runs the frames with sequence % replica_count == r and lets the other frames
+  // through at once, without its target (so frames still complete in order, each on one replica).
+  struct ReplicaTarget {
+    Target* target = nullptr;
+    KernelCallbacks callbacks{};
+  };
+  std::vector<ReplicaTarget> replica_targets;  // resolved, one per requested target (user's node only)
+  std::uint32_t primary = 0;                   // the user's node this state runs
+  std::uint32_t replica_index = 0;
+  std::uint32_t replica_count = 1;
+  std::vector<std::uint32_t> replicas;  // on the user's node: every replica's state, itself first (empty: one)
+  // On the user's node of a replicated writer of graph outputs, per frame slot: replicas done with the frame
+  // (the last one hands the outputs over, so they leave in frame order) and the owning replica's result.
+  std::unique_ptr<std::atomic<std::uint32_t>[]> replicas_done;
+  std::unique_ptr<std::atomic<std::int32_t>[]> replica_result;
+  std::string label;                    // telemetry name: the node's, or "name[target]" for a replica
   std::vector<std::uint32_t> preds;
   std::vector<std::uint32_t> succs;
   std::vector<std::uint32_t> publishes;  // output graph parameters this node writes (published when it finishes)
@@ -182,6 +201,7 @@ struct FrameSlot {
   std::atomic<std::int32_t> status{0};
   std::unique_ptr<std::atomic<std::uint8_t>[]> skip;  // per node: an input is invalid this frame
   Status final_status = Status::ok;
+  bool finished = false;  // under mu_: every node is done with it; completed once the frames before it are
 };
 
 enum class CommandState : std::uint32_t { free, claimed, queued, running, done, abandoned };
@@ -229,8 +249,9 @@ class GraphCore {
   Status enqueue(std::uint32_t param, std::uint32_t index, const FrameStamp& stamp,
                  std::chrono::nanoseconds timeout) noexcept;
   Status dequeue(std::uint32_t param, DequeuedBuffer& out, std::chrono::nanoseconds timeout) noexcept;
+  /// @p replica: one replica's index, or kAllReplicas (every replica, each on its own target).
   Status send_command(std::uint32_t node, const ControlCommand& command, std::chrono::nanoseconds timeout,
-                      CommandReply* reply) noexcept;
+                      CommandReply* reply, std::uint32_t replica = kAllReplicas) noexcept;
   Status wait_idle(std::chrono::nanoseconds timeout) noexcept;
   Status import_buffer(std::uint32_t data, std::uint32_t buffer, const ExternalBuffer& external,
                        MemoryBlock* previous) noexcept;
@@ -252,7 +273,11 @@ class GraphCore {
   std::vector<std::unique_ptr<NodeState>> nodes_;
   std::vector<std::unique_ptr<DataObject>> data_;
   std::vector<std::unique_ptr<GraphParam>> params_;
-  std::vector<std::uint32_t> order_;
+  std::vector<std::uint32_t> order_;       // the user's nodes, in execution order
+  std::vector<std::uint32_t> exec_order_;  // every node state (replicas after their node), in execution order
+  std::vector<NodeState*> replicated_;      // replicated writers of graph outputs (NodeState::replicas_done)
+  std::uint32_t num_user_nodes_ = 0;       // nodes_[0, num_user_nodes_) are the user's; the rest are replicas
+  std::vector<std::unique_ptr<NodeState>> retired_replicas_;  // stuck replicas dropped at release: kept
   std::size_t requested_depth_ = 0;
   std::size_t depth_ = 1;
   std::size_t telemetry_capacity_ = 4096;
@@ -262,6 +287,9 @@ class GraphCore {
  private:
   // verify steps
   void resolve_targets();
+  NodeState::ReplicaTarget resolve_target(NodeState& node, const std::string& requested, bool& accepts_device_memory);
+  void expand_replicas();
+  void drop_replicas() noexcept;
   void check_bindings();
   void check_device_memory();
   void order_nodes();
@@ -279,11 +307,18 @@ class GraphCore {
   static void lifecycle_trampoline(void* self, std::uint64_t node, std::uint64_t create) noexcept;
   void exec_node(std::uint32_t node, std::uint64_t frame) noexcept;
   void release_token(std::uint32_t node, std::uint64_t frame) noexcept;
+  /// Every node is done with @p frame: complete it, and the frames after it that were waiting for it
+  /// (frames complete in order; with replicas a later frame can be done first).
   void complete_frame(std::uint64_t frame) noexcept;
+  void complete_one_locked(std::uint64_t frame) noexcept;
   bool can_admit_locked() const noexcept;
   std::uint64_t admit_locked(bool from_process) noexcept;
   void try_admit_locked() noexcept;
   bool on_target_thread() const noexcept;
+  /// Claim a command slot and queue @p command on @p state's target; kInvalidIndex if none is free.
+  std::size_t post_command(std::uint32_t state, const ControlCommand& command) noexcept;
+  /// Wait for a posted command until @p deadline (steady clock, ns); frees the slot unless abandoned.
+  Status collect_command(std::size_t slot, std::int64_t deadline, CommandReply* reply) noexcept;
   void record_error(NodeState& node, std::uint64_t frame, Status status, const char* message = nullptr) noexcept;
   void finish_node(NodeState& node, std::uint64_t frame, Status status, bool skipped, bool aborted) noexcept;
   static void watchdog_trampoline(void* self, std::int64_t now) noexcept;

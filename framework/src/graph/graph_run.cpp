@@ -51,8 +51,15 @@ void GraphCore::exec_trampoline(void* self, std::uint64_t node, std::uint64_t fr
 
 void GraphCore::release_token(std::uint32_t node_index, std::uint64_t frame) noexcept {
   NodeState& n = *nodes_[node_index];
-  if (n.pending[frame % (depth_ + 1)].fetch_sub(1, std::memory_order_acq_rel) == 1)
-    n.target->push(TargetCommand{&GraphCore::exec_trampoline, this, node_index, frame});
+  if (n.pending[frame % (depth_ + 1)].fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  if (n.replica_count > 1 && frame % n.replica_count != n.replica_index) {
+    // Another replica's frame: let it through here and now, without this replica's target (which may be
+    // busy with its own frame). Under mu_ (admission) this cannot publish or complete the frame: admission
+    // lets these through before it releases anything else of the frame (admit_locked).
+    finish_node(n, frame, Status::ok, false, false);
+    return;
+  }
+  n.target->push(TargetCommand{&GraphCore::exec_trampoline, this, node_index, frame});
 }
 
 void GraphCore::exec_node(std::uint32_t node_index, std::uint64_t frame) noexcept {
@@ -109,12 +116,24 @@ void GraphCore::exec_node(std::uint32_t node_index, std::uint64_t frame) noexcep
 // over, let successors and the node's next frame go, complete the frame if it was the last node.
 void GraphCore::finish_node(NodeState& n, std::uint64_t frame, Status status, bool skipped, bool aborted) noexcept {
   FrameSlot& slot = slots_[frame % depth_];
-  if (!n.publishes.empty() && !slot.from_process)
-    publish_outputs(n, frame, aborted ? Status::aborted : skipped || status != Status::ok ? Status::kernel_error : Status::ok);
+  NodeState& node = *nodes_[n.primary];  // the user's node (n itself unless n is a replica)
+  if (!node.publishes.empty() && !slot.from_process) {
+    const Status handed = aborted ? Status::aborted : skipped || status != Status::ok ? Status::kernel_error : Status::ok;
+    if (n.replica_count <= 1) {
+      publish_outputs(node, frame, handed);
+    } else {
+      const std::size_t s = frame % depth_;
+      if (frame % n.replica_count == n.replica_index) node.replica_result[s].store(to_int(handed), std::memory_order_relaxed);
+      if (node.replicas_done[s].fetch_add(1, std::memory_order_acq_rel) + 1 == n.replica_count)
+        publish_outputs(node, frame, static_cast<Status>(node.replica_result[s].load(std::memory_order_relaxed)));
+    }
+  }
   if (skipped || status != Status::ok)
     for (std::uint32_t succ : n.succs) slot.skip[succ].store(1, std::memory_order_release);
   for (std::uint32_t succ : n.succs) release_token(succ, frame);
   release_token(n.index, frame + 1);  // this node may now run the next frame
+  // Last: once the frame completes, release() may free everything this thread would touch. (A replica's
+  // next frame let through just above may even be done before this one; complete_frame keeps the order.)
   if (slot.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) complete_frame(frame);
 }
 
@@ -172,7 +191,7 @@ void GraphCore::check_deadlines(std::int64_t now) noexcept {
 bool GraphCore::has_stuck_nodes() const noexcept {
   for (const auto& np : nodes_)
     if (np->stuck.load(std::memory_order_acquire)) return true;
-  return false;
+  return !retired_replicas_.empty();
 }
 
 // The writer of an output graph parameter finished frame `frame` (or was skipped): the buffer goes to the
@@ -208,8 +227,19 @@ void GraphCore::record_error(NodeState& n, std::uint64_t frame, Status status, c
 
 void GraphCore::complete_frame(std::uint64_t frame) noexcept {
   std::lock_guard lock(mu_);
+  slots_[frame % depth_].finished = true;
+  if (frame != completed_through_) return;  // an earlier frame is still running: it completes this one
+  while (completed_through_ < next_frame_ && slots_[completed_through_ % depth_].finished)
+    complete_one_locked(completed_through_);
+  try_admit_locked();
+  progress_.fetch_add(1, std::memory_order_release);
+  cv_.notify_all();
+}
+
+void GraphCore::complete_one_locked(std::uint64_t frame) noexcept {
   const std::size_t s = frame % depth_;
   FrameSlot& slot = slots_[s];
+  slot.finished = false;
   // Re-arm this counter slot for frame + depth + 1 (see the scheduling note in graph_core.hpp).
   const std::size_t c = frame % (depth_ + 1);
   for (auto& np : nodes_) np->pending[c].store(np->initial_tokens, std::memory_order_relaxed);
@@ -256,9 +286,6 @@ void GraphCore::complete_frame(std::uint64_t frame) noexcept {
   }
   --in_flight_;
   completed_through_ = frame + 1;
-  try_admit_locked();
-  progress_.fetch_add(1, std::memory_order_release);
-  cv_.notify_all();
 }
 
 void GraphCore::spin_while_unchanged(std::uint64_t seen) const noexcept {
@@ -283,6 +310,7 @@ std::uint64_t GraphCore::admit_locked(bool from_process) noexcept {
   FrameSlot& slot = slots_[s];
   slot.sequence = frame;
   slot.from_process = from_process;
+  slot.finished = false;
   slot.abort.store(false, std::memory_order_relaxed);
   slot.status.store(to_int(Status::ok), std::memory_order_relaxed);
   for (std::size_t i = 0; i < nodes_.size(); ++i) slot.skip[i].store(0, std::memory_order_relaxed);
@@ -315,15 +343,29 @@ std::uint64_t GraphCore::admit_locked(bool from_process) noexcept {
     if (!from_process && !gp.is_input) gp.in_frame[idx] = 1;
     DataObject& d = *data_[gp.data];
     for (auto [user, param] : d.users) {
+      auto point = [&](NodeState& n) {
+        n.table[s * n.num_params + param] = &d.buffers[idx];
+        n.table_index[s * n.num_params + param] = idx;
+      };
       NodeState& n = *nodes_[user];
-      n.table[s * n.num_params + param] = &d.buffers[idx];
-      n.table_index[s * n.num_params + param] = idx;
+      point(n);
+      for (std::size_t r = 1; r < n.replicas.size(); ++r) point(*nodes_[n.replicas[r]]);
     }
   }
   if (frames_started_ == 0) first_start_ns_ = now;
   ++frames_started_;
   ++in_flight_;
-  for (std::uint32_t ni : order_) release_token(ni, frame);
+  for (NodeState* n : replicated_) n->replicas_done[s].store(0, std::memory_order_relaxed);
+  // Replicas that do not own the frame first: nothing else of the frame has been released yet, so letting
+  // it through (inline, under mu_) can neither complete the frame nor hand outputs over (both need mu_).
+  for (std::uint32_t ni : exec_order_) {
+    const NodeState& n = *nodes_[ni];
+    if (n.replica_count > 1 && frame % n.replica_count != n.replica_index) release_token(ni, frame);
+  }
+  for (std::uint32_t ni : exec_order_) {
+    const NodeState& n = *nodes_[ni];
+    if (n.replica_count <= 1 || frame % n.replica_count == n.replica_index) release_token(ni, frame);
+  }
   return frame;
 }
 
@@ -537,31 +579,24 @@ void GraphCore::control_trampoline(void* self, std::uint64_t slot_index, std::ui
   }
 }
 
-Status GraphCore::send_command(std::uint32_t node_index, const ControlCommand& command, std::chrono::nanoseconds timeout,
-                               CommandReply* reply) noexcept {
-  if (!verified_) return Status::not_verified;
-  if (node_index >= nodes_.size()) return Status::invalid_argument;
-  NodeState& n = *nodes_[node_index];
-  if (!n.created) return Status::not_verified;
-  if (!n.kernel->decl.find_command(command.id)) return Status::unknown_command;
-  if (!n.callbacks.control) return Status::not_supported;
-  if (n.target->is_current_thread()) return Status::busy;  // waiting here would deadlock the target
-  CommandSlot* slot = nullptr;
-  std::size_t slot_index = 0;
-  for (std::size_t i = 0; i < commands_.size() && !slot; ++i) {
+std::size_t GraphCore::post_command(std::uint32_t state, const ControlCommand& command) noexcept {
+  for (std::size_t i = 0; i < commands_.size(); ++i) {
+    CommandSlot& slot = commands_[i];
     auto expected = static_cast<std::uint32_t>(CommandState::free);
-    if (commands_[i].state.compare_exchange_strong(expected, static_cast<std::uint32_t>(CommandState::claimed))) {
-      slot = &commands_[i];
-      slot_index = i;
-    }
+    if (!slot.state.compare_exchange_strong(expected, static_cast<std::uint32_t>(CommandState::claimed))) continue;
+    slot.node = state;
+    slot.command = command;
+    slot.done.reset();
+    slot.state.store(static_cast<std::uint32_t>(CommandState::queued), std::memory_order_release);
+    nodes_[state]->target->push(TargetCommand{&GraphCore::control_trampoline, this, i, 0});
+    return i;
   }
-  if (!slot) return Status::busy;
-  slot->node = node_index;
-  slot->command = command;
-  slot->done.reset();
-  slot->state.store(static_cast<std::uint32_t>(CommandState::queued), std::memory_order_release);
-  n.target->push(TargetCommand{&GraphCore::control_trampoline, this, slot_index, 0});
-  if (!slot->done.wait_for(timeout)) {
+  return kInvalidIndex;
+}
+
+Status GraphCore::collect_command(std::size_t slot_index, std::int64_t deadline, CommandReply* reply) noexcept {
+  CommandSlot* slot = &commands_[slot_index];
+  if (!slot->done.wait_for(std::chrono::nanoseconds(std::max<std::int64_t>(0, deadline - now_ns())))) {
     auto expected = static_cast<std::uint32_t>(CommandState::queued);
     if (slot->state.compare_exchange_strong(expected, static_cast<std::uint32_t>(CommandState::abandoned)))
       return Status::timeout;  // the target frees the slot without running the callback
@@ -572,8 +607,58 @@ Status GraphCore::send_command(std::uint32_t node_index, const ControlCommand& c
     slot->done.wait();
   }
   const Status result = slot->result;
-  if (reply) *reply = slot->reply;
+  if (reply) {
+    *reply = slot->reply;
+    reply->replica = nodes_[slot->node]->replica_index;
+  }
   slot->state.store(static_cast<std::uint32_t>(CommandState::free), std::memory_order_release);
+  return result;
+}
+
+Status GraphCore::send_command(std::uint32_t node_index, const ControlCommand& command, std::chrono::nanoseconds timeout,
+                               CommandReply* reply, std::uint32_t replica) noexcept {
+  if (!verified_) return Status::not_verified;
+  if (node_index >= num_user_nodes_) return Status::invalid_argument;
+  NodeState& n = *nodes_[node_index];
+  const std::uint32_t count = n.replica_count;
+  if (replica != kAllReplicas && replica >= count) return Status::invalid_argument;
+  const std::uint32_t first = replica == kAllReplicas ? 0 : replica;
+  const std::uint32_t last = replica == kAllReplicas ? count : replica + 1;
+  auto state_of = [&](std::uint32_t r) { return count > 1 ? n.replicas[r] : node_index; };
+  for (std::uint32_t r = first; r < last; ++r) {
+    const NodeState& target_node = *nodes_[state_of(r)];
+    if (!target_node.created) return Status::not_verified;
+    if (target_node.target->is_current_thread()) return Status::busy;  // waiting here would deadlock the target
+  }
+  if (!n.kernel->decl.find_command(command.id)) return Status::unknown_command;
+  for (std::uint32_t r = first; r < last; ++r)
+    if (!nodes_[state_of(r)]->callbacks.control) return Status::not_supported;
+  // Every replica gets the command at once (each runs it between two of its frames, on its target);
+  // the call waits for all of them. Slots are fixed: no allocation.
+  std::array<std::size_t, kCommandSlots> posted{};
+  std::uint32_t num_posted = 0;
+  Status result = Status::ok;
+  for (std::uint32_t r = first; r < last; ++r) {
+    const std::size_t slot = post_command(state_of(r), command);
+    if (slot == kInvalidIndex) {
+      result = Status::busy;
+      break;
+    }
+    posted[num_posted++] = slot;
+  }
+  const std::int64_t deadline = now_ns() + std::min<std::int64_t>(timeout.count(), std::int64_t{1} << 62);
+  bool replied = false;
+  for (std::uint32_t i = 0; i < num_posted; ++i) {
+    CommandReply one;
+    const Status status = collect_command(posted[i], deadline, reply ? &one : nullptr);
+    // The reply is the first failing replica's, else the first replica's.
+    const bool take = reply && (!replied || (status != Status::ok && result == Status::ok));
+    if (status != Status::ok && result == Status::ok) result = status;
+    if (take) {
+      *reply = one;
+      replied = true;
+    }
+  }
   return result;
 }
 

@@ -41,6 +41,8 @@ const DataMeta kEmptyMeta{};
 std::string_view KernelContext::node_name() const noexcept { return node_.name; }
 std::string_view KernelContext::kernel_name() const noexcept { return node_.kernel_name; }
 std::string_view KernelContext::target_name() const noexcept { return node_.target_name; }
+std::uint32_t KernelContext::replica_index() const noexcept { return node_.replica_index; }
+std::uint32_t KernelContext::replica_count() const noexcept { return node_.replica_count; }
 std::size_t KernelContext::num_params() const noexcept { return node_.num_params; }
 bool KernelContext::is_bound(std::size_t param) const noexcept {
   return param < node_.num_params && node_.bindings[param] != kInvalidIndex;

@@ -52,10 +52,10 @@ std::string compact_describe(const DataMeta& meta) {
 }
 }  // namespace
 
-std::vector<ExecutionRecord> GraphCore::executions(std::uint32_t node_index) const {
+namespace {
+// One node state's executions still in its ring, oldest first.
+std::vector<ExecutionRecord> ring_records(const NodeState& n) {
   std::vector<ExecutionRecord> out;
-  if (node_index >= nodes_.size()) return out;
-  const NodeState& n = *nodes_[node_index];
   if (!n.ring) return out;
   const std::uint64_t total = n.executions.load(std::memory_order_acquire);
   const std::uint64_t kept = std::min<std::uint64_t>(total, n.ring_capacity);
@@ -64,6 +64,44 @@ std::vector<ExecutionRecord> GraphCore::executions(std::uint32_t node_index) con
     out.push_back({s.frame.load(std::memory_order_relaxed), s.start.load(std::memory_order_relaxed),
                    s.end.load(std::memory_order_relaxed), s.status.load(std::memory_order_relaxed)});
   }
+  return out;
+}
+
+NodeStats state_stats(const NodeState& n, const std::string& name) {
+  NodeStats s;
+  s.name = name;
+  s.kernel = n.kernel_name;
+  s.target = n.target_name;
+  s.executions = n.executions.load(std::memory_order_relaxed);
+  s.failures = n.failures.load(std::memory_order_relaxed);
+  s.min_ns = n.min_ns.load(std::memory_order_relaxed);
+  s.max_ns = n.max_ns.load(std::memory_order_relaxed);
+  s.avg_ns = s.executions ? static_cast<double>(n.sum_ns.load(std::memory_order_relaxed)) / static_cast<double>(s.executions) : 0;
+  std::vector<std::int64_t> durations;
+  for (const auto& r : ring_records(n)) durations.push_back(r.end_ns - r.start_ns);
+  s.p50_ns = percentile(durations, 0.50);
+  s.p99_ns = percentile(durations, 0.99);
+  s.conversions = n.conversions.load(std::memory_order_relaxed);
+  s.deadline_ns = n.deadline_ns;
+  s.deadline_misses = n.deadline_misses.load(std::memory_order_relaxed);
+  s.stuck = n.stuck.load(std::memory_order_acquire);
+  const std::int64_t since = s.stuck ? n.stuck_since.load(std::memory_order_acquire)
+                                     : n.running_since.load(std::memory_order_acquire);
+  s.running_ns = since != 0 ? now_ns() - since : 0;
+  return s;
+}
+}  // namespace
+
+std::vector<ExecutionRecord> GraphCore::executions(std::uint32_t node_index) const {
+  if (node_index >= num_user_nodes_) return {};
+  const NodeState& n = *nodes_[node_index];
+  if (n.replicas.empty()) return ring_records(n);
+  std::vector<ExecutionRecord> out;
+  for (auto r : n.replicas) {
+    auto part = ring_records(*nodes_[r]);
+    out.insert(out.end(), part.begin(), part.end());
+  }
+  std::sort(out.begin(), out.end(), [](const ExecutionRecord& a, const ExecutionRecord& b) { return a.start_ns < b.start_ns; });
   return out;
 }
 
@@ -98,29 +136,42 @@ GraphStats GraphCore::stats() const {
                           gp->conversions.load(std::memory_order_relaxed)});
     if (last_complete_ns_ > first_start_ns_) g.wall_seconds = static_cast<double>(last_complete_ns_ - first_start_ns_) * 1e-9;
   }
-  for (std::uint32_t ni : order_.empty() ? std::vector<std::uint32_t>() : order_) {
+  for (std::uint32_t ni : order_) {
     const NodeState& n = *nodes_[ni];
-    NodeStats s;
-    s.name = n.name;
-    s.kernel = n.kernel_name;
-    s.target = n.target_name;
-    s.executions = n.executions.load(std::memory_order_relaxed);
-    s.failures = n.failures.load(std::memory_order_relaxed);
-    s.min_ns = n.min_ns.load(std::memory_order_relaxed);
-    s.max_ns = n.max_ns.load(std::memory_order_relaxed);
-    s.avg_ns = s.executions ? static_cast<double>(n.sum_ns.load(std::memory_order_relaxed)) / static_cast<double>(s.executions) : 0;
+    if (n.replicas.empty()) {
+      g.nodes.push_back(state_stats(n, n.name));
+      continue;
+    }
+    // A replicated node: first the node as a whole, then each replica ("name[target]").
+    std::vector<NodeStats> parts;
+    for (auto r : n.replicas) {
+      parts.push_back(state_stats(*nodes_[r], nodes_[r]->label));
+      parts.back().replica_of = n.name;
+    }
+    NodeStats whole = parts.front();
+    whole.name = n.name;
+    whole.replica_of.clear();
+    double sum_ns = parts.front().avg_ns * static_cast<double>(parts.front().executions);
+    for (std::size_t r = 1; r < parts.size(); ++r) {
+      const NodeStats& p = parts[r];
+      whole.target += "," + p.target;
+      if (p.executions && (whole.executions == 0 || p.min_ns < whole.min_ns)) whole.min_ns = p.min_ns;
+      whole.max_ns = std::max(whole.max_ns, p.max_ns);
+      whole.executions += p.executions;
+      whole.failures += p.failures;
+      sum_ns += p.avg_ns * static_cast<double>(p.executions);
+      whole.conversions += p.conversions;
+      whole.deadline_misses += p.deadline_misses;
+      whole.stuck = whole.stuck || p.stuck;
+      whole.running_ns = std::max(whole.running_ns, p.running_ns);
+    }
+    whole.avg_ns = whole.executions ? sum_ns / static_cast<double>(whole.executions) : 0;
     std::vector<std::int64_t> durations;
     for (const auto& r : executions(ni)) durations.push_back(r.end_ns - r.start_ns);
-    s.p50_ns = percentile(durations, 0.50);
-    s.p99_ns = percentile(durations, 0.99);
-    s.conversions = n.conversions.load(std::memory_order_relaxed);
-    s.deadline_ns = n.deadline_ns;
-    s.deadline_misses = n.deadline_misses.load(std::memory_order_relaxed);
-    s.stuck = n.stuck.load(std::memory_order_acquire);
-    const std::int64_t since = s.stuck ? n.stuck_since.load(std::memory_order_acquire)
-                                       : n.running_since.load(std::memory_order_acquire);
-    s.running_ns = since != 0 ? now_ns() - since : 0;
-    g.nodes.push_back(std::move(s));
+    whole.p50_ns = percentile(durations, 0.50);
+    whole.p99_ns = percentile(durations, 0.99);
+    g.nodes.push_back(std::move(whole));
+    for (auto& p : parts) g.nodes.push_back(std::move(p));
   }
   return g;
 }
@@ -165,7 +216,7 @@ void GraphCore::write_trace(std::ostream& out) const {
   std::int64_t origin = INT64_MAX;
   std::vector<std::vector<ExecutionRecord>> all(nodes_.size());
   for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
-    all[i] = executions(i);
+    all[i] = ring_records(*nodes_[i]);  // each replica on its own target's track
     for (const auto& r : all[i]) origin = std::min(origin, r.start_ns);
   }
   if (origin == INT64_MAX) origin = 0;
@@ -179,7 +230,7 @@ void GraphCore::write_trace(std::ostream& out) const {
     const NodeState& n = *nodes_[i];
     if (!n.target) continue;
     for (const auto& r : all[i]) {
-      events.push_back({{"name", n.name},
+      events.push_back({{"name", n.label},
                         {"cat", n.kernel_name},
                         {"ph", "X"},
                         {"pid", 1},
@@ -187,6 +238,10 @@ void GraphCore::write_trace(std::ostream& out) const {
                         {"ts", static_cast<double>(r.start_ns - origin) / 1000.0},
                         {"dur", static_cast<double>(r.end_ns - r.start_ns) / 1000.0},
                         {"args", {{"frame", r.frame}, {"status", std::string(to_string(static_cast<Status>(r.status)))}}}});
+      if (n.replica_count > 1) {  // the node as a whole: every replica's slices carry the node and replica
+        events.back()["args"]["node"] = n.name;
+        events.back()["args"]["replica"] = n.replica_index;
+      }
     }
   }
   nlohmann::json doc = {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
@@ -223,7 +278,7 @@ void GraphCore::write_dot(std::ostream& out) const {
     out << "  d" << i << " [shape=box, style=filled, fillcolor=\"#f0f0f0\", color=\"#666666\", fontsize=9, label=\"" << label
         << "\"" << extra << "];\n";
   }
-  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+  for (std::size_t i = 0; i < num_user_nodes_; ++i) {
     const NodeState& n = *nodes_[i];
     const std::string target = target_of(n);
     const std::string fill = colour.count(target) ? colour[target] : "#ffffff";

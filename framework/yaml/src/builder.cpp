@@ -121,7 +121,10 @@ class Builder {
       const KernelDecl& decl = info->decl;
       NodeId id;
       rethrow_at(n.position, n.name, [&] { id = g.add_node(n.name, n.kernel); });
-      if (!n.target.empty()) rethrow_at(n.target_position, "target", [&] { g.set_target(id, n.target); });
+      if (!n.replica_targets.empty())
+        rethrow_at(n.target_position, "target", [&] { g.set_targets(id, n.replica_targets); });
+      else if (!n.target.empty())
+        rethrow_at(n.target_position, "target", [&] { g.set_target(id, n.target); });
       g.set_deadline(id, std::chrono::milliseconds(n.deadline_ms), std::chrono::milliseconds(n.create_deadline_ms));
       for (const BindingDesc& b : n.bindings) {
         if (decl.param_index(b.param) < 0) {

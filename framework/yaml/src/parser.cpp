@@ -377,8 +377,15 @@ class Parser {
                    n.kernel_position = pos(kv, pos(kk));
                    have_kernel = true;
                  } else if (key == "target") {
-                   n.target = identifier(kv, kk, key);
                    n.target_position = pos(kv, pos(kk));
+                   if (kv.IsSequence()) {  // one replica per target
+                     if (kv.size() == 0) fail(kv, key, "expected a target name or a list of them, got an empty list");
+                     for (const auto& item : kv) n.replica_targets.push_back(identifier(item, kk, key));
+                     n.target = n.replica_targets.front();
+                     if (n.replica_targets.size() == 1) n.replica_targets.clear();
+                   } else {
+                     n.target = identifier(kv, kk, key);
+                   }
                  } else if (key == "deadline_ms") {
                    n.deadline_ms = integer(kv, kk, key, 0, 24 * 3600 * 1000);
                  } else if (key == "create_deadline_ms") {
@@ -441,7 +448,8 @@ class Parser {
                    g.param = identifier(kv, kk, key);
                    g.param_position = pos(kv, pos(kk));
                  } else if (key == "buffers") {
-                   g.buffers = static_cast<std::size_t>(integer(kv, kk, key, 1, kMaxBuffers));
+                   if (kv.IsScalar() && kv.Scalar() == "auto") g.buffers = 0;  // Graph::kAutoBuffers
+                   else g.buffers = static_cast<std::size_t>(integer(kv, kk, key, 1, kMaxBuffers));
                  } else if (key == "queue_capacity") {
                    g.queue_capacity = static_cast<std::size_t>(integer(kv, kk, key, 1, kMaxBuffers));
                  } else {

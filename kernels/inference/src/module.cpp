@@ -23,6 +23,7 @@ namespace {
 
 constexpr const char* kKernelName = "vg.inference";
 constexpr std::int64_t kMaxImportedBuffersLimit = 64;
+constexpr std::uint32_t kNpuCores = 3;  // RK3588: replicas 0, 1, 2 get core masks 1, 2, 4
 
 /// The input as the backend reads it: the tensor's first byte, and where that byte sits in the DMA-BUF
 /// (an imported layout may start the tensor past block.data).
@@ -98,6 +99,7 @@ BackendOptions options_from(const Ctx& c, const DataMeta& input, Fail&& fail) {
   o.warmup = static_cast<int>(c.integer("warmup"));
   o.core_mask = static_cast<int>(c.integer("core_mask"));
   o.timeout_ms = static_cast<int>(c.integer("timeout_ms"));
+  o.require_zero_copy = c.boolean("require_zero_copy");
   const std::int64_t max_imported = c.integer("max_imported_buffers");
   if (max_imported < 0 || max_imported > kMaxImportedBuffersLimit) fail("max_imported_buffers", "must be 0..64");
   o.max_imported_buffers = static_cast<int>(max_imported);
@@ -109,6 +111,24 @@ BackendOptions options_from(const Ctx& c, const DataMeta& input, Fail&& fail) {
   o.input.dims.assign(t.dims.begin(), t.dims.begin() + t.rank);
   if (!to_element_kind(t.type, o.input.type)) fail("input", "f64 tensors are not supported by any backend");
   o.input.layout = to_layout(t.layout);
+  // input1..input3, in order: a model's inputs are positional, so a gap is an error.
+  for (std::size_t k = 1; k <= kMaxExtraInputs; ++k) {
+    const std::size_t param = kFirstExtraInputParam + k - 1;
+    if (!c.is_bound(param)) continue;
+    const std::string name = "input" + std::to_string(k);
+    if (o.extra_inputs.size() + 1 != k) {
+      fail(name.c_str(), "bound, but input" + std::to_string(o.extra_inputs.size() + 1) +
+                             " is not: bind input1..input3 in the model's input order without gaps");
+    }
+    const DataMeta& m = c.meta(param);
+    if (m.kind != DataKind::tensor) fail(name.c_str(), "expected a tensor");
+    TensorDesc d;
+    d.name = name;
+    d.dims.assign(m.tensor.dims.begin(), m.tensor.dims.begin() + m.tensor.rank);
+    if (!to_element_kind(m.tensor.type, d.type)) fail(name.c_str(), "f64 tensors are not supported by any backend");
+    d.layout = to_layout(m.tensor.layout);
+    o.extra_inputs.push_back(std::move(d));
+  }
   return o;
 }
 
@@ -161,10 +181,38 @@ void validate(ValidateContext& v) {
 #if defined(VG_INFERENCE_HAVE_RKNN)
     if (kind == "rknn") {
       std::string why_not;
-      if (!npu::NpuDevice::open(&why_not)) msg += "; " + why_not;
+      if (!npu::NpuDevice::open(&why_not) && msg.find(why_not) == std::string::npos) msg += "; " + why_not;
     }
 #endif
-    v.fail(kind == "rknn" && msg.find("dlopen") != std::string::npos ? "runtime_path" : "model", msg);
+    // Name the parameter or attribute the message is about.
+    std::string what = "model";
+    if (kind == "rknn" && msg.find("dlopen") != std::string::npos) what = "runtime_path";
+    if (msg.find("core_mask") != std::string::npos) what = "core_mask";
+    for (std::size_t k = 1; k <= kMaxExtraInputs; ++k) {
+      if (msg.find("'input" + std::to_string(k) + "'") != std::string::npos) what = "input" + std::to_string(k);
+    }
+    v.fail(what, msg);
+  }
+  // Exactly the model's inputs: input, then input1..input{n-1}.
+  std::string model_inputs;
+  for (std::size_t k = 0; k < info.inputs.size(); ++k) {
+    model_inputs += (k ? ", " : "") + std::string(k ? "input" + std::to_string(k) : "input") + " = '" +
+                    info.inputs[k].name + "' " + info.inputs[k].to_text();
+  }
+  if (info.inputs.size() > kMaxExtraInputs + 1) {
+    v.fail("model", model + " has " + std::to_string(info.inputs.size()) + " inputs; vg.inference supports up to 4");
+  }
+  for (std::size_t k = 1; k <= kMaxExtraInputs; ++k) {
+    const bool is = v.is_bound(kFirstExtraInputParam + k - 1);
+    if (is && k >= info.inputs.size()) {
+      v.fail("input" + std::to_string(k), "the model " + model + " has only " + std::to_string(info.inputs.size()) +
+                                              " input(s) (" + model_inputs + ")");
+    }
+    if (!is && k < info.inputs.size()) {
+      v.fail("input" + std::to_string(k), "not bound, but the model " + model + " has " +
+                                              std::to_string(info.inputs.size()) + " inputs (" + model_inputs +
+                                              "): bind a tensor of that shape to each");
+    }
   }
   if (info.outputs.size() > kMaxOutputs) {
     v.fail("model", model + " has " + std::to_string(info.outputs.size()) + " outputs; vg.inference supports up to 9");
@@ -209,9 +257,22 @@ class InferenceKernel {
     BackendOptions opt = options_from(ctx, ctx.meta(kInputParam), [&](const char* what, const std::string& msg) {
       throw Error("node '" + std::string(ctx.node_name()) + "', '" + what + "': " + msg);
     });
+    // A replicated node (Graph::set_targets, e.g. npu0..npu2) is one instance per target: with core_mask
+    // 0 (auto), replica r < 3 is pinned to NPU core r (RK3588 has cores 0, 1, 2), so the replicas run side
+    // by side instead of contending for whichever core the runtime picks; replicas 3+ stay on auto.
+    const bool replicated = ctx.replica_count() > 1;
+    if (replicated && kind == "rknn" && opt.core_mask == 0 && ctx.replica_index() < kNpuCores) {
+      opt.core_mask = 1 << ctx.replica_index();
+    }
     ModelInfo info;
-    if (auto loaded = ctx.take_from_validate_as<LoadedModel>(); loaded && loaded->backend && loaded->kind == kind &&
-                                                                 loaded->model == model) {
+    auto loaded = ctx.take_from_validate_as<LoadedModel>();
+    if (replicated && loaded) {
+      // Every replica loads the model on its own target thread, with its own core mask: validate's
+      // instance (loaded on the verifying thread, core mask auto) is released, not reused.
+      loaded->backend.reset();
+      loaded.reset();
+    }
+    if (loaded && loaded->backend && loaded->kind == kind && loaded->model == model) {
       backend_ = std::move(loaded->backend);
       info = std::move(loaded->info);
     } else {
@@ -227,6 +288,20 @@ class InferenceKernel {
     }
     bound_data_.reserve(blocks.size());
     for (const MemoryBlock& b : blocks) bound_data_.push_back(b.data);
+    // input1..input3 first: bind_inputs warms up, reading every input.
+    num_extra_ = opt.extra_inputs.size();
+    for (std::size_t e = 0; e < num_extra_; ++e) {
+      const std::size_t param = kFirstExtraInputParam + e;
+      if (ctx.device_only(param)) {
+        throw Error("node '" + std::string(ctx.node_name()) + "', 'input" + std::to_string(e + 1) +
+                    "': device-only memory is supported for 'input' only; extra inputs need a CPU address");
+      }
+      std::vector<MemoryBlock> extra_blocks;
+      for (std::size_t j = 0; j < ctx.num_buffers(param); ++j) extra_blocks.push_back(ctx.buffer_block(param, j));
+      extra_data_[e].reserve(extra_blocks.size());
+      for (const MemoryBlock& b : extra_blocks) extra_data_[e].push_back(b.data);
+      backend_->bind_extra_inputs(e + 1, extra_blocks);
+    }
     backend_->bind_inputs(blocks);
   }
 
@@ -242,6 +317,26 @@ class InferenceKernel {
     // The writer of the input may have used the CPU without a bracket: flush it before the device reads.
     if (Allocator* a = in.block().owner) (void)a->end_cpu_access(in.block(), CpuAccess::write);
     const std::span<void* const> out_span(outs.data(), num_outputs_);
+    // input1..input3: select the buffer bound at create, or hand over other memory (copied by rknn, counted).
+    for (std::size_t e = 0; e < num_extra_; ++e) {
+      const std::size_t param = kFirstExtraInputParam + e;
+      const TensorView x = ctx.tensor(param);
+      const std::size_t j = ctx.buffer_index(param);
+      const bool bound = !ctx.imported(param) && j < extra_data_[e].size() && extra_data_[e][j] == x.data();
+      if (Allocator* a = x.block().owner) (void)a->end_cpu_access(x.block(), CpuAccess::write);
+      bool copied = false;
+      const Status xs = backend_->select_extra_input(e + 1, bound ? j : SIZE_MAX, tensor_block(x), copied);
+      if (copied) ctx.count_conversion();
+      if (xs != Status::ok) {
+        char msg[320];
+        const std::string_view why = backend_->last_failure();
+        std::snprintf(msg, sizeof(msg), "%.*s backend cannot use 'input%zu': %.*s (runtime code %d)",
+                      static_cast<int>(backend_->name().size()), backend_->name().data(), e + 1,
+                      static_cast<int>(why.size()), why.data(), backend_->last_runtime_code());
+        ctx.set_error(msg);
+        return xs;
+      }
+    }
     // The graph's own buffers were bound at create; anything else (a camera's DMA-BUF, host memory) is
     // imported: the backend binds it once or copies it, and a copy is counted, never silent.
     const bool prebound = !ctx.imported(kInputParam) && k < bound_data_.size() && bound_data_[k] == in.data();
@@ -261,10 +356,12 @@ class InferenceKernel {
                     why.data(), input.data == nullptr ? "; it is device-only memory: no CPU address to copy from" : "");
       ctx.set_error(msg);
     } else if (s != Status::ok) {
-      char msg[160];
-      std::snprintf(msg, sizeof(msg), "%.*s backend failed: %.*s, runtime code %d",
+      char msg[320];
+      const std::string_view why = backend_->last_failure();  // e.g. a context rebuild that failed
+      std::snprintf(msg, sizeof(msg), "%.*s backend failed: %.*s, runtime code %d%s%.*s",
                     static_cast<int>(backend_->name().size()), backend_->name().data(),
-                    static_cast<int>(to_string(s).size()), to_string(s).data(), backend_->last_runtime_code());
+                    static_cast<int>(to_string(s).size()), to_string(s).data(), backend_->last_runtime_code(),
+                    why.empty() ? "" : "; ", static_cast<int>(why.size()), why.data());
       ctx.set_error(msg);
     }
     return s;
@@ -301,6 +398,8 @@ class InferenceKernel {
   std::unique_ptr<InferenceBackend> backend_;
   std::size_t num_outputs_ = 0;
   std::vector<const void*> bound_data_;
+  std::size_t num_extra_ = 0;
+  std::array<std::vector<const void*>, kMaxExtraInputs> extra_data_;  // per extra input: bound buffers' data
 };
 
 }  // namespace
@@ -313,13 +412,22 @@ Module make_inference_module() {
     decl.output("out" + std::to_string(i), DataKind::tensor, i == 0,
                 "model output " + std::to_string(i) + " (metadata from the model)");
   }
+  // After the outputs, so graphs written for one input keep their parameter indices.
+  for (std::size_t k = 1; k <= kMaxExtraInputs; ++k) {
+    decl.input("input" + std::to_string(k), DataKind::tensor, false,
+               "model input " + std::to_string(k) + " (models with several inputs, in the model's order)");
+  }
   decl.required_attribute("model", AttrType::string, "model file (.rknn for the NPU, else anything cv::dnn reads)")
       .attribute("backend", "auto", "auto (.rknn -> rknn, else opencv), opencv or rknn")
       .attribute("runtime_path", "", "librknnrt path (default: VG_RKNNRT_PATH, else librknnrt.so)")
       .attribute("dequantize", false, "rknn: deliver f32 outputs instead of int8 with scale/zero point")
       .attribute("warmup", 1, "runs at create, before the first frame")
-      .attribute("core_mask", 0, "rknn: NPU core mask (0 auto, 1/2/4 one core, 3 two, 7 three)")
+      .attribute("core_mask", 0,
+                 "rknn: NPU core mask (0 auto, 1/2/4 one core, 3 two, 7 three); 0 on a node replicated over "
+                 "several targets: replica r < 3 gets core r (mask 1 << r)")
       .attribute("timeout_ms", 1000, "rknn: rknn_run timeout in milliseconds (0 = runtime default)")
+      .attribute("require_zero_copy", false,
+                 "rknn: a graph input buffer that cannot be bound zero-copy fails verify instead of being copied")
       .attribute("max_imported_buffers", 8,
                  "rknn: distinct imported DMA-BUFs bound once and kept (0..64); "
                  "others are copied, counted as conversions")

@@ -130,12 +130,26 @@ std::string_view onnx_type_name(std::uint64_t elem_type) {
   }
 }
 
-/// The input an ONNX file declares, as "[1,128,128,3] f32 (ONNX input 'input:0')" (symbolic
-/// dimensions by name, unknown ones as '?'); "" when @p path is not an ONNX file with one.
+/// One graph input an ONNX file declares (initializers excluded).
+struct OnnxInput {
+  std::string name;
+  std::vector<std::string> dims;  // numbers, symbolic names, or "?"
+  std::string type;
+  /// "[1,128,128,3] f32 (ONNX input 'input:0')"
+  std::string text() const {
+    std::string d;
+    for (const auto& x : dims) d += (d.empty() ? "" : ",") + x;
+    return "[" + d + "]" + (type.empty() ? "" : " " + type) + " (ONNX input '" + name + "')";
+  }
+};
+
+/// The inputs an ONNX file declares, in order (symbolic dimensions by name, unknown ones as '?'); empty
+/// when @p path is not an ONNX file.
 /// ModelProto.graph (7) -> GraphProto.input (11) minus GraphProto.initializer (5) names ->
 /// ValueInfoProto {name (1), type (2) -> TypeProto.tensor_type (1) {elem_type (1), shape (2) -> dim (1)
 /// {dim_value (1) | dim_param (2)}}}.
-std::string onnx_declared_input(const std::string& path) {
+std::vector<OnnxInput> onnx_declared_inputs(const std::string& path) {
+  std::vector<OnnxInput> found;
   std::ifstream file(path, std::ios::binary);
   if (!file) return {};
   std::ostringstream content;
@@ -161,7 +175,7 @@ std::string onnx_declared_input(const std::string& path) {
     }
     for (std::string_view value_info : inputs) {
       std::string_view name;
-      std::string dims;
+      std::vector<std::string> dims;
       std::string_view type;
       ProtoReader vi(value_info);
       ProtoReader::Field v;
@@ -188,16 +202,29 @@ std::string onnx_declared_input(const std::string& path) {
                 if (dv.number == 1 && dv.wire == 0) text = std::to_string(static_cast<std::int64_t>(dv.value));
                 if (dv.number == 2 && dv.wire == 2 && !dv.bytes.empty()) text = std::string(dv.bytes);
               }
-              dims += (dims.empty() ? "" : ",") + text;
+              dims.push_back(text);
             }
           }
         }
       }
       if (initializers.count(name) || dims.empty()) continue;
-      return "[" + dims + "]" + (type.empty() ? "" : " " + std::string(type)) + " (ONNX input '" + std::string(name) + "')";
+      found.push_back(OnnxInput{std::string(name), std::move(dims), std::string(type)});
     }
+    break;
   }
-  return {};
+  return found;
+}
+
+/// The first input an ONNX file declares as text; "" when there is none.
+std::string onnx_declared_input(const std::string& path) {
+  const auto inputs = onnx_declared_inputs(path);
+  return inputs.empty() ? std::string() : inputs[0].text();
+}
+
+std::size_t mat_bytes(const std::vector<int>& shape, int depth) {
+  std::size_t need = CV_ELEM_SIZE(depth);
+  for (int d : shape) need *= static_cast<std::size_t>(d);
+  return need;
 }
 
 }  // namespace
@@ -212,6 +239,17 @@ struct OpencvBackend::Impl {
   int in_depth = CV_32F;
   std::vector<cv::Mat> inputs;      // one header per bound buffer (no copy)
   int warmup = 1;
+  cv::String in_name;               // input 0's name ("" for a single-input model: the default input)
+  /// Model inputs 1..n-1, set by name per frame.
+  struct Extra {
+    cv::String name;
+    std::vector<int> shape;
+    int depth = CV_32F;
+    std::vector<cv::Mat> mats;      // one header per bound buffer
+    cv::Mat zeros;                  // until a buffer is bound
+    cv::Mat selected;               // header read by the next forward
+  };
+  std::vector<Extra> extra;
 };
 
 OpencvBackend::OpencvBackend() : impl_(std::make_unique<Impl>()) {}
@@ -239,11 +277,52 @@ ModelInfo OpencvBackend::load(const std::string& model_path, const BackendOption
   m.warmup = options.warmup;
   m.in_shape.assign(options.input.dims.begin(), options.input.dims.end());
   m.out_names = m.net.getUnconnectedOutLayersNames();
+  m.in_name.clear();
+  m.extra.clear();
+  // More than one input: each is set by the name the model declares, in the model's order.
+  const std::vector<OnnxInput> declared = onnx_declared_inputs(model_path);
+  if (declared.size() > 1 || !options.extra_inputs.empty()) {
+    std::string list;
+    for (const auto& d : declared) list += (list.empty() ? "" : ", ") + d.text();
+    if (declared.size() != options.extra_inputs.size() + 1) {
+      throw Error("model " + model_path + " declares " + std::to_string(declared.size()) + " input(s)" +
+                  (list.empty() ? std::string(" (not an ONNX file: only ONNX inputs can be named)") : " (" + list + ")") +
+                  " but the graph binds " + std::to_string(options.extra_inputs.size() + 1) +
+                  " (input, input1..input3 in the model's order)");
+    }
+    for (std::size_t k = 0; k < declared.size(); ++k) {
+      const TensorDesc& g = k == 0 ? options.input : options.extra_inputs[k - 1];
+      const std::string param = k == 0 ? "input" : "input" + std::to_string(k);
+      bool same = g.dims.size() == declared[k].dims.size();
+      for (std::size_t i = 0; same && i < g.dims.size(); ++i) {
+        const std::string& d = declared[k].dims[i];
+        const bool numeric = !d.empty() && d.find_first_not_of("0123456789") == std::string::npos;
+        same = !numeric || std::stoll(d) == g.dims[i];
+      }
+      if (!same) {
+        throw Error("model " + model_path + " input " + std::to_string(k) + " is " + declared[k].text() +
+                    ", the graph binds " + g.to_text() + " to '" + param + "'");
+      }
+      if (k == 0) {
+        m.in_name = declared[0].name;
+        continue;
+      }
+      Impl::Extra e;
+      e.name = declared[k].name;
+      e.shape.assign(g.dims.begin(), g.dims.end());
+      e.depth = cv_depth(g.type);
+      if (e.depth < 0) throw Error("OpenCV backend: input type " + std::string(to_string(g.type)) + " of '" + param + "' is not supported");
+      e.zeros = cv::Mat(static_cast<int>(e.shape.size()), e.shape.data(), e.depth, cv::Scalar(0));
+      e.selected = e.zeros;
+      m.extra.push_back(std::move(e));
+    }
+  }
 
   // One forward on zeros tells the output shapes (they are not queryable before a forward in 4.6).
   cv::Mat zeros(static_cast<int>(m.in_shape.size()), m.in_shape.data(), m.in_depth, cv::Scalar(0));
   try {
-    m.net.setInput(zeros);
+    m.net.setInput(zeros, m.in_name);
+    for (const auto& e : m.extra) m.net.setInput(e.selected, e.name);
     m.net.forward(m.outs, m.out_names);
   } catch (const cv::Exception& e) {
     const std::string declared = onnx_declared_input(model_path);
@@ -256,8 +335,13 @@ ModelInfo OpencvBackend::load(const std::string& model_path, const BackendOption
   }
   ModelInfo info;
   TensorDesc in = options.input;
-  if (in.name.empty()) in.name = "input";
+  in.name = m.in_name.empty() ? "input" : std::string(m.in_name);
   info.inputs.push_back(in);
+  for (std::size_t k = 0; k < m.extra.size(); ++k) {
+    TensorDesc x = options.extra_inputs[k];
+    x.name = m.extra[k].name;
+    info.inputs.push_back(x);
+  }
   m.out_bytes.clear();
   for (std::size_t i = 0; i < m.outs.size(); ++i) {
     const cv::Mat& o = m.outs[i];
@@ -272,7 +356,8 @@ ModelInfo OpencvBackend::load(const std::string& model_path, const BackendOption
   info.detail = "OpenCV " + std::string(CV_VERSION) + " DNN (CPU), " + std::to_string(info.outputs.size()) +
                 " outputs";
   for (int i = 0; i < options.warmup; ++i) {
-    m.net.setInput(zeros);
+    m.net.setInput(zeros, m.in_name);
+    for (const auto& e : m.extra) m.net.setInput(e.selected, e.name);
     m.net.forward(m.outs, m.out_names);
   }
   return info;
@@ -290,6 +375,52 @@ void OpencvBackend::bind_inputs(std::span<const MemoryBlock> buffers) {
     }
     m.inputs.emplace_back(static_cast<int>(m.in_shape.size()), m.in_shape.data(), m.in_depth, buffers[k].data);
   }
+}
+
+void OpencvBackend::bind_extra_inputs(std::size_t input, std::span<const MemoryBlock> buffers) {
+  Impl& m = *impl_;
+  if (input == 0 || input > m.extra.size()) {
+    throw Error("OpenCV backend (" + m.model + "): 'input" + std::to_string(input) + "' is bound but the model has " +
+                std::to_string(m.extra.size() + 1) + " input(s)");
+  }
+  Impl::Extra& e = m.extra[input - 1];
+  const std::size_t need = mat_bytes(e.shape, e.depth);
+  e.mats.clear();
+  for (std::size_t k = 0; k < buffers.size(); ++k) {
+    if (buffers[k].data == nullptr || buffers[k].size < need) {
+      throw Error("OpenCV backend: 'input" + std::to_string(input) + "' buffer " + std::to_string(k) + " holds " +
+                  std::to_string(buffers[k].size) + " bytes, the model input needs " + std::to_string(need));
+    }
+    e.mats.emplace_back(static_cast<int>(e.shape.size()), e.shape.data(), e.depth, buffers[k].data);
+  }
+  e.selected = e.mats.empty() ? e.zeros : e.mats[0];
+}
+
+Status OpencvBackend::select_extra_input(std::size_t input, std::size_t bound_index, const MemoryBlock& block,
+                                         bool& converted) noexcept {
+  Impl& m = *impl_;
+  converted = false;  // wrapped, never copied
+  last_failure_ = {};
+  if (input == 0 || input > m.extra.size()) return Status::invalid_argument;
+  Impl::Extra& e = m.extra[input - 1];
+  if (bound_index < e.mats.size()) {
+    e.selected = e.mats[bound_index];
+    return Status::ok;
+  }
+  if (block.data == nullptr) {
+    last_failure_ = "an extra input is device-only memory (no CPU address); the OpenCV backend reads through one";
+    return Status::not_supported;
+  }
+  if (block.size < mat_bytes(e.shape, e.depth)) {
+    last_failure_ = "an extra input's buffer is smaller than the model input";
+    return Status::invalid_argument;
+  }
+  try {
+    e.selected = cv::Mat(static_cast<int>(e.shape.size()), e.shape.data(), e.depth, block.data);
+  } catch (...) {
+    return Status::inference_error;
+  }
+  return Status::ok;
 }
 
 Status OpencvBackend::run(std::size_t input_index, std::span<void* const> outputs) noexcept {
@@ -328,7 +459,8 @@ Status OpencvBackend::forward(const cv::Mat& input, std::span<void* const> outpu
   if (outputs.size() < m.out_bytes.size()) return Status::invalid_argument;
   const auto t0 = std::chrono::steady_clock::now();
   try {
-    m.net.setInput(input);
+    m.net.setInput(input, m.in_name);
+    for (const auto& e : m.extra) m.net.setInput(e.selected, e.name);
     m.net.forward(m.outs, m.out_names);
   } catch (...) {
     last_code_ = -1;

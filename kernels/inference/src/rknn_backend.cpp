@@ -106,6 +106,62 @@ bool same_object(const ImportedBinding& b, const struct stat& st) noexcept {
   return b.dev == st.st_dev && b.ino == st.st_ino;
 }
 
+/// How one model input is bound: the attr passed to rknn_set_io_mem, the dense bytes the graph provides
+/// and the row pitch the runtime reads.
+struct InputPlan {
+  rknn::TensorAttr attr{};
+  TensorDesc desc;
+  std::size_t bytes = 0;                      // dense bytes the graph provides
+  std::size_t row_bytes = 0, pitch = 0, rows = 1;
+  std::size_t bound_bytes = 0;                // bytes the runtime reads (size_with_stride in the bound type)
+  std::uint32_t width = 0, w_stride = 0;      // pixels, for messages (0 for non-image inputs)
+};
+
+/// Model inputs 1..3: bound buffers (kept for a context rebuild), their memories, one staging memory.
+struct ExtraInput {
+  InputPlan plan;
+  std::vector<MemoryBlock> blocks;
+  std::vector<rknn::TensorMem*> mems;  // per bound buffer; null -> copied into staging
+  std::vector<char> zc;                // per bound buffer: bound zero-copy (rebound after a context rebuild)
+  rknn::TensorMem* staging = nullptr;
+  std::size_t selected = SIZE_MAX;     // bound buffer read by the next run; SIZE_MAX = staging
+};
+
+/// "graph parameter 'input'" / "'input2'" for model input @p index.
+std::string param_name(std::size_t index) { return index == 0 ? "input" : "input" + std::to_string(index); }
+
+int popcount(unsigned v) noexcept {
+  int n = 0;
+  for (; v != 0; v &= v - 1) ++n;
+  return n;
+}
+
+/// What rknn_init's model-related error codes usually mean, and what fixes them.
+const char* init_error_advice(int rc) noexcept {
+  switch (rc) {
+    case rknn::kErrModelInvalid:
+      return "the runtime rejects the model file (librknnrt logs e.g. \"Invalid RKNN model version\"): it was converted "
+             "by an rknn-toolkit2 release this librknnrt does not accept (usually a newer toolkit than the runtime), or "
+             "it is not an .rknn file; needed: a librknnrt at least as new as the toolkit that converted the model "
+             "(toolkit and runtime are released together), or the model converted again with the toolkit matching "
+             "the installed librknnrt";
+    case rknn::kErrIncompatiblePreCompileModel:
+    case rknn::kErrIncompatibleOptimizationLevelVersion:
+      return "the model was compiled by a toolkit whose pre-compiled format or optimisation level this librknnrt "
+             "does not support; needed: the model converted again with the rknn-toolkit2 matching the installed "
+             "librknnrt";
+    case rknn::kErrDeviceUnmatch:
+    case rknn::kErrTargetPlatformUnmatch:
+      return "the model was converted for another SoC; needed: the model converted with rknn.config("
+             "target_platform=...) set to this board's SoC";
+    case rknn::kErrDeviceUnavailable:
+      return "the NPU is unavailable; needed: the rknpu driver loaded in DRM mode (dmesg | grep -i rknpu) and the "
+             "user in group video";
+    default:
+      return "";
+  }
+}
+
 }  // namespace
 
 struct RknnBackend::Impl {
@@ -115,6 +171,13 @@ struct RknnBackend::Impl {
   std::string model;
   std::vector<char> model_bytes;  // kept for the context's lifetime: older runtimes may reference it
   BackendOptions options;
+  npu::RknnRuntime::Versions versions;
+  std::vector<ExtraInput> extra;          // model inputs 1..n-1
+  std::vector<MemoryBlock> input_blocks;  // input 0's bound buffers, kept to bind them again after a rebuild
+  std::vector<char> input_zc;             // per input-0 buffer: bound zero-copy
+  int current_core_mask = 0;              // options.core_mask, or the last set_core_mask: restored by a rebuild
+  bool needs_recovery = false;            // the last run left the context unusable (timeout, invalid context)
+  std::uint64_t recoveries = 0;
   rknn::TensorAttr input_attr{};  // attr passed to rknn_set_io_mem for the input
   std::size_t input_bytes = 0;    // dense bytes the graph provides
   std::size_t input_row_bytes = 0, input_pitch = 0, input_rows = 0;
@@ -134,6 +197,14 @@ struct RknnBackend::Impl {
   ~Impl() { teardown(); }
 
   Status execute(rknn::TensorMem* in, std::span<void* const> outputs) noexcept;
+  Status ensure_context() noexcept;
+  Status recover() noexcept;
+  void release_runtime_objects() noexcept;
+  InputPlan plan_input(std::uint32_t index, const TensorDesc& graph) const;
+  void check_versions() const;
+  std::string versions_text() const;
+  std::string zero_copy_obstacle(std::size_t input, const InputPlan& p, const MemoryBlock& b) const;
+  static void copy_rows(const InputPlan& p, const void* src, rknn::TensorMem* dst) noexcept;
   Status run_staged(const void* input, std::span<void* const> outputs) noexcept;
   rknn::TensorMem* bound_import(const MemoryBlock& input) noexcept;
   void release_imported() noexcept;
@@ -143,24 +214,7 @@ struct RknnBackend::Impl {
     std::snprintf(failure, sizeof(failure), format, args...);
   }
 
-  void teardown() noexcept {
-    if (!ctx_valid) return;
-    const auto& api = rt->api();
-    // Every memory first, then the context: a context destroyed first would leave the mems dangling.
-    release_imported();
-    for (rknn::TensorMem*& m : input_mems) {
-      if (m != nullptr) (void)api.destroy_mem(ctx, m);
-      m = nullptr;
-    }
-    if (staging != nullptr) (void)api.destroy_mem(ctx, staging);
-    staging = nullptr;
-    for (OutputPlan& o : outputs) {
-      if (o.mem != nullptr) (void)api.destroy_mem(ctx, o.mem);
-      o.mem = nullptr;
-    }
-    (void)api.destroy(ctx);
-    ctx_valid = false;
-  }
+  void teardown() noexcept { release_runtime_objects(); }
 
   [[noreturn]] void fail(const std::string& what, int rc) const {
     throw Error("rknn backend (" + model + "): " + what + " failed: " + std::to_string(rc) + " " +
@@ -243,6 +297,11 @@ ModelInfo RknnBackend::load(const std::string& model_path, const BackendOptions&
   m.teardown();
   m.model = model_path;
   m.options = options;
+  m.current_core_mask = options.core_mask;
+  m.needs_recovery = false;
+  m.recoveries = 0;
+  m.extra.clear();
+  m.input_blocks.clear();
   {
     std::ifstream in(model_path, std::ios::binary);
     if (!in) throw Error("model file not found: " + model_path);
@@ -253,14 +312,22 @@ ModelInfo RknnBackend::load(const std::string& model_path, const BackendOptions&
   const auto& api = m.rt->api();
   int rc = api.init(&m.ctx, m.model_bytes.data(), static_cast<std::uint32_t>(m.model_bytes.size()), 0, nullptr);
   if (rc != rknn::kSucc) {
+    // librknnrt reports its version only on a context it created: the driver is read from the DRM device.
     std::string why_not;
-    const bool has_npu = npu::NpuDevice::open(&why_not).has_value();
+    const auto npu = npu::NpuDevice::open(&why_not);
+    const std::string driver = npu ? "rknpu driver " + npu->driver_version_text() + " (" + npu->path() + ")"
+                                   : "rknpu driver unknown (" + why_not + ")";
+    const std::string advice = init_error_advice(rc);
     throw Error("rknn backend: rknn_init(" + model_path + ") with " + m.rt->path() + " failed: " +
-                std::to_string(rc) + " " + rknn::error_name(rc) + (has_npu ? "" : " (" + why_not + ")"));
+                std::to_string(rc) + " " + rknn::error_name(rc) + "; found: librknnrt " + m.rt->path() +
+                " (version not reported: it is queried on a context), " + driver +
+                (advice.empty() ? "" : "; " + advice));
   }
   m.ctx_valid = true;
-  const auto versions = m.rt->query_version(m.ctx);
+  m.versions = m.rt->query_version(m.ctx);
+  const auto& versions = m.versions;
   RknnRuntime::check_abi(versions.api_version, versions.api);
+  m.check_versions();
 
   if (options.core_mask != 0) {
     rc = api.set_core_mask(m.ctx, static_cast<rknn::CoreMask>(options.core_mask));
@@ -270,9 +337,14 @@ ModelInfo RknnBackend::load(const std::string& model_path, const BackendOptions&
   rknn::InputOutputNum io{};
   rc = api.query(m.ctx, rknn::kQueryInOutNum, &io, sizeof(io));
   if (rc != rknn::kSucc) m.fail("rknn_query(IN_OUT_NUM)", rc);
-  if (io.n_input != 1) {
+  if (io.n_input == 0 || io.n_input > 4) {
     throw Error("rknn backend (" + model_path + "): the model has " + std::to_string(io.n_input) +
-                " inputs; vg.inference supports exactly one");
+                " inputs; vg.inference supports 1..4 (input, input1..input3)");
+  }
+  if (options.extra_inputs.size() + 1 > io.n_input) {
+    throw Error("rknn backend (" + model_path + "): the graph binds " + std::to_string(options.extra_inputs.size() + 1) +
+                " inputs but the model has only " + std::to_string(io.n_input) + " input(s) ('" + param_name(io.n_input) +
+                "' and later must stay unbound)");
   }
   if (io.n_output == 0 || io.n_output > 9) {
     throw Error("rknn backend (" + model_path + "): the model has " + std::to_string(io.n_output) +
@@ -280,57 +352,21 @@ ModelInfo RknnBackend::load(const std::string& model_path, const BackendOptions&
   }
 
   ModelInfo info;
-  // Input: the native attr (NHWC for images) is what the NPU reads without conversion.
-  const rknn::TensorAttr in_attr = m.query_attr(rknn::kQueryInputAttr, 0, "INPUT_ATTR");
-  rknn::TensorAttr native_in = m.query_attr(rknn::kQueryNativeInputAttr, 0, "NATIVE_INPUT_ATTR");
-  TensorDesc in;
-  in.name = in_attr.name[0] != '\0' ? std::string(in_attr.name, strnlen(in_attr.name, rknn::kMaxNameLen)) : "input";
-  const bool image_input = native_in.n_dims == 4 && native_in.fmt == rknn::kFormatNhwc;
-  rknn::TensorAttr bind = image_input ? native_in : in_attr;
-  if (image_input) {
-    // uint8 lets the NPU fuse mean/std normalisation and quantisation (the toolkit's zero-copy recipe);
-    // float32 makes the runtime convert.
-    const bool want_f32 = options.input.type == ElementKind::f32 && !options.input.dims.empty();
-    bind.type = want_f32 ? rknn::kTensorFloat32 : rknn::kTensorUint8;
-    bind.pass_through = 0;
-    in.type = want_f32 ? ElementKind::f32 : ElementKind::u8;
-    in.layout = Layout::nhwc;
-  } else {
-    if (!kind_of(bind.type, in.type)) throw Error("rknn backend (" + model_path + "): unsupported input type");
-    if (bind.type == rknn::kTensorFloat16) {
-      bind.type = rknn::kTensorFloat32;
-      in.type = ElementKind::f32;
-    }
-    in.layout = layout_of(bind.fmt);
+  // Input 0 (graph parameter "input") and inputs 1..n-1 ("input1".."input3").
+  const InputPlan p0 = m.plan_input(0, options.input);
+  m.input_attr = p0.attr;
+  m.input_bytes = p0.bytes;
+  m.input_bound_bytes = p0.bound_bytes;
+  m.input_rows = p0.rows;
+  m.input_row_bytes = p0.row_bytes;
+  m.input_pitch = p0.pitch;
+  info.inputs.push_back(p0.desc);
+  m.extra.assign(io.n_input - 1, ExtraInput{});
+  for (std::uint32_t k = 1; k < io.n_input; ++k) {
+    const TensorDesc none;
+    m.extra[k - 1].plan = m.plan_input(k, k - 1 < options.extra_inputs.size() ? options.extra_inputs[k - 1] : none);
+    info.inputs.push_back(m.extra[k - 1].plan.desc);
   }
-  for (std::uint32_t i = 0; i < bind.n_dims && i < rknn::kMaxDims; ++i) in.dims.push_back(bind.dims[i]);
-  // size_with_stride counts bytes of the model's own input type; rebinding as u8/f32 rescales it.
-  const std::size_t model_esz = native_in.type == rknn::kTensorFloat32 ? 4 : native_in.type == rknn::kTensorFloat16 ? 2 : 1;
-  const std::size_t strided = native_in.size_with_stride != 0 ? native_in.size_with_stride : native_in.size;
-  m.input_attr = bind;
-  m.input_bytes = in.byte_size();
-  m.input_bound_bytes = image_input ? strided / model_esz * element_size(in.type) : in.byte_size();
-  if (m.input_bound_bytes < m.input_bytes) m.input_bound_bytes = m.input_bytes;
-  m.input_rows = 1;
-  m.input_row_bytes = m.input_bytes;
-  m.input_pitch = m.input_bytes;
-  if (image_input) {
-    const std::size_t esz = element_size(in.type);
-    const std::uint32_t w = bind.dims[2];
-    const std::uint32_t stride = bind.w_stride == 0 ? w : bind.w_stride;
-    m.input_rows = static_cast<std::size_t>(bind.dims[0]) * bind.dims[1];
-    m.input_row_bytes = static_cast<std::size_t>(w) * bind.dims[3] * esz;
-    m.input_pitch = static_cast<std::size_t>(stride) * bind.dims[3] * esz;
-  }
-  if (!options.input.dims.empty() && options.input.type != in.type) {
-    throw Error("rknn backend (" + model_path + "): the model input takes " + in.to_text() + (image_input ? " (or f32)" : "") +
-                " but the graph binds " + options.input.to_text());
-  }
-  if (!options.input.dims.empty() && options.input.dims != in.dims) {
-    throw Error("rknn backend (" + model_path + "): the model input is " + in.to_text() +
-                " but the graph binds " + options.input.to_text());
-  }
-  info.inputs.push_back(in);
 
   m.outputs.assign(io.n_output, OutputPlan{});
   for (std::uint32_t i = 0; i < io.n_output; ++i) {
@@ -399,9 +435,244 @@ ModelInfo RknnBackend::load(const std::string& model_path, const BackendOptions&
     if (rc != rknn::kSucc) m.fail("rknn_set_io_mem(output " + std::to_string(i) + ")", rc);
     info.outputs.push_back(std::move(d));
   }
+  // Inputs 1..n-1 read zeros from their staging memory until bind_extra_inputs binds the graph's buffers.
+  for (ExtraInput& e : m.extra) {
+    e.staging = api.create_mem(m.ctx, static_cast<std::uint32_t>(e.plan.bound_bytes));
+    if (e.staging == nullptr) m.fail("rknn_create_mem(extra input staging)", rknn::kErrMallocFail);
+    std::memset(e.staging->virt_addr, 0, e.plan.bound_bytes);
+  }
   info.detail = "librknnrt " + versions.api + ", driver " + versions.driver + " (" + m.rt->path() + ")";
   m.info = info;
   return info;
+}
+
+std::string RknnBackend::Impl::versions_text() const {
+  return "librknnrt " + versions.api + " (" + rt->path() + "), rknpu driver " +
+         (versions.driver.empty() ? std::string("unknown") : versions.driver);
+}
+
+void RknnBackend::Impl::check_versions() const {
+  // Each feature the node uses, against the version that introduced it (rknn_api.h history).
+  const npu::RknnVersion& api = versions.api_version;
+  const npu::RknnVersion drv = npu::RknnVersion::parse(versions.driver);
+  auto refuse = [&](const std::string& what, const std::string& needed) {
+    throw Error("rknn backend (" + model + "): " + what + "; found " + versions_text() + "; needed: " + needed);
+  };
+  if (options.core_mask == rknn::kCoreAll && !api.at_least(2, 0, 0)) {
+    refuse("core_mask 0xffff (RKNN_NPU_CORE_ALL) exists from librknnrt 2.0.0 on",
+           "librknnrt >= 2.0.0, or core_mask 7 (three cores) / 3 (two cores)");
+  }
+  if (options.core_mask != rknn::kCoreAll && popcount(static_cast<unsigned>(options.core_mask)) > 1 && drv.valid &&
+      !drv.at_least(0, 9, 6)) {
+    refuse("core_mask " + std::to_string(options.core_mask) +
+               " runs one model on several NPU cores, which is reported to work only with rknpu driver >= 0.9.6 "
+               "(older drivers fail to submit or fall back to one core)",
+           "rknpu driver >= 0.9.6 (the board's kernel), or core_mask 0 (auto) / 1 / 2 / 4");
+  }
+  // A runtime that claims a version must export what that version introduced: otherwise it is not the
+  // library it says it is, and calls would go through the wrong entry points.
+  if (api.at_least(1, 6, 0) && !rt->has_mem_sync()) {
+    refuse("the runtime reports " + versions.api + " but does not export rknn_mem_sync (present from 1.6.0 on)",
+           "the librknnrt.so matching its reported version (reinstall it from rknn-toolkit2 rknpu2/runtime)");
+  }
+  if (api.at_least(2, 0, 0) && !rt->has_create_mem2()) {
+    refuse("the runtime reports " + versions.api + " but does not export rknn_create_mem2 (present from 2.0.0 on)",
+           "the librknnrt.so matching its reported version (reinstall it from rknn-toolkit2 rknpu2/runtime)");
+  }
+}
+
+InputPlan RknnBackend::Impl::plan_input(std::uint32_t index, const TensorDesc& graph) const {
+  // The native attr (NHWC for images) is what the NPU reads without conversion.
+  const std::string param = param_name(index);
+  const std::string where = "rknn backend (" + model + "): model input " + std::to_string(index);
+  const rknn::TensorAttr in_attr = query_attr(rknn::kQueryInputAttr, index, "INPUT_ATTR");
+  const rknn::TensorAttr native_in = query_attr(rknn::kQueryNativeInputAttr, index, "NATIVE_INPUT_ATTR");
+  InputPlan p;
+  TensorDesc& in = p.desc;
+  in.name = in_attr.name[0] != '\0' ? std::string(in_attr.name, strnlen(in_attr.name, rknn::kMaxNameLen)) : param;
+  const bool image_input = native_in.n_dims == 4 && native_in.fmt == rknn::kFormatNhwc;
+  rknn::TensorAttr bind = image_input ? native_in : in_attr;
+  if (image_input) {
+    // uint8 lets the NPU fuse mean/std normalisation and quantisation (the toolkit's zero-copy recipe);
+    // float32 makes the runtime convert.
+    const bool want_f32 = graph.type == ElementKind::f32 && !graph.dims.empty();
+    bind.type = want_f32 ? rknn::kTensorFloat32 : rknn::kTensorUint8;
+    bind.pass_through = 0;
+    in.type = want_f32 ? ElementKind::f32 : ElementKind::u8;
+    in.layout = Layout::nhwc;
+  } else {
+    if (!kind_of(bind.type, in.type)) throw Error(where + " ('" + in.name + "') has an unsupported type");
+    if (bind.type == rknn::kTensorFloat16) {
+      bind.type = rknn::kTensorFloat32;
+      in.type = ElementKind::f32;
+    }
+    in.layout = layout_of(bind.fmt);
+  }
+  for (std::uint32_t i = 0; i < bind.n_dims && i < rknn::kMaxDims; ++i) in.dims.push_back(bind.dims[i]);
+  // size_with_stride counts bytes of the model's own input type; rebinding as u8/f32 rescales it.
+  const std::size_t model_esz = native_in.type == rknn::kTensorFloat32 ? 4 : native_in.type == rknn::kTensorFloat16 ? 2 : 1;
+  const std::size_t strided = native_in.size_with_stride != 0 ? native_in.size_with_stride : native_in.size;
+  p.attr = bind;
+  p.bytes = in.byte_size();
+  p.bound_bytes = image_input ? strided / model_esz * element_size(in.type) : in.byte_size();
+  if (p.bound_bytes < p.bytes) p.bound_bytes = p.bytes;
+  p.rows = 1;
+  p.row_bytes = p.bytes;
+  p.pitch = p.bytes;
+  if (image_input) {
+    const std::size_t esz = element_size(in.type);
+    const std::uint32_t w = bind.dims[2];
+    const std::uint32_t stride = bind.w_stride == 0 ? w : bind.w_stride;
+    p.width = w;
+    p.w_stride = stride;
+    p.rows = static_cast<std::size_t>(bind.dims[0]) * bind.dims[1];
+    p.row_bytes = static_cast<std::size_t>(w) * bind.dims[3] * esz;
+    p.pitch = static_cast<std::size_t>(stride) * bind.dims[3] * esz;
+    if (stride < w) {
+      throw Error(where + " ('" + in.name + "') reports w_stride " + std::to_string(stride) + " < width " +
+                  std::to_string(w) + ": the runtime's native input attributes are inconsistent");
+    }
+  }
+  if (!graph.dims.empty() && graph.type != in.type) {
+    throw Error(where + ": the model input takes " + in.to_text() + (image_input ? " (or f32)" : "") +
+                " but the graph binds " + graph.to_text() + " to '" + param + "'");
+  }
+  if (!graph.dims.empty() && graph.dims != in.dims) {
+    throw Error(where + ": the model input is " + in.to_text() + " but the graph binds " + graph.to_text() +
+                " to '" + param + "'");
+  }
+  if (!graph.dims.empty() && graph.layout != Layout::unspecified && in.layout != Layout::unspecified &&
+      graph.layout != in.layout) {
+    throw Error(where + ": the runtime reads '" + in.name + "' as " + std::string(to_string(in.layout)) +
+                " but the graph's tensor bound to '" + param + "' is declared " +
+                std::string(to_string(graph.layout)) + " (the kernel does not transpose): declare the tensor " +
+                std::string(to_string(in.layout)) + " with dims " + in.to_text());
+  }
+  // rknn_create_mem/_from_fd take 32-bit sizes: a larger input cannot be bound at all.
+  if (p.bound_bytes > UINT32_MAX) {
+    throw Error(where + " ('" + in.name + "') needs " + std::to_string(p.bound_bytes) + " bytes as " +
+                std::string(to_string(in.type)) + ", beyond the runtime's 32-bit memory sizes (4 GiB): bind '" +
+                param + "' as u8 so the NPU converts, or use a smaller model input");
+  }
+  return p;
+}
+
+std::string RknnBackend::Impl::zero_copy_obstacle(std::size_t input, const InputPlan& p, const MemoryBlock& b) const {
+  const std::string fix_copy = " (or leave require_zero_copy false: the frame is then copied, counted as a conversion)";
+  if (!b.is_dmabuf()) {
+    return "it is host memory without a DMA-BUF fd; install the NPU allocator (install_npu_allocator) so the graph "
+           "allocates '" + param_name(input) + "' as DMA-BUFs" + fix_copy;
+  }
+  if (p.pitch != p.row_bytes) {
+    return "the model's native input rows are padded to w_stride " + std::to_string(p.w_stride) + " px but the tensor is " +
+           std::to_string(p.width) + " px wide and dense (" + std::to_string(p.row_bytes) + "-byte rows, the runtime reads " +
+           std::to_string(p.pitch) + "-byte rows); convert the model with an input width that needs no padding (w_stride " +
+           "equal to the width)" + fix_copy;
+  }
+  if (b.size < p.bound_bytes) {
+    return "it holds " + std::to_string(b.size) + " bytes but the runtime reads size_with_stride " +
+           std::to_string(p.bound_bytes) + " bytes from it; allocate buffers of at least that size (a DMA-BUF allocator "
+           "rounding to pages does)" + fix_copy;
+  }
+  if (b.fd_offset > INT32_MAX) {
+    return "its offset " + std::to_string(b.fd_offset) + " in DMA-BUF fd " + std::to_string(b.dmabuf_fd) +
+           " exceeds rknn_create_mem_from_fd's 32-bit offset; allocate it in a smaller DMA-BUF" + fix_copy;
+  }
+  return {};
+}
+
+void RknnBackend::Impl::copy_rows(const InputPlan& p, const void* input, rknn::TensorMem* dst_mem) noexcept {
+  const auto* src = static_cast<const std::uint8_t*>(input);
+  auto* dst = static_cast<std::uint8_t*>(dst_mem->virt_addr);
+  for (std::size_t r = 0; r < p.rows; ++r) std::memcpy(dst + r * p.pitch, src + r * p.row_bytes, p.row_bytes);
+}
+
+void RknnBackend::Impl::release_runtime_objects() noexcept {
+  if (!ctx_valid) return;
+  const auto& api = rt->api();
+  // Every memory first, then the context: a context destroyed first would leave the mems dangling.
+  release_imported();
+  for (rknn::TensorMem*& mem : input_mems) {
+    if (mem != nullptr) (void)api.destroy_mem(ctx, mem);
+    mem = nullptr;
+  }
+  if (staging != nullptr) (void)api.destroy_mem(ctx, staging);
+  staging = nullptr;
+  for (ExtraInput& e : extra) {
+    for (rknn::TensorMem*& mem : e.mems) {
+      if (mem != nullptr) (void)api.destroy_mem(ctx, mem);
+      mem = nullptr;
+    }
+    if (e.staging != nullptr) (void)api.destroy_mem(ctx, e.staging);
+    e.staging = nullptr;
+  }
+  for (OutputPlan& o : outputs) {
+    if (o.mem != nullptr) (void)api.destroy_mem(ctx, o.mem);
+    o.mem = nullptr;
+  }
+  (void)api.destroy(ctx);
+  ctx_valid = false;
+}
+
+Status RknnBackend::Impl::ensure_context() noexcept {
+  if (!needs_recovery) return Status::ok;
+  return recover();
+}
+
+Status RknnBackend::Impl::recover() noexcept {
+  // The last run left the context unusable (timeout): destroy it with every memory, create it again from
+  // the same model bytes and core mask, and bind everything as create did. No throw, no container growth.
+  const auto& api = rt->api();
+  release_runtime_objects();
+  auto failed = [&](const char* what, int rc) {
+    last_code = rc;
+    set_failure("the rknn context was unusable after a timeout and rebuilding it failed: %s returned %d %s", what, rc,
+                rknn::error_name(rc));
+    return Status::inference_error;
+  };
+  int rc = api.init(&ctx, model_bytes.data(), static_cast<std::uint32_t>(model_bytes.size()), 0, nullptr);
+  if (rc != rknn::kSucc) return failed("rknn_init", rc);
+  ctx_valid = true;
+  if (current_core_mask != 0) {
+    rc = api.set_core_mask(ctx, static_cast<rknn::CoreMask>(current_core_mask));
+    if (rc != rknn::kSucc) return failed("rknn_set_core_mask", rc);
+  }
+  for (OutputPlan& o : outputs) {
+    const std::uint32_t bytes = o.attr.size_with_stride != 0 ? o.attr.size_with_stride : o.attr.size;
+    o.mem = api.create_mem(ctx, bytes);
+    if (o.mem == nullptr) return failed("rknn_create_mem(output)", rknn::kErrMallocFail);
+    rc = api.set_io_mem(ctx, o.mem, &o.attr);
+    if (rc != rknn::kSucc) return failed("rknn_set_io_mem(output)", rc);
+  }
+  auto bind_fd = [&](const MemoryBlock& b, std::size_t bytes) {
+    void* base = static_cast<char*>(b.data) - b.fd_offset;
+    return api.create_mem_from_fd(ctx, b.dmabuf_fd, base, static_cast<std::uint32_t>(bytes),
+                                  static_cast<std::int32_t>(b.fd_offset));
+  };
+  // Exactly the buffers bind_inputs bound zero-copy are bound again; the others keep going through staging.
+  for (std::size_t k = 0; k < input_blocks.size() && k < input_mems.size(); ++k) {
+    if (input_zc[k] == 0) continue;
+    input_mems[k] = bind_fd(input_blocks[k], input_bound_bytes);
+    if (input_mems[k] == nullptr) return failed("rknn_create_mem_from_fd(input)", rknn::kErrMallocFail);
+  }
+  staging = api.create_mem(ctx, static_cast<std::uint32_t>(input_bound_bytes));
+  if (staging == nullptr) return failed("rknn_create_mem(input staging)", rknn::kErrMallocFail);
+  std::memset(staging->virt_addr, 0, input_bound_bytes);
+  for (ExtraInput& e : extra) {
+    for (std::size_t k = 0; k < e.blocks.size() && k < e.mems.size(); ++k) {
+      if (e.zc[k] == 0) continue;
+      e.mems[k] = bind_fd(e.blocks[k], e.plan.bound_bytes);
+      if (e.mems[k] == nullptr) return failed("rknn_create_mem_from_fd(extra input)", rknn::kErrMallocFail);
+    }
+    e.staging = api.create_mem(ctx, static_cast<std::uint32_t>(e.plan.bound_bytes));
+    if (e.staging == nullptr) return failed("rknn_create_mem(extra input staging)", rknn::kErrMallocFail);
+    std::memset(e.staging->virt_addr, 0, e.plan.bound_bytes);
+    e.selected = SIZE_MAX;
+  }
+  needs_recovery = false;
+  ++recoveries;
+  failure[0] = '\0';
+  return Status::ok;
 }
 
 void RknnBackend::bind_inputs(std::span<const MemoryBlock> buffers) {
@@ -421,15 +692,33 @@ void RknnBackend::bind_inputs(std::span<const MemoryBlock> buffers) {
   m.import_counters.capacity = m.imported.size();
   m.input_mems.assign(buffers.size(), nullptr);
   m.input_data.assign(buffers.size(), nullptr);
+  m.input_blocks.assign(buffers.begin(), buffers.end());
+  m.input_zc.assign(buffers.size(), 0);
   m.zero_copy = 0;
+  InputPlan p0;
+  p0.bytes = m.input_bytes;
+  p0.row_bytes = m.input_row_bytes;
+  p0.pitch = m.input_pitch;
+  p0.rows = m.input_rows;
+  p0.bound_bytes = m.input_bound_bytes;
+  p0.width = m.input_attr.n_dims == 4 ? m.input_attr.dims[2] : 0;
+  p0.w_stride = m.input_attr.w_stride == 0 ? p0.width : m.input_attr.w_stride;
   for (std::size_t k = 0; k < buffers.size(); ++k) {
     const MemoryBlock& b = buffers[k];
     if (b.data == nullptr || b.size < m.input_bytes) {
-      throw Error("rknn backend (" + m.model + "): input buffer " + std::to_string(k) + " holds " +
-                  std::to_string(b.size) + " bytes, the model input needs " + std::to_string(m.input_bytes));
+      throw Error("'input' buffer " + std::to_string(k) + " holds " + std::to_string(b.size) +
+                  " bytes, the model input " + m.info.inputs[0].to_text() + " of " + m.model + " needs " +
+                  std::to_string(m.input_bytes) + ": bind a tensor of that shape and type");
     }
     m.input_data[k] = b.data;
-    if (b.is_dmabuf() && dense && b.size >= bound_size) {
+    if (m.options.require_zero_copy) {
+      const std::string why = m.zero_copy_obstacle(0, p0, b);
+      if (!why.empty()) {
+        throw Error("'input' buffer " + std::to_string(k) + " cannot be bound zero-copy to model input 0 of " + m.model +
+                    " (require_zero_copy): " + why);
+      }
+    }
+    if (b.is_dmabuf() && dense && b.size >= bound_size && b.fd_offset <= INT32_MAX) {
       // virt_addr is the start of the fd's mapping; offset locates the tensor inside the fd.
       void* base = static_cast<char*>(b.data) - b.fd_offset;
       rknn::TensorMem* mem = api.create_mem_from_fd(m.ctx, b.dmabuf_fd, base, static_cast<std::uint32_t>(bound_size),
@@ -439,6 +728,7 @@ void RknnBackend::bind_inputs(std::span<const MemoryBlock> buffers) {
                     ") failed for input buffer " + std::to_string(k));
       }
       m.input_mems[k] = mem;
+      m.input_zc[k] = 1;
       ++m.zero_copy;
     }
   }
@@ -460,8 +750,98 @@ void RknnBackend::bind_inputs(std::span<const MemoryBlock> buffers) {
   }
 }
 
+void RknnBackend::bind_extra_inputs(std::size_t input, std::span<const MemoryBlock> buffers) {
+  Impl& m = *impl_;
+  if (!m.ctx_valid) throw Error("rknn backend: bind_extra_inputs before load");
+  if (input == 0 || input > m.extra.size()) {
+    throw Error("rknn backend (" + m.model + "): '" + param_name(input) + "' is bound but the model has " +
+                std::to_string(m.extra.size() + 1) + " input(s)");
+  }
+  const auto& api = m.rt->api();
+  ExtraInput& e = m.extra[input - 1];
+  const InputPlan& p = e.plan;
+  for (rknn::TensorMem*& mem : e.mems) {
+    if (mem != nullptr) (void)api.destroy_mem(m.ctx, mem);
+  }
+  e.blocks.assign(buffers.begin(), buffers.end());
+  e.mems.assign(buffers.size(), nullptr);
+  e.zc.assign(buffers.size(), 0);
+  const std::string param = param_name(input);
+  for (std::size_t k = 0; k < buffers.size(); ++k) {
+    const MemoryBlock& b = buffers[k];
+    if (b.data == nullptr || b.size < p.bytes) {
+      throw Error("'" + param + "' buffer " + std::to_string(k) + " holds " + std::to_string(b.size) +
+                  " bytes, model input " + std::to_string(input) + " " + p.desc.to_text() + " of " + m.model +
+                  " needs " + std::to_string(p.bytes) + ": bind a tensor of that shape and type");
+    }
+    if (m.options.require_zero_copy) {
+      const std::string why = m.zero_copy_obstacle(input, p, b);
+      if (!why.empty()) {
+        throw Error("'" + param + "' buffer " + std::to_string(k) + " cannot be bound zero-copy to model input " +
+                    std::to_string(input) + " of " + m.model + " (require_zero_copy): " + why);
+      }
+    }
+    if (b.is_dmabuf() && p.pitch == p.row_bytes && b.size >= p.bound_bytes && b.fd_offset <= INT32_MAX) {
+      void* base = static_cast<char*>(b.data) - b.fd_offset;
+      e.mems[k] = api.create_mem_from_fd(m.ctx, b.dmabuf_fd, base, static_cast<std::uint32_t>(p.bound_bytes),
+                                         static_cast<std::int32_t>(b.fd_offset));
+      if (e.mems[k] == nullptr) {
+        throw Error("rknn backend (" + m.model + "): rknn_create_mem_from_fd(fd " + std::to_string(b.dmabuf_fd) +
+                    ") failed for '" + param + "' buffer " + std::to_string(k));
+      }
+      e.zc[k] = 1;
+    }
+  }
+  if (e.staging == nullptr) {
+    e.staging = api.create_mem(m.ctx, static_cast<std::uint32_t>(p.bound_bytes));
+    if (e.staging == nullptr) m.fail("rknn_create_mem(" + param + " staging)", rknn::kErrMallocFail);
+    std::memset(e.staging->virt_addr, 0, p.bound_bytes);
+  }
+  e.selected = buffers.empty() ? SIZE_MAX : 0;
+  if (!buffers.empty() && e.mems[0] == nullptr) Impl::copy_rows(p, buffers[0].data, e.staging);
+}
+
+Status RknnBackend::select_extra_input(std::size_t input, std::size_t bound_index, const MemoryBlock& block,
+                                       bool& converted) noexcept {
+  Impl& m = *impl_;
+  converted = false;
+  m.failure[0] = '\0';
+  if (m.ensure_context() != Status::ok) return Status::inference_error;
+  if (!m.ctx_valid || input == 0 || input > m.extra.size()) return Status::invalid_argument;
+  ExtraInput& e = m.extra[input - 1];
+  if (e.staging == nullptr) return Status::not_verified;
+  if (bound_index < e.mems.size()) {
+    if (e.mems[bound_index] != nullptr) {
+      e.selected = bound_index;
+      return Status::ok;
+    }
+    Impl::copy_rows(e.plan, e.blocks[bound_index].data, e.staging);
+    e.selected = SIZE_MAX;
+    converted = true;
+    return Status::ok;
+  }
+  if (block.data == nullptr) {
+    m.set_failure("input%zu is device-only memory that was not bound at create; extra inputs are read from their "
+                  "bound buffers or copied from a CPU address", input);
+    return Status::not_supported;
+  }
+  if (block.size < e.plan.bytes) {
+    m.set_failure("the buffer for input%zu holds %zu bytes, the model input needs %zu", input, block.size,
+                  e.plan.bytes);
+    return Status::invalid_argument;
+  }
+  Impl::copy_rows(e.plan, block.data, e.staging);
+  e.selected = SIZE_MAX;
+  converted = true;
+  return Status::ok;
+}
+
+std::uint64_t RknnBackend::recoveries() const noexcept { return impl_->recoveries; }
+
 Status RknnBackend::run(std::size_t input_index, std::span<void* const> outputs) noexcept {
   Impl& m = *impl_;
+  m.failure[0] = '\0';
+  if (m.ensure_context() != Status::ok) return Status::inference_error;
   if (!m.ctx_valid || input_index >= m.input_mems.size()) return Status::invalid_argument;
   rknn::TensorMem* in = m.input_mems[input_index];
   if (in == nullptr) return m.run_staged(m.input_data[input_index], outputs);
@@ -476,6 +856,7 @@ Status RknnBackend::run_imported(const MemoryBlock& input, std::span<void* const
   Impl& m = *impl_;
   converted = false;
   m.failure[0] = '\0';
+  if (m.ensure_context() != Status::ok) return Status::inference_error;
   if (!m.ctx_valid || m.staging == nullptr) return Status::not_verified;
   if (input.size < m.input_bytes) {
     m.set_failure("the imported buffer holds %zu bytes, the model input needs %zu", input.size, m.input_bytes);
@@ -497,11 +878,11 @@ Status RknnBackend::run_imported(const MemoryBlock& input, std::span<void* const
 
 Status RknnBackend::Impl::run_staged(const void* input, std::span<void* const> outputs) noexcept {
   if (!ctx_valid || staging == nullptr || input == nullptr) return Status::invalid_argument;
-  const auto* src = static_cast<const std::uint8_t*>(input);
-  auto* dst = static_cast<std::uint8_t*>(staging->virt_addr);
-  for (std::size_t r = 0; r < input_rows; ++r) {
-    std::memcpy(dst + r * input_pitch, src + r * input_row_bytes, input_row_bytes);
-  }
+  InputPlan p;
+  p.rows = input_rows;
+  p.pitch = input_pitch;
+  p.row_bytes = input_row_bytes;
+  copy_rows(p, input, staging);
   return execute(staging, outputs);
 }
 
@@ -583,17 +964,21 @@ Status RknnBackend::Impl::execute(rknn::TensorMem* in, std::span<void* const> ou
   Impl& m = *this;
   if (!outputs.empty() && outputs.size() < m.outputs.size()) return Status::invalid_argument;
   const auto& api = m.rt->api();
-  int rc = api.set_io_mem(m.ctx, in, &m.input_attr);
+  auto bind_input = [&](rknn::TensorMem* mem, rknn::TensorAttr* attr) {
+    int code = api.set_io_mem(m.ctx, mem, attr);
+    if (code == rknn::kSucc && api.mem_sync != nullptr) code = api.mem_sync(m.ctx, mem, rknn::kSyncToDevice);
+    if (code == rknn::kErrCtxInvalid) m.needs_recovery = true;
+    return code;
+  };
+  int rc = bind_input(in, &m.input_attr);
+  for (std::size_t k = 0; rc == rknn::kSucc && k < m.extra.size(); ++k) {
+    ExtraInput& e = m.extra[k];
+    rknn::TensorMem* mem = e.selected < e.mems.size() && e.mems[e.selected] != nullptr ? e.mems[e.selected] : e.staging;
+    rc = mem != nullptr ? bind_input(mem, &e.plan.attr) : rknn::kErrInputInvalid;
+  }
   if (rc != rknn::kSucc) {
     m.last_code = rc;
     return Status::inference_error;
-  }
-  if (api.mem_sync != nullptr) {
-    rc = api.mem_sync(m.ctx, in, rknn::kSyncToDevice);
-    if (rc != rknn::kSucc) {
-      m.last_code = rc;
-      return Status::inference_error;
-    }
   }
   rknn::RunExtend ext{};
   ext.timeout_ms = m.options.timeout_ms;
@@ -604,6 +989,8 @@ Status RknnBackend::Impl::execute(rknn::TensorMem* in, std::span<void* const> ou
   if (rc != rknn::kSucc) {
     m.last_code = rc;
     m.last_us = wall;
+    // A timed-out (or invalidated) context may still hold the job: it is rebuilt before the next frame.
+    if (rc == rknn::kErrTimeout || rc == rknn::kErrCtxInvalid) m.needs_recovery = true;
     return rc == rknn::kErrTimeout ? Status::timeout : Status::inference_error;
   }
   rknn::PerfRun perf{};
@@ -630,12 +1017,14 @@ Status RknnBackend::Impl::execute(rknn::TensorMem* in, std::span<void* const> ou
 
 Status RknnBackend::set_core_mask(int mask) noexcept {
   Impl& m = *impl_;
+  if (m.ensure_context() != Status::ok) return Status::inference_error;
   if (!m.ctx_valid) return Status::not_verified;
   const int rc = m.rt->api().set_core_mask(m.ctx, static_cast<rknn::CoreMask>(mask));
   if (rc != rknn::kSucc) {
     m.last_code = rc;
     return Status::inference_error;
   }
+  m.current_core_mask = mask;
   return Status::ok;
 }
 

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdlib>
 #include <filesystem>
@@ -26,6 +27,7 @@ class FakeRknnrt {
     bind(log_reset_, "fake_rknn_log_reset");
     bind(set_, "fake_rknn_set");
     bind(set_version_, "fake_rknn_set_api_version");
+    bind(set_driver_version_, "fake_rknn_set_driver_version");
     bind(live_mems_, "fake_rknn_live_mems");
     bind(live_contexts_, "fake_rknn_live_contexts");
     bind(counter_, "fake_rknn_counter");
@@ -33,6 +35,11 @@ class FakeRknnrt {
     bind(run_records_, "fake_rknn_run_records");
     bind(run_record_, "fake_rknn_run_record");
     bind(counters_reset_, "fake_rknn_counters_reset");
+    bind(set_context_, "fake_rknn_set_context");
+    bind(context_value_, "fake_rknn_context_value");
+    bind(init_records_, "fake_rknn_init_records");
+    bind(init_record_, "fake_rknn_init_record");
+    bind(run_record_ex_, "fake_rknn_run_record_ex");
     counters_reset_();  // each test counts from zero
   }
   ~FakeRknnrt() {
@@ -40,6 +47,10 @@ class FakeRknnrt {
     set_("fail_runs", 0);
     set_("timeout_runs", 0);
     set_("fail_init", 0);
+    set_("init_error", -6);
+    set_driver_version_(nullptr);
+    set_("run_latency_us", 0);
+    set_("run_jitter_us", 0);
     dlclose(handle_);
   }
   FakeRknnrt(const FakeRknnrt&) = delete;
@@ -56,8 +67,35 @@ class FakeRknnrt {
   void reset_log() const { log_reset_(); }
   void set(const char* key, long value) const { set_(key, value); }
   void set_api_version(const char* v) const { set_version_(v); }
+  /// The driver version RKNN_QUERY_SDK_VERSION reports (null: "0.9.8").
+  void set_driver_version(const char* v) const { set_driver_version_(v); }
   int live_mems() const { return live_mems_(); }
   int live_contexts() const { return live_contexts_(); }
+
+  /// Run latency (see fake_rknnrt.hpp): every run of a context without its own latency waits this long,
+  /// like an accelerator (sleeping, one of three cores busy); @p jitter_us adds 0..jitter_us per run.
+  void set_run_latency(std::chrono::microseconds latency, std::chrono::microseconds jitter = {},
+                       long seed = 1) const {
+    set_("run_jitter_seed", seed);
+    set_("run_jitter_us", static_cast<long>(jitter.count()));
+    set_("run_latency_us", static_cast<long>(latency.count()));
+  }
+  /// One context's own run latency (negative: back to the global one). False for an unknown context.
+  bool set_context_run_latency(unsigned long long ctx, std::chrono::microseconds latency) const {
+    return set_context_(ctx, "run_latency_us", latency.count() < 0 ? -1L : static_cast<long>(latency.count())) == 0;
+  }
+  /// A live context's "core_mask", "init_tid", "runs", "input_fd_binds" or "run_latency_us"; -1 if unknown.
+  long context_value(unsigned long long ctx, const char* key) const { return context_value_(ctx, key); }
+  /// Successful rknn_init calls since the last reset_counters(), in call order.
+  struct InitRead {
+    unsigned long long ctx = 0;
+    long tid = 0;  // Linux thread id of the caller
+  };
+  std::vector<InitRead> inits() const {
+    std::vector<InitRead> out(static_cast<std::size_t>(init_records_()));
+    for (std::size_t i = 0; i < out.size(); ++i) (void)init_record_(static_cast<int>(i), &out[i].ctx, &out[i].tid);
+    return out;
+  }
 
   /// Per-call counters (see fake_rknnrt.hpp): "create_mem_from_fd", "create_mem", "destroy_mem", "set_io_mem",
   /// "set_io_mem_input", "run".
@@ -67,13 +105,20 @@ class FakeRknnrt {
   void reset_counters() const { counters_reset_(); }
   /// What one successful rknn_run read: the input memory's fd (-1: runtime-allocated, e.g. staging) and the
   /// FNV-1a 64 checksum of the input bytes as the runtime saw them.
+  /// Also the context that ran, the caller's Linux thread id and the core it occupied (-1: no latency).
   struct RunRead {
     int fd = -1;
     unsigned long long checksum = 0;
+    unsigned long long ctx = 0;
+    long tid = 0;
+    int core = -1;
   };
   std::vector<RunRead> runs() const {
     std::vector<RunRead> out(static_cast<std::size_t>(run_records_()));
-    for (std::size_t i = 0; i < out.size(); ++i) (void)run_record_(static_cast<int>(i), &out[i].fd, &out[i].checksum);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      (void)run_record_(static_cast<int>(i), &out[i].fd, &out[i].checksum);
+      (void)run_record_ex_(static_cast<int>(i), &out[i].ctx, &out[i].tid, &out[i].core);
+    }
     return out;
   }
 
@@ -97,6 +142,7 @@ class FakeRknnrt {
   void (*log_reset_)() = nullptr;
   int (*set_)(const char*, long) = nullptr;
   void (*set_version_)(const char*) = nullptr;
+  void (*set_driver_version_)(const char*) = nullptr;
   int (*live_mems_)() = nullptr;
   int (*live_contexts_)() = nullptr;
   long (*counter_)(const char*) = nullptr;
@@ -104,6 +150,11 @@ class FakeRknnrt {
   int (*run_records_)() = nullptr;
   int (*run_record_)(int, int*, unsigned long long*) = nullptr;
   void (*counters_reset_)() = nullptr;
+  int (*set_context_)(unsigned long long, const char*, long) = nullptr;
+  long (*context_value_)(unsigned long long, const char*) = nullptr;
+  int (*init_records_)() = nullptr;
+  int (*init_record_)(int, unsigned long long*, long*) = nullptr;
+  int (*run_record_ex_)(int, unsigned long long*, long*, int*) = nullptr;
 };
 
 /// The checksum the stand-in records per run (FNV-1a 64) of @p size bytes at @p data.

@@ -5,14 +5,18 @@
 #include "fake_rknnrt.hpp"
 
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <thread>
 
 #include "visiongraph/npu/rknn_types.hpp"
 
@@ -27,6 +31,8 @@ constexpr int kMaxContexts = 16;
 constexpr std::uint32_t kC2 = 8;
 constexpr int kMaxTrackedFd = 4096;
 constexpr int kMaxRunRecords = 16384;
+constexpr int kMaxInitRecords = 256;
+constexpr int kNumCores = 3;  // RK3588: NPU cores 0, 1, 2
 
 struct FakeMem {
   TensorMem pub;
@@ -41,22 +47,42 @@ struct Tensor {
   std::uint32_t dims[4] = {0, 0, 0, 0};
 };
 
+constexpr int kMaxExtraInputs = 3;
+
 struct FakeContext {
   bool used = false;
   Tensor input;   // NHWC
   std::uint32_t wstride = 0;
+  std::uint32_t input_pad = 0;  // extra bytes in input 0's native size_with_stride ("input_pad N")
+  int n_extra = 0;              // inputs 1..n_extra ("input" lines after the first)
+  Tensor extra_in[kMaxExtraInputs];
+  FakeMem* extra_mem[kMaxExtraInputs] = {};
+  int min_runtime[3] = {0, 0, 0};  // "min_runtime X.Y.Z": rknn_init refuses the model on older runtimes
   int n_out = 0;
   Tensor out[kMaxOutputs];
   FakeMem* in_mem = nullptr;
   FakeMem* out_mem[kMaxOutputs] = {};
   bool out_native[kMaxOutputs] = {};
   int core_mask = 0;
+  long run_latency_us = -1;  // -1: the global run latency
+  long init_tid = 0;         // thread that ran rknn_init
+  long runs = 0;             // successful runs since init
+  long input_fd_binds = 0;   // rknn_create_mem_from_fd calls since init
 };
 
 /// What one successful rknn_run read from its bound input.
 struct RunRecord {
   int fd = -1;                   // fd of the bound input memory (-1: runtime-allocated, e.g. staging)
   unsigned long long checksum = 0;  // FNV-1a 64 of the dense input bytes, read through the bound memory
+  Context ctx = 0;               // the context that ran
+  long tid = 0;                  // the calling thread
+  int core = -1;                 // core the run occupied (-1: no run latency, no core model)
+};
+
+/// One successful rknn_init: the context and the calling thread.
+struct InitRecord {
+  Context ctx = 0;
+  long tid = 0;
 };
 
 /// Per-call counters since the last fake_rknn_counters_reset().
@@ -70,6 +96,9 @@ struct CallCounters {
   int binds_per_fd[kMaxTrackedFd] = {};
   RunRecord runs[kMaxRunRecords];
   int run_records = 0;
+  InitRecord inits[kMaxInitRecords];
+  int init_records = 0;
+  long max_concurrent_runs = 0;  // most runs inside their latency wait at once
 };
 
 std::mutex g_mutex;
@@ -81,7 +110,61 @@ long g_timeout_runs = 0;
 long g_fail_init = 0;
 std::atomic<int> g_live_mems{0};
 char g_version[128] = {0};
+char g_driver[64] = {0};
+long g_init_error = kErrModelInvalid;  // code returned by fail_init
 FakeContext g_ctx[kMaxContexts];
+
+// Accelerator model (only with a run latency): a run occupies one free NPU core allowed by its context's
+// core mask for the latency, waiting (never spinning) for a core when all allowed ones are busy.
+long g_run_latency_us = 0;
+long g_run_jitter_us = 0;
+unsigned long long g_jitter_state = 0x9e3779b97f4a7c15ull;
+bool g_core_busy[kNumCores] = {};
+long g_runs_in_latency = 0;
+std::condition_variable g_core_cv;
+
+long current_tid() { return static_cast<long>(::syscall(SYS_gettid)); }
+
+/// Next value of the jitter generator (xorshift64*), under g_mutex.
+unsigned long long next_jitter() {
+  g_jitter_state ^= g_jitter_state >> 12;
+  g_jitter_state ^= g_jitter_state << 25;
+  g_jitter_state ^= g_jitter_state >> 27;
+  return g_jitter_state * 2685821657736338717ull;
+}
+
+/// Cores a core mask allows (bit i: core i); auto and "all" allow every core.
+unsigned allowed_cores(int mask) {
+  const unsigned m = static_cast<unsigned>(mask) & ((1u << kNumCores) - 1u);
+  return mask == kCoreAuto || mask == kCoreAll || m == 0 ? (1u << kNumCores) - 1u : m;
+}
+
+/// Waits like an accelerator: takes a free allowed core (waiting on a condition variable while none is
+/// free), releases g_mutex for @p latency_us, then frees the core. Returns the core used. @p lock holds g_mutex.
+int occupy_core(std::unique_lock<std::mutex>& lock, int mask, long latency_us) {
+  const unsigned allowed = allowed_cores(mask);
+  int core = -1;
+  g_core_cv.wait(lock, [&] {
+    for (int i = 0; i < kNumCores; ++i) {
+      if ((allowed & (1u << i)) != 0 && !g_core_busy[i]) {
+        core = i;
+        return true;
+      }
+    }
+    return false;
+  });
+  g_core_busy[core] = true;
+  ++g_runs_in_latency;
+  if (g_runs_in_latency > g_counters.max_concurrent_runs) g_counters.max_concurrent_runs = g_runs_in_latency;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(latency_us);
+  lock.unlock();
+  std::this_thread::sleep_until(until);
+  lock.lock();
+  --g_runs_in_latency;
+  g_core_busy[core] = false;
+  g_core_cv.notify_all();
+  return core;
+}
 
 void log_call(const char* fmt, ...) {
   if (g_log_count >= kMaxLog) return;
@@ -103,6 +186,16 @@ std::uint32_t elems(const Tensor& t) {
   return n;
 }
 
+/// True when the version text @p v ("1.6.0 (...)") is older than @p need.
+bool version_below(const char* v, const int need[3]) {
+  int have[3] = {0, 0, 0};
+  (void)std::sscanf(v, "%d.%d.%d", &have[0], &have[1], &have[2]);
+  for (int i = 0; i < 3; ++i) {
+    if (have[i] != need[i]) return have[i] < need[i];
+  }
+  return false;
+}
+
 const char* default_version() {
 #if defined(FAKE_RKNN_OLD_SPELLING)
   return "1.2.0 (fake old runtime)";
@@ -119,13 +212,21 @@ bool parse_model(const char* text, std::size_t size, FakeContext& c) {
   c.n_out = 0;
   c.input = Tensor{};
   c.wstride = 0;
+  c.n_extra = 0;
   char* save = nullptr;
   for (char* line = strtok_r(buf, "\n", &save); line != nullptr; line = strtok_r(nullptr, "\n", &save)) {
     unsigned d[4] = {0, 0, 0, 0};
     if (std::strncmp(line, "input ", 6) == 0) {
       if (std::sscanf(line + 6, "%u %u %u %u", &d[0], &d[1], &d[2], &d[3]) != 4) return false;
-      c.input.n_dims = 4;
-      std::memcpy(c.input.dims, d, sizeof(d));
+      // The first "input" line is input 0; later ones are inputs 1..3.
+      if (c.input.n_dims != 0 && c.n_extra >= kMaxExtraInputs) return false;
+      Tensor& t = c.input.n_dims == 0 ? c.input : c.extra_in[c.n_extra++];
+      t.n_dims = 4;
+      std::memcpy(t.dims, d, sizeof(d));
+    } else if (std::strncmp(line, "min_runtime ", 12) == 0) {
+      if (std::sscanf(line + 12, "%d.%d.%d", &c.min_runtime[0], &c.min_runtime[1], &c.min_runtime[2]) < 2) return false;
+    } else if (std::strncmp(line, "input_pad ", 10) == 0) {
+      c.input_pad = static_cast<std::uint32_t>(std::atoi(line + 10));
     } else if (std::strncmp(line, "wstride ", 8) == 0) {
       c.wstride = static_cast<std::uint32_t>(std::atoi(line + 8));
     } else if (std::strncmp(line, "output ", 7) == 0) {
@@ -140,22 +241,23 @@ bool parse_model(const char* text, std::size_t size, FakeContext& c) {
   return c.input.n_dims == 4 && c.n_out > 0;
 }
 
-void fill_input_attr(const FakeContext& c, TensorAttr& a, bool native) {
+void fill_input_attr(const FakeContext& c, TensorAttr& a, bool native, std::uint32_t index = 0) {
   std::memset(&a, 0, sizeof(a));
-  a.index = 0;
+  const Tensor& in = index == 0 ? c.input : c.extra_in[index - 1];
+  a.index = index;
   a.n_dims = 4;
-  for (int i = 0; i < 4; ++i) a.dims[i] = c.input.dims[i];
-  std::snprintf(a.name, sizeof(a.name), "in0");
-  a.n_elems = elems(c.input);
+  for (int i = 0; i < 4; ++i) a.dims[i] = in.dims[i];
+  std::snprintf(a.name, sizeof(a.name), "in%u", index);
+  a.n_elems = elems(in);
   a.size = a.n_elems;
   a.fmt = kFormatNhwc;
   a.type = kTensorInt8;
   a.qnt_type = kQntAffineAsymmetric;
   a.zp = -128;
   a.scale = 1.0f / 255.0f;
-  const std::uint32_t ws = (native && c.wstride != 0) ? c.wstride : c.input.dims[2];
+  const std::uint32_t ws = (native && c.wstride != 0 && index == 0) ? c.wstride : in.dims[2];
   a.w_stride = ws;
-  a.size_with_stride = c.input.dims[0] * c.input.dims[1] * ws * c.input.dims[3];
+  a.size_with_stride = in.dims[0] * in.dims[1] * ws * in.dims[3] + (native && index == 0 ? c.input_pad : 0);
 }
 
 void fill_output_attr(const FakeContext& c, std::uint32_t i, TensorAttr& a, bool native) {
@@ -221,6 +323,9 @@ int destroy_mem_impl(const char* fn, Context ctx, TensorMem* mem) {
   ++g_counters.destroy_mem;
   FakeContext* c = lookup(ctx);
   if (c->in_mem == m) c->in_mem = nullptr;
+  for (auto& x : c->extra_mem) {
+    if (x == m) x = nullptr;
+  }
   for (auto& o : c->out_mem) {
     if (o == m) o = nullptr;
   }
@@ -241,8 +346,8 @@ __attribute__((visibility("default"))) int rknn_init(Context* context, void* mod
   if (const char* env = std::getenv("FAKE_RKNN_FAIL_INIT"); env != nullptr && *env == '1') g_fail_init = 1;
   if (g_fail_init > 0) {
     --g_fail_init;
-    log_call("rknn_init rc=-6");
-    return kErrModelInvalid;
+    log_call("rknn_init rc=%ld", g_init_error);
+    return static_cast<int>(g_init_error);
   }
   for (int i = 0; i < kMaxContexts; ++i) {
     if (g_ctx[i].used) continue;
@@ -252,8 +357,18 @@ __attribute__((visibility("default"))) int rknn_init(Context* context, void* mod
       log_call("rknn_init size=%u rc=-6", size);
       return kErrModelInvalid;
     }
+    if (version_below(g_version[0] ? g_version : default_version(), c.min_runtime)) {
+      // What librknnrt does with a model from a newer toolkit: "Invalid RKNN model version", -6.
+      log_call("rknn_init size=%u rc=-6 model needs runtime %d.%d.%d", size, c.min_runtime[0], c.min_runtime[1],
+               c.min_runtime[2]);
+      return kErrModelInvalid;
+    }
     c.used = true;
+    c.init_tid = current_tid();
     *context = static_cast<Context>(i + 1);
+    if (g_counters.init_records < kMaxInitRecords) {
+      g_counters.inits[g_counters.init_records++] = InitRecord{*context, c.init_tid};
+    }
     log_call("rknn_init size=%u flag=%u rc=0", size, flag);
     return kSucc;
   }
@@ -280,17 +395,17 @@ __attribute__((visibility("default"))) int rknn_query(Context context, QueryCmd 
     auto* v = static_cast<SdkVersion*>(info);
     std::memset(v, 0, sizeof(*v));
     std::snprintf(v->api_version, sizeof(v->api_version), "%s", g_version[0] ? g_version : default_version());
-    std::snprintf(v->drv_version, sizeof(v->drv_version), "0.9.8");
+    std::snprintf(v->drv_version, sizeof(v->drv_version), "%s", g_driver[0] ? g_driver : "0.9.8");
   } else if (cmd == kQueryInOutNum && size == sizeof(InputOutputNum)) {
     auto* io = static_cast<InputOutputNum*>(info);
-    io->n_input = 1;
+    io->n_input = 1 + static_cast<std::uint32_t>(c->n_extra);
     io->n_output = static_cast<std::uint32_t>(c->n_out);
   } else if ((cmd == kQueryInputAttr || cmd == kQueryNativeInputAttr) && size == sizeof(TensorAttr)) {
     auto* a = static_cast<TensorAttr*>(info);
-    if (a->index != 0) {
+    if (a->index > static_cast<std::uint32_t>(c->n_extra)) {
       rc = kErrParamInvalid;
     } else {
-      fill_input_attr(*c, *a, cmd == kQueryNativeInputAttr);
+      fill_input_attr(*c, *a, cmd == kQueryNativeInputAttr, a->index);
     }
   } else if ((cmd == kQueryOutputAttr || cmd == kQueryNativeOutputAttr) && size == sizeof(TensorAttr)) {
     auto* a = static_cast<TensorAttr*>(info);
@@ -349,6 +464,7 @@ __attribute__((visibility("default"))) TensorMem* rknn_create_mem_from_fd(Contex
   ++g_live_mems;
   log_call("rknn_create_mem_from_fd fd=%d size=%u offset=%d virt=%s", fd, size, offset, virt_addr ? "yes" : "null");
   ++g_counters.create_mem_from_fd;
+  ++lookup(ctx)->input_fd_binds;
   if (fd < kMaxTrackedFd) ++g_counters.binds_per_fd[fd];
   return &m->pub;
 }
@@ -397,7 +513,10 @@ __attribute__((visibility("default"))) int rknn_set_io_mem(Context ctx, TensorMe
     // The input: uint8 NHWC (fused normalisation) or float32 are accepted in this stand-in.
     if (attr->type != kTensorUint8 && attr->type != kTensorFloat32 && attr->type != kTensorInt8) rc = kErrParamInvalid;
     if (mem->size < attr->size_with_stride) rc = kErrParamInvalid;
-    if (rc == kSucc) c->in_mem = static_cast<FakeMem*>(mem->priv_data);
+    const int k = std::atoi(attr->name + 2);
+    if (k < 0 || k > c->n_extra) rc = kErrParamInvalid;
+    if (rc == kSucc && k == 0) c->in_mem = static_cast<FakeMem*>(mem->priv_data);
+    if (rc == kSucc && k > 0) c->extra_mem[k - 1] = static_cast<FakeMem*>(mem->priv_data);
   } else if (std::strncmp(attr->name, "out", 3) == 0 && attr->index < static_cast<std::uint32_t>(c->n_out)) {
     if (mem->size < attr->size) rc = kErrParamInvalid;
     if (rc == kSucc) {
@@ -422,6 +541,12 @@ __attribute__((visibility("default"))) int rknn_run(Context context, RunExtend* 
   if (c == nullptr || c->in_mem == nullptr) {
     log_call("rknn_run rc=-7");
     return c == nullptr ? kErrCtxInvalid : kErrInputInvalid;
+  }
+  for (int k = 0; k < c->n_extra; ++k) {
+    if (c->extra_mem[k] == nullptr) {
+      log_call("rknn_run rc=-8 input %d not set", k + 1);
+      return kErrInputInvalid;
+    }
   }
   if (g_fail_runs > 0) {
     --g_fail_runs;
@@ -450,8 +575,11 @@ __attribute__((visibility("default"))) int rknn_run(Context context, RunExtend* 
     checksum = fnv1a64_step(checksum, in[row * ws * ch + col]);
   }
   ++g_counters.run;
+  ++c->runs;
+  int record = -1;
   if (g_counters.run_records < kMaxRunRecords) {
-    g_counters.runs[g_counters.run_records++] = RunRecord{c->in_mem->pub.fd, checksum};
+    record = g_counters.run_records++;
+    g_counters.runs[record] = RunRecord{c->in_mem->pub.fd, checksum, context, current_tid(), -1};
   }
   for (int i = 0; i < c->n_out; ++i) {
     FakeMem* om = c->out_mem[i];
@@ -463,7 +591,10 @@ __attribute__((visibility("default"))) int rknn_run(Context context, RunExtend* 
       // Logical byte k of the dense input, read through the (possibly row-strided) bound memory.
       const std::uint32_t kk = k % in_bytes;
       const std::uint32_t row = kk / (w * ch), col = kk % (w * ch);
-      const auto v = static_cast<std::int8_t>(static_cast<std::uint8_t>(in[row * ws * ch + col] + 1 + i));
+      // A second input adds its byte k % size (dense: extra inputs are never row-padded here).
+      const std::uint8_t add =
+          c->n_extra > 0 ? mem_bytes(c->extra_mem[0])[k % elems(c->extra_in[0])] : static_cast<std::uint8_t>(0);
+      const auto v = static_cast<std::int8_t>(static_cast<std::uint8_t>(in[row * ws * ch + col] + 1 + i + add));
       std::size_t dst = k;
       if (c->out_native[i]) {
         const std::uint32_t C = t.dims[1], H = t.dims[2], W = t.dims[3];
@@ -476,6 +607,12 @@ __attribute__((visibility("default"))) int rknn_run(Context context, RunExtend* 
   }
   if (extend != nullptr) extend->frame_id = 1;
   log_call("rknn_run timeout_ms=%d rc=0", extend ? extend->timeout_ms : 0);
+  long latency_us = c->run_latency_us >= 0 ? c->run_latency_us : g_run_latency_us;
+  if (g_run_jitter_us > 0) latency_us += static_cast<long>(next_jitter() % static_cast<unsigned long long>(g_run_jitter_us + 1));
+  if (latency_us > 0) {
+    const int core = occupy_core(lock, c->core_mask, latency_us);
+    if (record >= 0) g_counters.runs[record].core = core;
+  }
   return kSucc;
 }
 
@@ -502,10 +639,23 @@ __attribute__((visibility("default"))) int fake_rknn_set(const char* key, long v
     g_timeout_runs = value;
   } else if (std::strcmp(key, "fail_init") == 0) {
     g_fail_init = value;
+  } else if (std::strcmp(key, "init_error") == 0) {
+    g_init_error = value;
+  } else if (std::strcmp(key, "run_latency_us") == 0 && value >= 0) {
+    g_run_latency_us = value;
+  } else if (std::strcmp(key, "run_jitter_us") == 0 && value >= 0) {
+    g_run_jitter_us = value;
+  } else if (std::strcmp(key, "run_jitter_seed") == 0) {
+    g_jitter_state = static_cast<unsigned long long>(value) * 0x9e3779b97f4a7c15ull + 1;
   } else {
     return -1;
   }
   return 0;
+}
+
+__attribute__((visibility("default"))) void fake_rknn_set_driver_version(const char* version) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  std::snprintf(g_driver, sizeof(g_driver), "%s", version ? version : "");
 }
 
 __attribute__((visibility("default"))) void fake_rknn_set_api_version(const char* version) {
@@ -523,6 +673,7 @@ __attribute__((visibility("default"))) long fake_rknn_counter(const char* name) 
   if (std::strcmp(name, "set_io_mem") == 0) return g_counters.set_io_mem;
   if (std::strcmp(name, "set_io_mem_input") == 0) return g_counters.set_io_mem_input;
   if (std::strcmp(name, "run") == 0) return g_counters.run;
+  if (std::strcmp(name, "max_concurrent_runs") == 0) return g_counters.max_concurrent_runs;
   return -1;
 }
 
@@ -550,6 +701,54 @@ __attribute__((visibility("default"))) void fake_rknn_counters_reset() {
   g_counters.set_io_mem = g_counters.set_io_mem_input = g_counters.run = 0;
   std::memset(g_counters.binds_per_fd, 0, sizeof(g_counters.binds_per_fd));
   g_counters.run_records = 0;
+  g_counters.init_records = 0;
+  g_counters.max_concurrent_runs = 0;
+}
+
+__attribute__((visibility("default"))) int fake_rknn_set_context(unsigned long long ctx, const char* key, long value) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  FakeContext* c = lookup(static_cast<Context>(ctx));
+  if (c == nullptr || key == nullptr) return -1;
+  if (std::strcmp(key, "run_latency_us") == 0) {
+    c->run_latency_us = value < 0 ? -1 : value;
+    return 0;
+  }
+  return -1;
+}
+
+__attribute__((visibility("default"))) long fake_rknn_context_value(unsigned long long ctx, const char* key) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  const FakeContext* c = lookup(static_cast<Context>(ctx));
+  if (c == nullptr || key == nullptr) return -1;
+  if (std::strcmp(key, "core_mask") == 0) return c->core_mask;
+  if (std::strcmp(key, "init_tid") == 0) return c->init_tid;
+  if (std::strcmp(key, "runs") == 0) return c->runs;
+  if (std::strcmp(key, "input_fd_binds") == 0) return c->input_fd_binds;
+  if (std::strcmp(key, "run_latency_us") == 0) return c->run_latency_us;
+  return -1;
+}
+
+__attribute__((visibility("default"))) int fake_rknn_init_records() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_counters.init_records;
+}
+
+__attribute__((visibility("default"))) int fake_rknn_init_record(int i, unsigned long long* ctx, long* tid) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (i < 0 || i >= g_counters.init_records) return -1;
+  if (ctx != nullptr) *ctx = g_counters.inits[i].ctx;
+  if (tid != nullptr) *tid = g_counters.inits[i].tid;
+  return 0;
+}
+
+__attribute__((visibility("default"))) int fake_rknn_run_record_ex(int i, unsigned long long* ctx, long* tid,
+                                                                   int* core) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (i < 0 || i >= g_counters.run_records) return -1;
+  if (ctx != nullptr) *ctx = g_counters.runs[i].ctx;
+  if (tid != nullptr) *tid = g_counters.runs[i].tid;
+  if (core != nullptr) *core = g_counters.runs[i].core;
+  return 0;
 }
 
 __attribute__((visibility("default"))) int fake_rknn_live_contexts() {

@@ -6,9 +6,13 @@
 //   fake-rknn
 //   input N H W C          (NHWC image input, uint8 in the zero-copy binding)
 //   wstride S              (optional: native input row stride in pixels, S >= W)
+//   input N H W C          (again, up to 3 times: inputs 1..3, named in1..in3; dense)
+//   input_pad B            (optional: input 0's native size_with_stride is B bytes larger)
+//   min_runtime X.Y.Z      (optional: rknn_init fails with -6 when the reported API version is older)
 //   output d0 d1 d2 d3     (4-D: logical NCHW int8, native NC1HWC2 with C2 = 8)
 //   output d0 d1 d2        (other ranks: same layout natively)
-// Semantics: logical output i, flat NCHW element k = int8(input_byte[k % input_bytes] + 1 + i);
+// Semantics: logical output i, flat NCHW element k = int8(input_byte[k % input_bytes] + 1 + i
+// (+ input1_byte[k % input1_bytes] with a second input)); rknn_run fails with -8 while an input is unbound;
 // every output is affine int8 with scale 0.5 and zero point -3. rknn_query(PERF_RUN) reports 777 us.
 
 #include <cstddef>
@@ -20,9 +24,33 @@ int fake_rknn_log_count();
 const char* fake_rknn_log_entry(int i);
 /// Clears the log.
 void fake_rknn_log_reset();
-/// Switches: "fail_runs" (next N rknn_run return -1), "timeout_runs" (next N return -2 after sleeping
-/// min(timeout_ms, 20) ms), "fail_init" (next rknn_init fails with -6). Returns 0, or -1 for an unknown key.
+/// Switches: "init_error" (the code "fail_init" returns; default -6), "fail_runs" (next N rknn_run return -1), "timeout_runs" (next N return -2 after sleeping
+/// min(timeout_ms, 20) ms), "fail_init" (next rknn_init fails with -6), "run_latency_us" (every successful
+/// rknn_run of a context without its own latency takes this long; default 0), "run_jitter_us" (adds a
+/// pseudo-random 0..N us per run), "run_jitter_seed". Returns 0, or -1 for an unknown key or bad value.
+///
+/// Run latency models an accelerator with three cores (RK3588): a run occupies one free core its
+/// context's core mask allows (auto and 7: any) for the latency, and waits on a condition variable while
+/// every allowed core is busy. The calling thread sleeps (it does not spin) and no lock is held meanwhile,
+/// so contexts on different threads and cores overlap. Outputs are written before the wait. With no
+/// latency (the default) runs return at once and no core is modelled.
 int fake_rknn_set(const char* key, long value);
+/// Per-context switch (@p ctx as returned by rknn_init): "run_latency_us" (-1 = the global latency).
+/// Returns 0, or -1 for an unknown context or key. rknn_init starts every context at -1.
+int fake_rknn_set_context(unsigned long long ctx, const char* key, long value);
+/// Per-context state of a live context: "core_mask" (last rknn_set_core_mask, 0 = auto), "init_tid"
+/// (Linux thread id that ran rknn_init), "runs" (successful runs), "input_fd_binds"
+/// (rknn_create_mem_from_fd calls), "run_latency_us". -1 for an unknown context or key.
+long fake_rknn_context_value(unsigned long long ctx, const char* key);
+/// Successful rknn_init calls since the last counters reset (up to 256), and record @p i of them: the
+/// context and the Linux thread id of the caller. 0, or -1.
+int fake_rknn_init_records();
+int fake_rknn_init_record(int i, unsigned long long* ctx, long* tid);
+/// More of run record @p i: the context, the caller's thread id and the core it occupied (-1 when it
+/// had no latency). 0, or -1.
+int fake_rknn_run_record_ex(int i, unsigned long long* ctx, long* tid, int* core);
+/// Overrides the driver version reported by RKNN_QUERY_SDK_VERSION (null restores "0.9.8").
+void fake_rknn_set_driver_version(const char* version);
 /// Overrides the API version reported by RKNN_QUERY_SDK_VERSION (null restores the default).
 void fake_rknn_set_api_version(const char* version);
 /// Memories created and not yet destroyed, over all contexts.
@@ -30,8 +58,8 @@ int fake_rknn_live_mems();
 /// Contexts initialised and not yet destroyed.
 int fake_rknn_live_contexts();
 /// Calls since the last fake_rknn_counters_reset(): "create_mem_from_fd", "create_mem" (with create_mem2),
-/// "destroy_mem", "set_io_mem", "set_io_mem_input" (input bindings only), "run" (successful runs); -1 for
-/// an unknown name.
+/// "destroy_mem", "set_io_mem", "set_io_mem_input" (input bindings only), "run" (successful runs),
+/// "max_concurrent_runs" (most runs inside their latency at once); -1 for an unknown name.
 long fake_rknn_counter(const char* name);
 /// rknn_create_mem_from_fd calls with fd @p fd since the last counters reset (-1 for fd outside 0..4095).
 int fake_rknn_fd_binds(int fd);
@@ -40,6 +68,6 @@ int fake_rknn_run_records();
 /// Run @p i: the fd of the input memory it read (-1 for runtime-allocated memory) and the FNV-1a 64
 /// checksum of the dense input bytes it read (through its own mapping of an imported fd). 0, or -1.
 int fake_rknn_run_record(int i, int* fd, unsigned long long* checksum);
-/// Zeroes the counters and the run records (the call log has its own reset).
+/// Zeroes the counters, the run and init records (the call log has its own reset).
 void fake_rknn_counters_reset();
 }

@@ -32,6 +32,10 @@ class GraphCore;
 
 /// @brief Buffer index meaning "the buffer the most recently completed frame used".
 inline constexpr std::uint32_t kLatestBuffer = 0xFFFFFFFFu;
+/// @brief Graph::add_graph_parameter: let verify choose the number of buffers from the pipeline depth.
+inline constexpr std::size_t kAutoBuffers = 0;
+/// @brief send_command to every replica of a node (Graph::set_targets), the default.
+inline constexpr std::uint32_t kAllReplicas = 0xFFFFFFFFu;
 
 /// @brief What enqueue does when an input graph parameter's waiting queue is full.
 enum class InputPolicy : std::uint8_t {
@@ -108,6 +112,11 @@ class Graph {
   Graph& bind(NodeId node, std::size_t param, DataId data);
   Graph& set_attribute(NodeId node, std::string key, AttrValue value);
   Graph& set_target(NodeId node, std::string target);
+  /// @brief Run the node over several targets (e.g. npu0, npu1, npu2): verify creates one instance per
+  /// target (own create/delete on that target), frame f runs on replica f % targets.size(), and results
+  /// reach downstream nodes and graph parameters in frame order. The default pipeline depth grows by
+  /// targets.size() - 1. One target is the same as set_target.
+  Graph& set_targets(NodeId node, std::vector<std::string> targets);
   /// @brief Deadlines of one node, overriding its kernel's (KernelDecl::deadline; 0 = none). A process or
   /// control call running past @p run is reported while it runs (log, stats), its target is marked
   /// faulted (frames needing it fail with timeout; other targets go on) and the call is abandoned;
@@ -115,7 +124,9 @@ class Graph {
   Graph& set_deadline(NodeId node, std::chrono::nanoseconds run,
                       std::chrono::nanoseconds create = std::chrono::nanoseconds(-1));
   /// @brief Expose a node parameter for enqueue/dequeue with @p num_buffers buffers (allocated at verify).
-  GraphParamId add_graph_parameter(NodeId node, std::string_view param, std::size_t num_buffers);
+  /// kAutoBuffers: as many as keep the pipeline full, decided at verify (outputs: depth + 1; inputs:
+  /// depth + queue capacity + 1; at least 2), so replicas and targets need no arithmetic.
+  GraphParamId add_graph_parameter(NodeId node, std::string_view param, std::size_t num_buffers = kAutoBuffers);
   void set_input_policy(GraphParamId param, InputPolicy policy, std::size_t queue_capacity = 1);
   /// @brief Frames in flight at once (0 = one per target the graph uses).
   void set_pipeline_depth(std::size_t depth);
@@ -157,8 +168,13 @@ class Graph {
   Status dequeue(GraphParamId param, DequeuedBuffer& out,
                  std::chrono::nanoseconds timeout = std::chrono::seconds(5)) noexcept;
   /// @brief Run the node's control callback on its target, between two frames, and wait for it.
+  /// A replicated node runs it on every replica (each in order on its own target; fails if any
+  /// fails; the reply is the first failing replica's, else replica 0's; CommandReply::replica says which).
   Status send_command(NodeId node, const ControlCommand& command, std::chrono::nanoseconds timeout,
                       CommandReply* reply = nullptr) noexcept;
+  /// @brief send_command to one replica (0 .. num_replicas - 1) of a node, or kAllReplicas.
+  Status send_command(NodeId node, const ControlCommand& command, std::chrono::nanoseconds timeout,
+                      CommandReply* reply, std::uint32_t replica) noexcept;
   /// @brief Wait until no frame is in flight.
   Status wait_idle(std::chrono::nanoseconds timeout) noexcept;
 
@@ -208,7 +224,10 @@ class Graph {
   DataId find_data(std::string_view name) const noexcept;
   std::string node_name(NodeId node) const;
   std::string node_kernel(NodeId node) const;
-  std::string node_target(NodeId node) const;  ///< after verify: the chosen target
+  std::string node_target(NodeId node) const;  ///< after verify: the chosen target (a replicated node's first)
+  /// @brief Targets of a node: one, or one per replica (Graph::set_targets).
+  std::vector<std::string> node_targets(NodeId node) const;
+  std::size_t num_replicas(NodeId node) const;  ///< 1 unless the node runs over several targets
   std::size_t num_nodes() const noexcept;
   std::size_t num_data() const noexcept;
   std::size_t pipeline_depth() const noexcept;
@@ -225,7 +244,7 @@ class Graph {
   void write_trace(std::ostream& out) const;
   /// @brief Graphviz DOT: nodes coloured by target, data objects with buffer counts, graph parameters marked.
   void write_dot(std::ostream& out) const;
-  /// @brief Executions of a node still in its telemetry ring, oldest first.
+  /// @brief Executions of a node still in its telemetry ring, oldest first (every replica's, by start).
   std::vector<ExecutionRecord> executions(NodeId node) const;
 
   detail::GraphCore& core() noexcept { return *core_; }

@@ -125,6 +125,8 @@ struct ControlCommand : detail::PayloadBlock {
 };
 
 /// @brief What a control callback sends back (text or a small POD).
-struct CommandReply : detail::PayloadBlock {};
+struct CommandReply : detail::PayloadBlock {
+  std::uint32_t replica = 0;  ///< which replica of the node answered (0 unless it runs over several targets)
+};
 
 }  // namespace vg

@@ -39,6 +39,11 @@ class KernelContext {
   std::string_view node_name() const noexcept;
   std::string_view kernel_name() const noexcept;
   std::string_view target_name() const noexcept;
+  /// @brief Which instance this is of a node run over several targets (Graph::set_targets): 0 ..
+  /// replica_count() - 1, in the order the targets were listed. 0 of 1 for an ordinary node. Each replica
+  /// has its own create, state and target, e.g. its own NPU context on its own NPU core.
+  std::uint32_t replica_index() const noexcept;
+  std::uint32_t replica_count() const noexcept;
 
   std::size_t num_params() const noexcept;
   bool is_bound(std::size_t param) const noexcept;

@@ -26,6 +26,9 @@ struct NodeStats {
   std::uint64_t deadline_misses = 0;  ///< calls that ran past the deadline (including one given up on)
   bool stuck = false;                 ///< a call was given up on; its target is faulted
   std::int64_t running_ns = 0;        ///< how long the current (or the stuck) call has run; 0 = idle
+  /// For one replica of a node run over several targets (name "node[target]"): the node's name. The
+  /// node as a whole comes first (target "npu0,npu1,..."), then its replicas. Empty otherwise.
+  std::string replica_of;
 };
 
 /// @brief Queue state of one graph parameter.

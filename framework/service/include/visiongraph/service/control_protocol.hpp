@@ -4,7 +4,9 @@
 /// graph. Transport-free: the Unix-socket server and the MQTT command channel both use it.
 ///
 /// Request: `NODE COMMAND [ARGUMENT]` (the command by the name the kernel declares, the argument parsed
-/// as the payload kind it declares), or `help`. Reply: `ok [TEXT]` or `error TEXT`. Full rules:
+/// as the payload kind it declares), or `help`. NODE#R addresses replica R alone of a node run over
+/// several targets (plain NODE: every replica); such a node's reply starts `replica=R`, the replica whose
+/// answer it is. Reply: `ok [TEXT]` or `error TEXT`. Full rules:
 /// docs/service.md, "Control socket".
 
 #include <chrono>

@@ -71,6 +71,8 @@ struct NodeDesc {
   std::string name;
   std::string kernel;
   std::string target;  ///< empty = the framework chooses
+  /// `target: [npu0, npu1, npu2]`: one replica per target (Graph::set_targets); empty for one target.
+  std::vector<std::string> replica_targets;
   std::int64_t deadline_ms = -1;         ///< -1 = the kernel's (Graph::set_deadline); 0 = none
   std::int64_t create_deadline_ms = -1;  ///< -1 = the kernel's
   std::vector<BindingDesc> bindings;
@@ -90,7 +92,7 @@ struct GraphParameterDesc {
   std::string name;  ///< how the application finds it (e.g. "input", "detections", "annotated")
   std::string node;
   std::string param;
-  std::size_t buffers = 2;
+  std::size_t buffers = 0;  ///< 0 (`auto`, the default): Graph::kAutoBuffers, decided at verify from the depth
   std::optional<InputPolicy> policy;  ///< inputs only; unset = the framework default (block)
   std::size_t queue_capacity = 1;
   SourcePosition position;

@@ -44,7 +44,7 @@ struct TensorDesc {
 
 /// @brief What load() reports about the model.
 struct ModelInfo {
-  std::vector<TensorDesc> inputs;   ///< the input the graph must provide (index 0 is "input")
+  std::vector<TensorDesc> inputs;   ///< the model's inputs in order (index 0 is "input", then input1..input3)
   std::vector<TensorDesc> outputs;  ///< in model order: out0, out1, ...
   std::string detail;               ///< e.g. "librknnrt 1.6.0, driver 0.9.6, zero-copy input"
 };
@@ -61,6 +61,11 @@ struct BackendOptions {
   /// The input tensor the graph will pass. OpenCV needs its shape (ONNX inputs are not queryable in
   /// OpenCV 4.6); rknn checks it against the model. Empty dims = take the model's.
   TensorDesc input;
+  /// Model inputs 1..n-1 as the graph binds them (input1..input3), in order; empty dims = take the model's.
+  std::vector<TensorDesc> extra_inputs;
+  /// rknn: a graph input buffer that cannot be bound zero-copy (no fd, padded model rows, smaller than the
+  /// runtime's size_with_stride) is an error at create instead of a copy per frame.
+  bool require_zero_copy = false;
 };
 
 /// @brief One inference engine behind the vg.inference kernel.
@@ -102,8 +107,19 @@ class InferenceBackend {
   /// input.data without copying. Memory without a CPU address that cannot be bound fails with
   /// not_supported; last_failure() says why.
   virtual Status run_imported(const MemoryBlock& input, std::span<void* const> outputs, bool& converted) noexcept = 0;
-  /// @brief Why the last run_imported failed before reaching the runtime ("" otherwise).
+  /// @brief Why the last run or run_imported failed beyond the runtime code ("" otherwise): imported memory
+  ///        that cannot be used, a context recovery that failed.
   virtual std::string_view last_failure() const noexcept = 0;
+  /// @brief Model input @p input (1..n-1): every buffer it will ever be, bound at create before
+  ///        bind_inputs (which warms up). Throws vg::Error naming the input and the buffer.
+  virtual void bind_extra_inputs(std::size_t input, std::span<const MemoryBlock> buffers) = 0;
+  /// @brief Per frame, before run()/run_imported(): model input @p input (1..n-1) reads bound buffer
+  ///        @p bound_index, or, when that is not a bound buffer (SIZE_MAX), the memory @p block (copied into
+  ///        runtime memory by rknn: @p converted is set). not_supported for memory without a CPU address.
+  virtual Status select_extra_input(std::size_t input, std::size_t bound_index, const MemoryBlock& block,
+                                    bool& converted) noexcept = 0;
+  /// @brief Runtime contexts rebuilt after a run left them unusable (rknn: timeout); 0 elsewhere.
+  virtual std::uint64_t recoveries() const noexcept { return 0; }
   /// @brief Restricts the NPU cores (rknn_core_mask). not_supported on backends without cores.
   virtual Status set_core_mask(int mask) noexcept = 0;
   /// @brief Duration of the last run in microseconds (runtime-reported when available, else wall clock).

@@ -8,10 +8,13 @@
 
 namespace vg::inference {
 
-/// @brief Parameter indices of vg.inference: input, then out0..out8.
+/// @brief Parameter indices of vg.inference: input, then out0..out8, then input1..input3 (appended after the
+///        outputs so earlier graphs keep their indices).
 inline constexpr std::size_t kInputParam = 0;
 inline constexpr std::size_t kFirstOutputParam = 1;
 inline constexpr std::size_t kMaxOutputs = 9;
+inline constexpr std::size_t kFirstExtraInputParam = kFirstOutputParam + kMaxOutputs;  ///< "input1" (index 10)
+inline constexpr std::size_t kMaxExtraInputs = 3;                                      ///< input1..input3
 
 /// @brief Command ids of vg.inference.
 inline constexpr std::uint32_t kCmdSetCoreMask = 1;  ///< payload: integer (std::int64_t) rknn_core_mask
@@ -20,10 +23,12 @@ inline constexpr std::uint32_t kCmdGetRunTime = 2;   ///< no payload; reply text
 /// @brief Module "vg.inference" with kernel "vg.inference", implemented on target kind "npu".
 ///
 /// Parameters: input tensor "input" (required); output tensors "out0" (required) .. "out8"; exactly as
-/// many outputs must be bound as the model has. Attributes: model (string, required), backend
+/// many outputs must be bound as the model has; input tensors "input1".."input3" (optional) for models with
+/// more inputs, exactly as many as the model has, in the model's input order. Attributes: model (string, required), backend
 /// ("auto": *.rknn -> rknn, else opencv; "opencv"; "rknn"), runtime_path (librknnrt; default
 /// VG_RKNNRT_PATH or librknnrt.so), dequantize (false), warmup (1), core_mask (0 = auto),
-/// timeout_ms (1000), max_imported_buffers (8, 0..64: distinct imported DMA-BUFs the rknn backend binds
+/// timeout_ms (1000), require_zero_copy (false: a graph input buffer the rknn backend cannot bind
+/// zero-copy is an error at create instead of a counted copy per frame), max_imported_buffers (8, 0..64: distinct imported DMA-BUFs the rknn backend binds
 /// once and keeps; frames it must copy instead are counted as conversions). Output metadata (shape,
 /// type, layout, quantisation) is read from the model at verify, so a graph that disagrees with its
 /// model fails verify, naming the node. The input may be device-only memory (Graph::set_device_only)

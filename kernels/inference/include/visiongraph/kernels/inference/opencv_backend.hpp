@@ -37,6 +37,9 @@ class OpencvBackend final : public InferenceBackend {
   Status run(std::size_t input_index, std::span<void* const> outputs) noexcept override;
   Status run_imported(const MemoryBlock& input, std::span<void* const> outputs, bool& converted) noexcept override;
   std::string_view last_failure() const noexcept override { return last_failure_; }
+  void bind_extra_inputs(std::size_t input, std::span<const MemoryBlock> buffers) override;
+  Status select_extra_input(std::size_t input, std::size_t bound_index, const MemoryBlock& block,
+                            bool& converted) noexcept override;
   Status set_core_mask(int /*mask*/) noexcept override { return Status::not_supported; }
   std::int64_t last_run_time_us() const noexcept override { return last_run_us_; }
   int last_runtime_code() const noexcept override { return last_code_; }

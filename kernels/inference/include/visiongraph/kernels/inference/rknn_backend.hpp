@@ -38,6 +38,10 @@ struct ImportCounters {
 /// number now names another DMA-BUF) is rebound; with every entry live the frame is copied into the
 /// staging memory (reported through `converted`, as is imported host memory). Errors return
 /// inference_error (timeout for RKNN_ERR_TIMEOUT) with the runtime code; the next frame runs normally.
+/// After a timeout (or RKNN_ERR_CTX_INVALID) the context is rebuilt before the next frame (recoveries()).
+/// Models with up to 4 inputs: inputs 1..3 are bound with bind_extra_inputs and chosen per frame with
+/// select_extra_input. load() checks the runtime and driver versions against what the node uses and
+/// turns rknn_init's model errors into messages with the versions found and what is needed.
 /// Destruction frees every memory, then the context.
 /// @note Not thread-safe: one context per worker, as librknnrt requires.
 /// @code
@@ -57,6 +61,12 @@ class RknnBackend final : public InferenceBackend {
   bool copies_bound_input(std::size_t input_index) const noexcept override;
   Status run_imported(const MemoryBlock& input, std::span<void* const> outputs, bool& converted) noexcept override;
   std::string_view last_failure() const noexcept override;
+  void bind_extra_inputs(std::size_t input, std::span<const MemoryBlock> buffers) override;
+  Status select_extra_input(std::size_t input, std::size_t bound_index, const MemoryBlock& block,
+                            bool& converted) noexcept override;
+  /// @brief Contexts rebuilt after a timeout (or a context the runtime reported invalid): destroy and
+  ///        re-init with the same model and core mask, every memory bound again, before the next frame.
+  std::uint64_t recoveries() const noexcept override;
   Status set_core_mask(int mask) noexcept override;
   std::int64_t last_run_time_us() const noexcept override;
   int last_runtime_code() const noexcept override;

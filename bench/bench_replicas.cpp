@@ -1,0 +1,272 @@
+// One inference node over several NPU cores (Graph::set_targets): the face-detection shape
+//   frame -> letterbox (cpu0) -> vg.inference (npu0 | npu0,npu1 | npu0,npu1,npu2) -> decode (cpu1) -> detections
+// streamed with 1, 2 and 3 replicas of the inference node. The 1-replica graph of the same run is the
+// baseline: each run reports frames/s, the graph's end-to-end latency p50, frames handed back out of
+// order (expected 0), the process CPU time per wall second, and frames/s as a ratio to the 1-replica runs.
+//
+//   BM_ReplicasFakeNpu/R     stand-in librknnrt (tests/npu/fake_rknnrt) with a 20 ms run latency that waits
+//                            like an accelerator (sleeps; one of three cores busy), u8 input, int8 outputs
+//   BM_ReplicasOpencv/R/T    OpenCV DNN backend on the BlazeFace back 256x256 model; the npu targets are
+//                            ordinary CPU threads on a PC. T = -1: OpenCV's default thread pool (shared by
+//                            every replica); T = 0: cv::setNumThreads(0) (process-wide): OpenCV runs its
+//                            parallel loops sequentially in the calling thread, so each replica's forward
+//                            runs on its own target thread and nowhere else (one DNN thread per replica)
+//
+//   ./bench_replicas --benchmark_repetitions=3 --benchmark_min_time=3
+//   ./bench_replicas --benchmark_min_time=0.01        (smoke run: a few seconds)
+//
+// Models: $VG_ASSETS_DIR/face_detection_back_256x256_barracuda.onnx (default <repo>/.cache/assets).
+#include <benchmark/benchmark.h>
+
+#include <time.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <opencv2/core.hpp>
+#include <string>
+#include <vector>
+
+#include "visiongraph/kernels/detection/module.hpp"
+#include "visiongraph/kernels/inference/module.hpp"
+#include "visiongraph/kernels/inference/npu_allocator.hpp"
+#include "visiongraph/visiongraph.hpp"
+#if defined(VG_BENCH_FAKE_RKNNRT)
+#include "fake_rknnrt/fake_control.hpp"
+#endif
+
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr int kFrameW = 640, kFrameH = 480;
+constexpr auto kFakeRunLatency = 20ms;
+
+std::string opencv_model() {
+  const char* env = std::getenv("VG_ASSETS_DIR");
+  const std::string dir = env != nullptr && *env != '\0' ? env : VG_BENCH_DEFAULT_ASSETS_DIR;
+  return dir + "/face_detection_back_256x256_barracuda.onnx";
+}
+
+vg::ContextConfig bench_targets() {
+  vg::ContextConfig config = vg::ContextConfig::defaults();
+  config.targets = {{"cpu0", "cpu", -1, 256}, {"cpu1", "cpu", -1, 256}, {"npu0", "npu", -1, 256},
+                    {"npu1", "npu", -1, 256}, {"npu2", "npu", -1, 256}};
+  return config;
+}
+
+std::vector<std::string> replica_targets(int replicas) {
+  const std::vector<std::string> all = {"npu0", "npu1", "npu2"};
+  return {all.begin(), all.begin() + replicas};
+}
+
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+/// letterbox (cpu0) -> vg.inference over @p replicas npu targets -> decode (cpu1), streamed.
+struct FaceShape {
+  FaceShape(const std::string& model, const std::string& runtime, bool u8_input, int replicas)
+      : context(bench_targets()), graph(context, "bench_replicas") {
+    npu_memory = vg::inference::install_npu_allocator(context);
+    context.load_module(vg::detection::make_detection_module());
+    context.load_module(vg::inference::make_inference_module());
+    frame = graph.add_data("frame", vg::DataMeta::image_of(kFrameW, kFrameH, vg::ImageFormat::bgr24));
+    const vg::DataId input = graph.add_data(
+        "face_input", vg::DataMeta::tensor_of({1, 256, 256, 3}, u8_input ? vg::ElementType::u8 : vg::ElementType::f32,
+                                              vg::TensorLayout::nhwc));
+    const vg::DataId geometry = graph.add_virtual("geometry", vg::DataKind::user_data);
+    const vg::DataId faces = graph.add_virtual("faces", vg::DataKind::user_data);
+    const vg::NodeId letterbox = graph.add_node("letterbox", "vg.detection.letterbox");
+    graph.bind(letterbox, "input", frame).bind(letterbox, "output", input).bind(letterbox, "geometry", geometry);
+    graph.set_attribute(letterbox, "mapping", std::string(u8_input ? "none" : "blazeface"));
+    graph.set_target(letterbox, "cpu0");
+    detector = graph.add_node("detector", "vg.inference");
+    graph.set_attribute(detector, "model", model);
+    if (!runtime.empty()) graph.set_attribute(detector, "runtime_path", runtime);
+    graph.bind(detector, "input", input);
+    const vg::NodeId decode = graph.add_node("decode", "vg.detection.postprocess");
+    for (int i = 0; i < 4; ++i) {
+      const vg::DataId o = graph.add_virtual("out" + std::to_string(i), vg::DataKind::tensor);
+      graph.bind(detector, "out" + std::to_string(i), o);
+      graph.bind(decode, "in" + std::to_string(i), o);
+    }
+    graph.set_targets(detector, replica_targets(replicas));
+    graph.bind(decode, "geometry", geometry).bind(decode, "detections", faces);
+    graph.set_attribute(decode, "decoder", std::string("blazeface"));
+    graph.set_attribute(decode, "score_threshold", 0.75);
+    graph.set_target(decode, "cpu1");
+    gin = graph.add_graph_parameter(letterbox, "input");  // kAutoBuffers
+    gout = graph.add_graph_parameter(decode, "detections");
+    graph.verify();
+    // A synthetic frame (a gradient): the content does not change the cost of any stage much.
+    for (std::uint32_t b = 0; b < graph.num_buffers(frame); ++b) {
+      const vg::ImageView img = graph.image(frame, b);
+      for (std::uint32_t y = 0; y < img.height(); ++y) {
+        for (std::uint32_t x = 0; x < img.width() * 3; ++x) {
+          img.plane()[y * img.stride() + x] = static_cast<std::uint8_t>((x / 3 + y + x % 3 * 40) & 0xff);
+        }
+      }
+    }
+  }
+  ~FaceShape() { (void)graph.stop(vg::StopMode::abandon); }
+
+  /// Starts streaming with every output buffer handed over; no input yet.
+  bool start() {
+    if (graph.start() != vg::Status::ok) return false;
+    for (std::uint32_t k = 0; k < graph.num_buffers(graph.data_of(gout)); ++k) {
+      if (graph.enqueue(gout, k) != vg::Status::ok) return false;
+    }
+    for (std::uint32_t k = 0; k < graph.num_buffers(frame); ++k) free_in.push_back(k);
+    return true;
+  }
+  /// Keeps up to pipeline_depth frames in flight, then takes one result back (in order, tag checked).
+  bool step() {
+    const std::size_t limit = graph.pipeline_depth();
+    while (!free_in.empty() && sent - received < limit) {
+      const std::uint32_t k = free_in.back();
+      free_in.pop_back();
+      vg::FrameStamp stamp;
+      stamp.tag = sent++;
+      if (graph.enqueue(gin, k, stamp) != vg::Status::ok) return false;
+    }
+    vg::DequeuedBuffer done;
+    if (graph.dequeue(gout, done, 10s) != vg::Status::ok) return false;
+    if (done.tag != received) ++out_of_order;
+    if (done.status != vg::Status::ok) ++failed;
+    ++received;
+    if (graph.enqueue(gout, done.index) != vg::Status::ok) return false;
+    vg::DequeuedBuffer used;
+    if (graph.dequeue(gin, used, 10s) != vg::Status::ok) return false;
+    free_in.push_back(used.index);
+    return true;
+  }
+
+  vg::Context context;
+  std::unique_ptr<vg::inference::NpuAllocatorInstallation> npu_memory;
+  vg::Graph graph;
+  vg::DataId frame;
+  vg::NodeId detector;
+  vg::GraphParamId gin, gout;
+  std::vector<std::uint32_t> free_in;
+  std::uint64_t sent = 0, received = 0, out_of_order = 0, failed = 0;
+};
+
+/// Frames/s of the 1-replica runs so far in this process, per configuration (the baseline).
+std::map<std::string, std::vector<double>>& baselines() {
+  static std::map<std::string, std::vector<double>> b;
+  return b;
+}
+std::map<std::string, std::vector<double>>& baseline_p50() {
+  static std::map<std::string, std::vector<double>> b;
+  return b;
+}
+double mean(const std::vector<double>& v) { return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()); }
+
+/// Streams through @p shape: warm-up, then one frame handed back per iteration; sets the counters.
+void run_stream(benchmark::State& state, FaceShape& shape, const std::string& config, int replicas) {
+  if (!shape.start()) {
+    state.SkipWithError(("start failed: " + shape.graph.last_error().describe()).c_str());
+    return;
+  }
+  for (std::size_t i = 0; i < 2 * shape.graph.pipeline_depth(); ++i) {  // fill the pipeline, warm every replica
+    if (!shape.step()) {
+      state.SkipWithError(("warm-up failed: " + shape.graph.last_error().describe()).c_str());
+      return;
+    }
+  }
+  shape.graph.reset_stats();
+  const std::uint64_t first = shape.received;
+  const double cpu0 = process_cpu_seconds();
+  const auto t0 = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    if (!shape.step()) {
+      state.SkipWithError(("frame failed: " + shape.graph.last_error().describe()).c_str());
+      return;
+    }
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double cpu = process_cpu_seconds() - cpu0;
+  const double frames = static_cast<double>(shape.received - first);
+  const vg::GraphStats stats = shape.graph.stats();
+  const double fps = frames / wall;
+  const double p50_ms = 1e-6 * static_cast<double>(stats.latency_p50_ns);
+  state.counters["fps"] = fps;
+  state.counters["p50_ms"] = p50_ms;
+  state.counters["out_of_order"] = static_cast<double>(shape.out_of_order);
+  state.counters["failed"] = static_cast<double>(shape.failed);
+  state.counters["cpu_per_wall"] = cpu / wall;
+  state.counters["depth"] = static_cast<double>(shape.graph.pipeline_depth());
+  if (replicas == 1) {
+    baselines()[config].push_back(fps);
+    baseline_p50()[config].push_back(p50_ms);
+  }
+  const double base = mean(baselines()[config]);
+  if (base > 0) {
+    state.counters["fps_vs_1rep"] = fps / base;
+    state.counters["p50_minus_1rep_ms"] = p50_ms - mean(baseline_p50()[config]);
+  }
+}
+
+#if defined(VG_BENCH_FAKE_RKNNRT)
+std::string fake_model() {
+  const std::string path = (std::filesystem::temp_directory_path() / "vg_bench_replicas.rknn").string();
+  std::ofstream(path) << "fake-rknn\ninput 1 256 256 3\noutput 1 512 1\noutput 1 384 1\noutput 1 512 16\noutput 1 384 16\n";
+  return path;
+}
+
+void BM_ReplicasFakeNpu(benchmark::State& state) {
+  const int replicas = static_cast<int>(state.range(0));
+  vg::test::FakeRknnrt fake(VG_BENCH_FAKE_RKNNRT);  // resets the latency when it goes
+  fake.set_run_latency(kFakeRunLatency);
+  FaceShape shape(fake_model(), VG_BENCH_FAKE_RKNNRT, true, replicas);
+  run_stream(state, shape, "fake", replicas);
+  state.counters["max_concurrent_runs"] = static_cast<double>(fake.counter("max_concurrent_runs"));
+}
+BENCHMARK(BM_ReplicasFakeNpu)->Arg(1)->Arg(2)->Arg(3)->Unit(benchmark::kMillisecond)->UseRealTime();
+#endif
+
+/// OpenCV's parallel framework as its build information names it (e.g. "TBB (ver 2021.8 interface 12080)").
+std::string parallel_framework() {
+  const std::string info = cv::getBuildInformation();
+  const std::string key = "Parallel framework:";
+  const auto at = info.find(key);
+  if (at == std::string::npos) return "unknown";
+  const auto begin = info.find_first_not_of(' ', at + key.size());
+  return "opencv parallel: " + info.substr(begin, info.find('\n', begin) - begin);
+}
+
+void BM_ReplicasOpencv(benchmark::State& state) {
+  const int replicas = static_cast<int>(state.range(0));
+  const std::string model = opencv_model();
+  if (!std::filesystem::exists(model)) {
+    state.SkipWithError(("model missing: " + model + " (scripts/fetch_assets.sh)").c_str());
+    return;
+  }
+  const int default_threads = cv::getNumThreads();
+  if (state.range(1) >= 0) cv::setNumThreads(static_cast<int>(state.range(1)));
+  // (with TBB, getNumThreads() still reports the arena's concurrency after setNumThreads(0))
+  state.counters["set_num_threads"] = static_cast<double>(state.range(1));
+  state.SetLabel(parallel_framework());
+  {
+    FaceShape shape(model, "", false, replicas);
+    run_stream(state, shape, "opencv_t" + std::to_string(state.range(1)), replicas);
+  }
+  cv::setNumThreads(default_threads);
+}
+BENCHMARK(BM_ReplicasOpencv)
+    ->ArgsProduct({{1, 2, 3}, {-1, 0}})
+    ->ArgNames({"replicas", "threads"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
