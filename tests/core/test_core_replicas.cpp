@@ -208,13 +208,12 @@ TEST_F(ReplicaTest, DefaultDepthCountsReplicasAndAnExplicitDepthWins) {
 TEST_F(ReplicaTest, BadTargetListsAreErrorsNamingTheNode) {
   Replicated r(ctx, {"npu0", "npu1"});
   try {
-    r.g.set_targets(r.det, {"npu0", "npu0"});
-    FAIL() << "a target listed twice must be refused";
+    r.g.set_targets(r.det, {});
+    FAIL() << "an empty target list must be refused";
   } catch (const vg::Error& e) {
     EXPECT_NE(std::string(e.what()).find("'det'"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("twice"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(r.g.set_targets(r.det, {}), vg::Error);
+  EXPECT_THROW(r.g.set_targets(r.det, std::vector<std::string>(65, "npu0")), vg::Error);
   r.g.set_targets(r.det, {"npu0", "npu7"});
   try {
     r.g.verify();

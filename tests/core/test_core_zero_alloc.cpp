@@ -186,4 +186,65 @@ TEST(ZeroAllocReplicas, AReplicatedNodeStreamingWithCommandsAllocatesNothing) {
   EXPECT_EQ(g.stats().frames_completed, 1020u);
 }
 
+// Asynchronous kernels: process returns pending, complete runs when the fence signals (the fence thread)
+// or queued behind the target's work; three replicas on one target. Nothing allocated per frame.
+TEST(ZeroAllocAsync, AsynchronousReplicasOnOneTargetAllocateNothing) {
+  for (bool fence : {true, false}) {
+    SCOPED_TRACE(fence ? "with a fence" : "without a fence");
+    vg::ContextConfig config = vg::ContextConfig::defaults();
+    config.targets = {{"cpu0", "cpu", -1, 256}, {"npu0", "npu", -1, 256}};
+    vg::Context ctx(config);
+    ctx.load_module(vg::test::make_test_module());
+    vg::Graph g(ctx, "async");
+    auto in = g.add_data("in", vg::DataMeta::scalar_of(vg::ElementType::f64));
+    auto out = g.add_virtual("out", vg::DataKind::scalar);
+    auto det = g.add_node("det", "vg.test.async");
+    g.bind(det, "in", in).bind(det, "out", out).set_targets(det, {"npu0", "npu0", "npu0"});
+    g.set_attribute(det, "latency_us", std::int64_t{100}).set_attribute(det, "fence", fence);
+    auto gin = g.add_graph_parameter(det, "in");
+    auto gout = g.add_graph_parameter(det, "out");
+    g.verify();
+    ASSERT_EQ(g.start(), vg::Status::ok);
+    const auto outs = static_cast<std::uint32_t>(g.num_buffers(out));
+    for (std::uint32_t k = 0; k < outs; ++k) ASSERT_EQ(g.enqueue(gout, k), vg::Status::ok);
+    std::uint32_t free_in[64];
+    std::uint32_t free_count = 0;
+    for (std::uint32_t k = 0; k < g.num_buffers(in) && k < 64; ++k) free_in[free_count++] = k;
+    double next_value = 0, next_expected = 0;
+    auto run = [&](int frames) {
+      int bad = 0, sent = 0, received = 0;
+      while (received < frames) {
+        while (sent < frames && free_count > 0) {
+          const std::uint32_t k = free_in[--free_count];
+          g.scalar(in, k).set(next_value++);
+          if (g.enqueue(gin, k) != vg::Status::ok) ++bad;
+          ++sent;
+        }
+        vg::DequeuedBuffer done;
+        if (g.dequeue(gout, done, 2s) != vg::Status::ok || done.status != vg::Status::ok) {
+          ++bad;
+          break;
+        }
+        if (g.scalar(out, done.index).get<double>() != next_expected++ + 1.0) ++bad;  // in frame order
+        if (g.enqueue(gout, done.index) != vg::Status::ok) ++bad;
+        vg::DequeuedBuffer used;
+        if (g.dequeue(gin, used, 2s) != vg::Status::ok) ++bad;
+        free_in[free_count++] = used.index;
+        ++received;
+      }
+      return bad;
+    };
+    ASSERT_EQ(run(20), 0);  // warm up
+    vg::test::arm_alloc_counter();
+    const int bad = run(300);
+    const auto counts = vg::test::disarm_alloc_counter();
+    EXPECT_EQ(bad, 0);
+    EXPECT_EQ(counts.news, 0u);
+    if (vg::test::malloc_counted()) {
+      EXPECT_EQ(counts.mallocs, 0u);
+    }
+    EXPECT_EQ(g.stop(), vg::Status::ok);
+  }
+}
+
 }  // namespace

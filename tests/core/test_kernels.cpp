@@ -1,6 +1,12 @@
 #include "test_kernels.hpp"
 
 #include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 #include <stdexcept>
 
 #include <chrono>
@@ -189,6 +195,140 @@ struct Hang {
   std::string hang_in;
 };
 
+
+namespace {
+// --- vg.test.async: a simulated device that finishes each job on its own thread, as an NPU would.
+std::mutex g_async_mu;
+AsyncCounts g_async;
+
+class SimulatedDevice {
+ public:
+  SimulatedDevice() : fence_(::eventfd(0, EFD_CLOEXEC)), thread_([this] { run(); }) {}
+  ~SimulatedDevice() {
+    {
+      std::lock_guard lock(mu_);
+      quit_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+    ::close(fence_);
+  }
+  int fence() const { return fence_; }
+  void submit(std::int64_t latency_us, bool stall) {
+    {
+      std::lock_guard lock(mu_);
+      latency_us_ = latency_us;
+      stall_ = stall;
+      job_ = true;
+    }
+    {
+      std::lock_guard lock(g_async_mu);
+      g_async.max_in_flight = std::max(g_async.max_in_flight, ++g_async.in_flight);
+    }
+    cv_.notify_all();
+  }
+  // Wait for the fence (blocking read), or only check it (non-blocking poll).
+  bool collect(bool block) {
+    pollfd p{fence_, POLLIN, 0};
+    if (!block && ::poll(&p, 1, 0) != 1) return false;
+    std::uint64_t v = 0;
+    if (::read(fence_, &v, sizeof v) != sizeof v) return false;
+    return true;
+  }
+
+ private:
+  void run() {
+    std::unique_lock lock(mu_);
+    while (true) {
+      cv_.wait(lock, [&] { return quit_ || job_; });
+      if (quit_) return;
+      job_ = false;
+      const auto latency = std::chrono::microseconds(latency_us_);
+      const bool stall = stall_;
+      lock.unlock();
+      std::this_thread::sleep_for(latency);
+      {
+        std::lock_guard g(g_async_mu);
+        --g_async.in_flight;
+      }
+      if (!stall) {
+        const std::uint64_t one = 1;
+        (void)!::write(fence_, &one, sizeof one);
+      }
+      lock.lock();
+    }
+  }
+  int fence_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool job_ = false, quit_ = false, stall_ = false;
+  std::int64_t latency_us_ = 0;
+  std::thread thread_;
+};
+
+struct AsyncKernel {
+  explicit AsyncKernel(KernelContext& ctx)
+      : latency_us(ctx.integer("latency_us")),
+        jitter_us(ctx.integer("jitter_us")),
+        fail_frame(ctx.integer("fail_frame")),
+        stall_frame(ctx.integer("stall_frame")),
+        fence(ctx.boolean("fence")) {
+    std::lock_guard lock(g_async_mu);
+    ++g_async.creates;
+  }
+  ~AsyncKernel() {
+    std::lock_guard lock(g_async_mu);
+    ++g_async.deletes;
+  }
+  Status process(KernelContext& ctx) noexcept {
+    const std::uint64_t f = ctx.frame().sequence;
+    result = ctx.is_bound(0) ? ctx.scalar(0).get<double>() + 1.0 : static_cast<double>(f);
+    stalled = static_cast<std::int64_t>(f) == stall_frame;
+    const std::int64_t jitter = jitter_us > 0 ? static_cast<std::int64_t>((f * 7919u) % static_cast<std::uint64_t>(jitter_us)) : 0;
+    device.submit(latency_us + jitter, stalled);
+    if (fence) ctx.complete_after(device.fence());
+    return Status::pending;
+  }
+  Status complete(KernelContext& ctx) noexcept {
+    {
+      std::lock_guard lock(g_async_mu);
+      ++g_async.completes;
+    }
+    if (stalled) {
+      ctx.set_error("the device did not finish the job");
+      return Status::timeout;
+    }
+    if (!device.collect(!fence)) {
+      ctx.set_error("complete ran before the fence signalled");
+      return Status::error;
+    }
+    if (static_cast<std::int64_t>(ctx.frame().sequence) == fail_frame) return Status::kernel_error;
+    if (ctx.is_bound(1)) ctx.scalar(1).set(result);
+    return Status::ok;
+  }
+  std::int64_t latency_us, jitter_us, fail_frame, stall_frame;
+  bool fence;
+  double result = 0;
+  bool stalled = false;
+  SimulatedDevice device;
+};
+
+}  // namespace
+
+AsyncCounts async_counts() {
+  std::lock_guard lock(g_async_mu);
+  return g_async;
+}
+void reset_async_counts() {
+  std::lock_guard lock(g_async_mu);
+  g_async = AsyncCounts{};
+}
+
+namespace {
+// Process returns pending but there is no complete callback: the framework must refuse the frame.
+Status pending_without_complete(KernelContext&) noexcept { return Status::pending; }
+}  // namespace
+
 Module make_test_module() {
   Module m("vg.test");
   KernelCallbacks recorder{&recorder_create, &recorder_process, &recorder_control, &recorder_destroy};
@@ -237,6 +377,19 @@ Module make_test_module() {
             .command(kCmdPing, "ping", PayloadKind::none)
             .validate([](ValidateContext& v) { f64_out(v, 0); }));
   m.implement("vg.test.hang", "cpu", callbacks_for<Hang>());
+  m.add(KernelDecl("vg.test.async")
+            .input("in", DataKind::scalar, false)
+            .output("out", DataKind::scalar, false)
+            .attribute("latency_us", 1000)
+            .attribute("jitter_us", 0)
+            .attribute("fail_frame", -1)
+            .attribute("stall_frame", -1)
+            .attribute("fence", true)
+            .validate([](ValidateContext& v) { f64_out(v, 1); }));
+  m.implement("vg.test.async", "cpu", callbacks_for<AsyncKernel>());
+  m.implement("vg.test.async", "npu", callbacks_for<AsyncKernel>());
+  m.add(KernelDecl("vg.test.pending_only").output("out", DataKind::scalar, false).validate([](ValidateContext& v) { f64_out(v, 0); }));
+  m.implement("vg.test.pending_only", "cpu", KernelCallbacks{nullptr, &pending_without_complete, nullptr, nullptr});
   return m;
 }
 

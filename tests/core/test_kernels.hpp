@@ -62,4 +62,19 @@ void release_hangs();
 /// Calls blocked in vg.test.hang right now.
 int hanging();
 
+/// vg.test.async (cpu, npu): an asynchronous kernel over a simulated device (one thread per instance).
+/// process hands the job (out = in + 1, or = frame when `in` is unbound) to the device and returns
+/// pending; the device finishes it after `latency_us` (+ frame-dependent jitter if `jitter_us` > 0) and
+/// signals an eventfd; with `fence` true process names that fd (complete_after), else complete blocks on
+/// it. complete fails (kernel_error) on frame `fail_frame`; on frame `stall_frame` the device never
+/// signals and complete reports timeout.
+/// vg.test.pending_only (cpu): process returns pending but the kernel has no complete callback.
+struct AsyncCounts {
+  int in_flight = 0;      // jobs on the devices right now
+  int max_in_flight = 0;  // the most at once since reset_async_counts()
+  int creates = 0, deletes = 0, completes = 0;
+};
+AsyncCounts async_counts();
+void reset_async_counts();
+
 }  // namespace vg::test

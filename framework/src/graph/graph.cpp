@@ -56,10 +56,8 @@ Graph& Graph::set_targets(NodeId node, std::vector<std::string> targets) {
   core_->check_building("set_targets");
   auto& n = core_->node(node.value);
   if (targets.empty()) throw Error("node '" + n.name + "': set_targets needs at least one target");
-  for (std::size_t i = 0; i < targets.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j)
-      if (targets[i] == targets[j])
-        throw Error("node '" + n.name + "': target '" + targets[i] + "' is listed twice (one replica per target)");
+  // A target may be listed more than once: replicas sharing a target thread, useful with asynchronous
+  // kernels (several runs in flight from one target).
   if (targets.size() > 64) throw Error("node '" + n.name + "': more than 64 targets");
   n.requested_target = targets.front();
   if (targets.size() == 1) n.requested_targets.clear();

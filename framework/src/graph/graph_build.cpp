@@ -238,7 +238,14 @@ void GraphCore::expand_replicas() {
     p.label = p.name;
     if (p.replica_targets.size() < 2) continue;
     p.replica_count = static_cast<std::uint32_t>(p.replica_targets.size());
-    p.label = p.name + "[" + p.target_name + "]";
+    // "name[target]", or "name#r[target]" where replicas share a target.
+    auto label_of = [&](std::uint32_t r) {
+      const Target* t = p.replica_targets[r].target;
+      const auto sharing = std::count_if(p.replica_targets.begin(), p.replica_targets.end(),
+                                         [&](const NodeState::ReplicaTarget& x) { return x.target == t; });
+      return p.name + (sharing > 1 ? "#" + std::to_string(r) : std::string()) + "[" + t->name() + "]";
+    };
+    p.label = label_of(0);
     p.replicas.push_back(u);
     for (std::uint32_t r = 1; r < p.replica_count; ++r) {
       auto rs = std::make_unique<NodeState>();
@@ -257,7 +264,7 @@ void GraphCore::expand_replicas() {
       rs->primary = u;
       rs->replica_index = r;
       rs->replica_count = p.replica_count;
-      rs->label = p.name + "[" + rs->target_name + "]";
+      rs->label = label_of(r);
       rs->num_params = p.num_params;
       rs->metas = p.metas;
       rs->from_validate = p.from_validate;  // validate ran once for the node: every replica's create may take it
@@ -788,8 +795,10 @@ void GraphCore::verify() {
     allocate_buffers();
     build_tables();
     reserve_targets();
+    start_fence_thread();
     create_nodes();
   } catch (...) {
+    stop_fence_thread();
     if (!reservations_.empty())
       for (std::size_t t = 0; t < reservations_.size(); ++t)
         if (reservations_[t]) context_.target(t).unreserve(reservations_[t]);
@@ -826,6 +835,7 @@ void GraphCore::release() noexcept {
   if (!idle)
     for (auto& np : nodes_)
       if (np->running_since.load(std::memory_order_acquire) != 0) np->stuck.store(true, std::memory_order_release);
+  stop_fence_thread();  // nothing is pending any more (or never will complete)
   for (auto it = exec_order_.rbegin(); it != exec_order_.rend(); ++it) {
     NodeState& n = *nodes_[*it];
     if (n.created) run_lifecycle_on_target(n, false);

@@ -14,7 +14,10 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include <poll.h>
 
 #include "runtime/event.hpp"
 #include "runtime/target.hpp"
@@ -171,6 +174,12 @@ struct NodeState {
   std::atomic<bool> stuck{false};                // a call was given up on: never called again
   std::atomic<std::int64_t> stuck_since{0};
   std::atomic<std::uint64_t> deadline_misses{0};
+  // asynchronous kernels (KernelCallbacks::complete): the frame whose process returned pending
+  int fence_fd = -1;                              // KernelContext::complete_after, consumed at once
+  std::int64_t pending_start = 0;                 // when its process started (the execution's start)
+  std::atomic<std::uint64_t> waiting_frame{0};    // frame + 1 waiting for fence_fd (the fence thread's)
+  std::atomic<int> waiting_fd{-1};
+  std::atomic<std::int64_t> waiting_since{0};
   // telemetry (written by the target thread, read by anyone)
   std::unique_ptr<ExecSlot[]> ring;
   std::size_t ring_capacity = 0;
@@ -275,6 +284,12 @@ class GraphCore {
   std::vector<std::unique_ptr<GraphParam>> params_;
   std::vector<std::uint32_t> order_;       // the user's nodes, in execution order
   std::vector<std::uint32_t> exec_order_;  // every node state (replicas after their node), in execution order
+  std::vector<NodeState*> async_nodes_;      // nodes with a complete callback (the fence thread watches them)
+  std::thread fence_thread_;
+  int fence_wake_fd_ = -1;                  // eventfd: a fence was registered, or stop
+  std::atomic<bool> fence_stop_{false};
+  std::vector<pollfd> fence_polls_;         // preallocated: one per async node, plus the wake fd
+  std::vector<NodeState*> fence_nodes_;
   std::vector<NodeState*> replicated_;      // replicated writers of graph outputs (NodeState::replicas_done)
   std::uint32_t num_user_nodes_ = 0;       // nodes_[0, num_user_nodes_) are the user's; the rest are replicas
   std::vector<std::unique_ptr<NodeState>> retired_replicas_;  // stuck replicas dropped at release: kept
@@ -303,6 +318,18 @@ class GraphCore {
 
   // scheduling
   static void exec_trampoline(void* self, std::uint64_t node, std::uint64_t frame) noexcept;
+  static void complete_trampoline(void* self, std::uint64_t node, std::uint64_t frame) noexcept;
+  void complete_node(std::uint32_t node, std::uint64_t frame) noexcept;
+  Status call_complete(NodeState& n) noexcept;
+  /// A frame's process (and complete) are done: telemetry, failure accounting.
+  void record_execution(NodeState& n, FrameSlot& slot, std::uint64_t frame, std::int64_t start, Status status) noexcept;
+  /// process returned pending: wait for the fence (fence thread) or queue complete on the target.
+  void defer_completion(NodeState& n, std::uint64_t frame) noexcept;
+  // The fence thread: polls the fences of pending frames and queues their complete on the target.
+  void start_fence_thread();
+  void stop_fence_thread() noexcept;
+  void fence_loop() noexcept;
+  void hand_over_completion(NodeState& n) noexcept;
   static void control_trampoline(void* self, std::uint64_t slot, std::uint64_t) noexcept;
   static void lifecycle_trampoline(void* self, std::uint64_t node, std::uint64_t create) noexcept;
   void exec_node(std::uint32_t node, std::uint64_t frame) noexcept;

@@ -9,9 +9,15 @@
 #include <string_view>
 #include <thread>
 
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include "graph/graph_core.hpp"
 #include "runtime/context_state.hpp"
 #include "visiongraph/core/clock.hpp"
+#include "visiongraph/core/error.hpp"
 
 namespace vg::detail {
 
@@ -82,6 +88,7 @@ void GraphCore::exec_node(std::uint32_t node_index, std::uint64_t frame) noexcep
     n.frame.timestamp_ns = slot.timestamp_ns;
     n.frame.capture_ns = slot.capture_ns;
     n.error[0] = '\0';
+    n.fence_fd = -1;
     const std::int64_t t0 = now_ns();
     n.running_token.store(frame + 1, std::memory_order_release);
     n.running_since.store(t0, std::memory_order_release);
@@ -90,26 +97,171 @@ void GraphCore::exec_node(std::uint32_t node_index, std::uint64_t frame) noexcep
     std::uint64_t mine = frame + 1;
     if (!n.running_token.compare_exchange_strong(mine, 0, std::memory_order_acq_rel))
       return;  // the watchdog gave up on this call and finished the frame: nothing here is ours any more
-    const std::int64_t t1 = now_ns();
-    const std::int64_t dt = t1 - t0;
-    const std::uint64_t k = n.executions.fetch_add(1, std::memory_order_relaxed);
-    ExecSlot& rec = n.ring[k % n.ring_capacity];
-    rec.frame.store(frame, std::memory_order_relaxed);
-    rec.start.store(t0, std::memory_order_relaxed);
-    rec.end.store(t1, std::memory_order_relaxed);
-    rec.status.store(to_int(status), std::memory_order_relaxed);
-    n.sum_ns.fetch_add(dt, std::memory_order_relaxed);
-    if (k == 0 || dt < n.min_ns.load(std::memory_order_relaxed)) n.min_ns.store(dt, std::memory_order_relaxed);
-    if (dt > n.max_ns.load(std::memory_order_relaxed)) n.max_ns.store(dt, std::memory_order_relaxed);
-    if (n.deadline_ns > 0 && dt > n.deadline_ns) n.deadline_misses.fetch_add(1, std::memory_order_relaxed);
-    if (status != Status::ok) {
-      n.failures.fetch_add(1, std::memory_order_relaxed);
-      record_error(n, frame, status);
-      std::int32_t expected = to_int(Status::ok);
-      slot.status.compare_exchange_strong(expected, to_int(status));
+    if (status == Status::pending) {
+      if (n.callbacks.complete) {
+        n.pending_start = t0;
+        defer_completion(n, frame);  // complete_node finishes the frame
+        return;
+      }
+      status = Status::kernel_error;
+      std::snprintf(n.error.data(), n.error.size(), "process returned pending but the kernel has no complete callback");
     }
+    record_execution(n, slot, frame, t0, status);
   }
   finish_node(n, frame, status, skipped, aborted);
+}
+
+void GraphCore::record_execution(NodeState& n, FrameSlot& slot, std::uint64_t frame, std::int64_t t0, Status status) noexcept {
+  const std::int64_t t1 = now_ns();
+  const std::int64_t dt = t1 - t0;
+  const std::uint64_t k = n.executions.fetch_add(1, std::memory_order_relaxed);
+  ExecSlot& rec = n.ring[k % n.ring_capacity];
+  rec.frame.store(frame, std::memory_order_relaxed);
+  rec.start.store(t0, std::memory_order_relaxed);
+  rec.end.store(t1, std::memory_order_relaxed);
+  rec.status.store(to_int(status), std::memory_order_relaxed);
+  n.sum_ns.fetch_add(dt, std::memory_order_relaxed);
+  if (k == 0 || dt < n.min_ns.load(std::memory_order_relaxed)) n.min_ns.store(dt, std::memory_order_relaxed);
+  if (dt > n.max_ns.load(std::memory_order_relaxed)) n.max_ns.store(dt, std::memory_order_relaxed);
+  if (n.deadline_ns > 0 && dt > n.deadline_ns) n.deadline_misses.fetch_add(1, std::memory_order_relaxed);
+  if (status != Status::ok) {
+    n.failures.fetch_add(1, std::memory_order_relaxed);
+    record_error(n, frame, status);
+    std::int32_t expected = to_int(Status::ok);
+    slot.status.compare_exchange_strong(expected, to_int(status));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// asynchronous kernels: process returned pending; complete runs later on the same target
+
+Status GraphCore::call_complete(NodeState& n) noexcept {
+  try {
+    return n.callbacks.complete(n.context);
+  } catch (const std::exception& e) {
+    note_exception(n.error, e.what());
+  } catch (...) {
+    note_exception(n.error, "(not a std::exception)");
+  }
+  return Status::kernel_error;
+}
+
+void GraphCore::defer_completion(NodeState& n, std::uint64_t frame) noexcept {
+  const int fd = n.fence_fd;
+  n.fence_fd = -1;
+  if (fd < 0 || fence_wake_fd_ < 0) {
+    // No fence: complete goes behind the work already queued on this target (other nodes' submissions).
+    n.target->push(TargetCommand{&GraphCore::complete_trampoline, this, n.index, frame});
+    return;
+  }
+  n.waiting_fd.store(fd, std::memory_order_relaxed);
+  n.waiting_since.store(now_ns(), std::memory_order_relaxed);
+  n.waiting_frame.store(frame + 1, std::memory_order_release);
+  const std::uint64_t one = 1;
+  (void)!::write(fence_wake_fd_, &one, sizeof one);
+}
+
+void GraphCore::complete_trampoline(void* self, std::uint64_t node, std::uint64_t frame) noexcept {
+  static_cast<GraphCore*>(self)->complete_node(static_cast<std::uint32_t>(node), frame);
+}
+
+void GraphCore::complete_node(std::uint32_t node_index, std::uint64_t frame) noexcept {
+  NodeState& n = *nodes_[node_index];
+  const std::size_t s = frame % depth_;
+  FrameSlot& slot = slots_[s];
+  Status status = Status::ok;
+  if (n.target->faulted()) {
+    // A call on this target never returned: no callback runs here any more (as in exec_node).
+    status = Status::timeout;
+    std::snprintf(n.error.data(), n.error.size(), "its target is faulted (a callback on it overran its deadline)");
+  } else {
+    n.current_slot = static_cast<std::uint32_t>(s);
+    n.error[0] = '\0';
+    const std::int64_t t0 = now_ns();
+    n.running_token.store(frame + 1, std::memory_order_release);
+    n.running_since.store(t0, std::memory_order_release);
+    status = call_complete(n);  // also for an abandoned frame: the started work must be collected
+    n.running_since.store(0, std::memory_order_release);
+    std::uint64_t mine = frame + 1;
+    if (!n.running_token.compare_exchange_strong(mine, 0, std::memory_order_acq_rel)) return;  // given up on
+    if (status == Status::pending) {
+      status = Status::kernel_error;
+      std::snprintf(n.error.data(), n.error.size(), "complete returned pending (only process may)");
+    }
+  }
+  record_execution(n, slot, frame, n.pending_start, status);
+  finish_node(n, frame, status, false, slot.abort.load(std::memory_order_acquire));
+}
+
+void GraphCore::start_fence_thread() {
+  async_nodes_.clear();
+  for (auto& np : nodes_)
+    if (np->callbacks.complete) async_nodes_.push_back(np.get());
+  if (async_nodes_.empty()) return;
+  fence_polls_.assign(async_nodes_.size() + 1, pollfd{});
+  fence_nodes_.assign(async_nodes_.size() + 1, nullptr);
+  fence_wake_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (fence_wake_fd_ < 0)
+    throw Error("graph '" + name_ + "': cannot create the eventfd that watches asynchronous kernels' fences: " +
+                std::strerror(errno));
+  fence_stop_.store(false);
+  try {
+    fence_thread_ = std::thread([this] { fence_loop(); });
+  } catch (...) {
+    ::close(fence_wake_fd_);
+    fence_wake_fd_ = -1;
+    throw;
+  }
+}
+
+void GraphCore::stop_fence_thread() noexcept {
+  if (fence_thread_.joinable()) {
+    fence_stop_.store(true, std::memory_order_release);
+    const std::uint64_t one = 1;
+    (void)!::write(fence_wake_fd_, &one, sizeof one);
+    fence_thread_.join();
+  }
+  if (fence_wake_fd_ >= 0) ::close(fence_wake_fd_);
+  fence_wake_fd_ = -1;
+  // A fence still registered (its frame was given up on) is the kernel's to close; forget it.
+  for (NodeState* n : async_nodes_) n->waiting_frame.store(0, std::memory_order_relaxed);
+}
+
+void GraphCore::hand_over_completion(NodeState& n) noexcept {
+  const std::uint64_t token = n.waiting_frame.exchange(0, std::memory_order_acq_rel);
+  if (token != 0) n.target->push(TargetCommand{&GraphCore::complete_trampoline, this, n.index, token - 1});
+}
+
+// One thread per graph with asynchronous kernels; allocation-free: the poll set is preallocated.
+void GraphCore::fence_loop() noexcept {
+  while (!fence_stop_.load(std::memory_order_acquire)) {
+    std::size_t count = 0;
+    fence_polls_[count++] = pollfd{fence_wake_fd_, POLLIN, 0};
+    std::int64_t wait_ms = -1;
+    const std::int64_t now = now_ns();
+    for (NodeState* n : async_nodes_) {
+      if (n->waiting_frame.load(std::memory_order_acquire) == 0) continue;
+      if (n->deadline_ns > 0) {  // a fence that does not signal in time: complete runs anyway and reports it
+        const std::int64_t left = n->waiting_since.load(std::memory_order_relaxed) + n->deadline_ns - now;
+        if (left <= 0) {
+          hand_over_completion(*n);
+          continue;
+        }
+        const std::int64_t ms = left / 1'000'000 + 1;
+        if (wait_ms < 0 || ms < wait_ms) wait_ms = ms;
+      }
+      fence_polls_[count] = pollfd{n->waiting_fd.load(std::memory_order_relaxed), POLLIN, 0};
+      fence_nodes_[count++] = n;
+    }
+    const int ready = ::poll(fence_polls_.data(), count, static_cast<int>(std::min<std::int64_t>(wait_ms, 60'000)));
+    if (ready <= 0) continue;  // timeout (deadlines are checked above) or EINTR
+    if (fence_polls_[0].revents != 0) {
+      std::uint64_t drained = 0;
+      (void)!::read(fence_wake_fd_, &drained, sizeof drained);
+    }
+    for (std::size_t i = 1; i < count; ++i)
+      if (fence_polls_[i].revents != 0) hand_over_completion(*fence_nodes_[i]);  // readable, error or hang-up
+  }
 }
 
 // After a node's turn on a frame (run, failed, skipped, or given up on by the watchdog): hand outputs

@@ -42,6 +42,7 @@ std::string_view KernelContext::node_name() const noexcept { return node_.name; 
 std::string_view KernelContext::kernel_name() const noexcept { return node_.kernel_name; }
 std::string_view KernelContext::target_name() const noexcept { return node_.target_name; }
 std::uint32_t KernelContext::replica_index() const noexcept { return node_.replica_index; }
+void KernelContext::complete_after(int fence_fd) noexcept { node_.fence_fd = fence_fd; }
 std::uint32_t KernelContext::replica_count() const noexcept { return node_.replica_count; }
 std::size_t KernelContext::num_params() const noexcept { return node_.num_params; }
 bool KernelContext::is_bound(std::size_t param) const noexcept {

@@ -27,7 +27,8 @@ namespace vg {
   X(busy, "the resource is in use")                                                        \
   X(io_error, "an I/O operation failed")                                                   \
   X(out_of_memory, "memory could not be allocated")                                        \
-  X(end_of_stream, "the source has no more frames")
+  X(end_of_stream, "the source has no more frames")                                        \
+  X(pending, "started; the kernel's complete callback finishes it later")
 
 /// @brief Result of every runtime call. Check it: functions returning it are [[nodiscard]].
 enum class [[nodiscard]] Status : std::int32_t {

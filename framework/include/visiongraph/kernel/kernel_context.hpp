@@ -101,6 +101,13 @@ class KernelContext {
     return std::static_pointer_cast<T>(take_from_validate());
   }
 
+  /// @brief In process, before returning Status::pending: call complete once @p fence_fd is readable
+  /// (poll POLLIN; e.g. an NPU run's fence). The fd stays the kernel's: the framework never closes it
+  /// and stops watching it before complete runs. Without this call, complete is queued on the target
+  /// right away, behind the work already waiting there. If the node has a run deadline and the fd is
+  /// not readable by then, complete runs anyway (and should report the timeout).
+  void complete_after(int fence_fd) noexcept;
+
   /// @brief Explain a failure (copied into a fixed buffer; truncated; no allocation).
   void set_error(std::string_view message) noexcept;
   /// @brief Record that this frame's input could not be used as it is and went through one explicit
