@@ -36,6 +36,63 @@ struct Chain {
   vg::NodeId add;
 };
 
+/// Streams frames through a started graph: input values 0, 1, 2, ... on graph parameter @p gin (data
+/// @p in), every output on @p gout (data @p out) checked, in frame order, against expected(k) for the k-th
+/// frame, and after_output(received) called after each one (commands). Fixed arrays only: it allocates
+/// nothing itself. Returns the number of problems.
+struct Streamer {
+  Streamer(vg::Graph& graph, vg::GraphParamId gin, vg::GraphParamId gout, vg::DataId in, vg::DataId out)
+      : g(graph), gin(gin), gout(gout), in(in), out(out) {
+    const auto outs = static_cast<std::uint32_t>(g.num_buffers(out));
+    for (std::uint32_t k = 0; k < outs; ++k) EXPECT_EQ(g.enqueue(gout, k), vg::Status::ok);
+    for (std::uint32_t k = 0; k < g.num_buffers(in) && k < 64; ++k) free_in[free_count++] = k;
+  }
+  template <class Expected, class AfterOutput>
+  int run(int frames, Expected expected, AfterOutput after_output) {
+    int bad = 0, sent = 0, received = 0;
+    while (received < frames) {
+      while (sent < frames && free_count > 0) {
+        const std::uint32_t k = free_in[--free_count];
+        g.scalar(in, k).set(next_value++);
+        if (g.enqueue(gin, k) != vg::Status::ok) ++bad;
+        ++sent;
+      }
+      vg::DequeuedBuffer done;
+      if (g.dequeue(gout, done, 2s) != vg::Status::ok || done.status != vg::Status::ok) {
+        ++bad;
+        break;
+      }
+      if (g.scalar(out, done.index).get<double>() != expected(next_expected++)) ++bad;
+      if (g.enqueue(gout, done.index) != vg::Status::ok) ++bad;
+      vg::DequeuedBuffer used;
+      if (g.dequeue(gin, used, 2s) != vg::Status::ok) ++bad;
+      free_in[free_count++] = used.index;
+      ++received;
+      bad += after_output(received);
+    }
+    return bad;
+  }
+  vg::Graph& g;
+  vg::GraphParamId gin, gout;
+  vg::DataId in, out;
+  std::uint32_t free_in[64] = {};
+  std::uint32_t free_count = 0;
+  double next_value = 0, next_expected = 0;
+};
+
+/// Runs @p frames under the allocation counter and expects no allocation at all.
+template <class Run>
+void expect_no_allocation(Run run) {
+  vg::test::arm_alloc_counter();
+  const int bad = run();
+  const auto counts = vg::test::disarm_alloc_counter();
+  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(counts.news, 0u);
+  if (vg::test::malloc_counted()) {
+    EXPECT_EQ(counts.mallocs, 0u);
+  }
+}
+
 TEST_F(ZeroAllocTest, ProcessAndSendCommandAllocateNothingOver1000Frames) {
   Chain chain(ctx);
   chain.g.verify();
@@ -74,46 +131,15 @@ TEST_F(ZeroAllocTest, StreamingEnqueueDequeueWithCommandsAllocatesNothing) {
   g.set_pipeline_depth(3);
   g.verify();
   ASSERT_EQ(g.start(), vg::Status::ok);
-  for (std::uint32_t k = 0; k < 4; ++k) ASSERT_EQ(g.enqueue(gout, k), vg::Status::ok);
-  std::uint32_t free_in[4] = {0, 1, 2, 3};
-  int free_count = 4;
-  double next_value = 0, next_expected = 0;
-  auto run = [&](int frames, bool commands) {
-    int bad = 0, sent = 0, received = 0;
-    while (received < frames) {
-      while (sent < frames && free_count > 0) {
-        const std::uint32_t k = free_in[--free_count];
-        g.scalar(in, k).set(next_value++);
-        if (g.enqueue(gin, k) != vg::Status::ok) ++bad;
-        ++sent;
-      }
-      vg::DequeuedBuffer done;
-      if (g.dequeue(gout, done, 2s) != vg::Status::ok || done.status != vg::Status::ok) {
-        ++bad;
-        break;
-      }
-      // frames complete in order: the k-th output belongs to the k-th input (out = 2x + 2x + bias 0)
-      if (g.scalar(out, done.index).get<double>() != 4.0 * next_expected++) ++bad;
-      if (g.enqueue(gout, done.index) != vg::Status::ok) ++bad;
-      vg::DequeuedBuffer used;
-      if (g.dequeue(gin, used, 2s) != vg::Status::ok) ++bad;
-      free_in[free_count++] = used.index;
-      ++received;
-      if (commands && received % 10 == 0 &&
-          g.send_command(b, vg::ControlCommand::make(vg::examples::kSetBias, 0.0), 1s) != vg::Status::ok)
-        ++bad;
-    }
-    return bad;
-  };
-  ASSERT_EQ(run(20, false), 0);  // warm up
-  vg::test::arm_alloc_counter();
-  const int bad = run(1000, true);
-  const auto counts = vg::test::disarm_alloc_counter();
-  EXPECT_EQ(bad, 0);
-  EXPECT_EQ(counts.news, 0u);
-  if (vg::test::malloc_counted()) {
-    EXPECT_EQ(counts.mallocs, 0u);
-  }
+  Streamer stream(g, gin, gout, in, out);
+  // frames complete in order: the k-th output belongs to the k-th input (out = 2x + 2x + bias 0)
+  auto expected = [](double k) { return 4.0 * k; };
+  ASSERT_EQ(stream.run(20, expected, [](int) { return 0; }), 0);  // warm up
+  expect_no_allocation([&] {
+    return stream.run(1000, expected, [&](int received) {
+      return received % 10 == 0 && g.send_command(b, vg::ControlCommand::make(vg::examples::kSetBias, 0.0), 1s) != vg::Status::ok;
+    });
+  });
   EXPECT_EQ(g.stop(), vg::Status::ok);
   EXPECT_EQ(g.stats().frames_completed, 1020u);
 }
@@ -136,52 +162,18 @@ TEST(ZeroAllocReplicas, AReplicatedNodeStreamingWithCommandsAllocatesNothing) {
   auto gin = g.add_graph_parameter(a, "in");
   auto gout = g.add_graph_parameter(b, "sum");
   g.verify();
-  const std::uint32_t buffers = static_cast<std::uint32_t>(g.num_buffers(out));
-  ASSERT_GE(buffers, 4u);
+  ASSERT_GE(g.num_buffers(out), 4u);
   ASSERT_EQ(g.start(), vg::Status::ok);
-  for (std::uint32_t k = 0; k < buffers; ++k) ASSERT_EQ(g.enqueue(gout, k), vg::Status::ok);
-  std::uint32_t free_in[64];
-  std::uint32_t free_count = 0;
-  for (std::uint32_t k = 0; k < g.num_buffers(in) && k < 64; ++k) free_in[free_count++] = k;
-  double next_value = 0, next_expected = 0;
-  auto run = [&](int frames) {
-    int bad = 0, sent = 0, received = 0;
-    vg::CommandReply reply;
-    while (received < frames) {
-      while (sent < frames && free_count > 0) {
-        const std::uint32_t k = free_in[--free_count];
-        g.scalar(in, k).set(next_value++);
-        if (g.enqueue(gin, k) != vg::Status::ok) ++bad;
-        ++sent;
-      }
-      vg::DequeuedBuffer done;
-      if (g.dequeue(gout, done, 2s) != vg::Status::ok || done.status != vg::Status::ok) {
-        ++bad;
-        break;
-      }
-      if (g.scalar(out, done.index).get<double>() != 4.0 * next_expected++) ++bad;  // in frame order
-      if (g.enqueue(gout, done.index) != vg::Status::ok) ++bad;
-      vg::DequeuedBuffer used;
-      if (g.dequeue(gin, used, 2s) != vg::Status::ok) ++bad;
-      free_in[free_count++] = used.index;
-      ++received;
-      if (received % 10 == 0 && g.send_command(b, vg::ControlCommand::make(vg::examples::kSetBias, 0.0), 1s, &reply) != vg::Status::ok)
-        ++bad;
-      if (received % 10 == 5 &&
-          g.send_command(b, vg::ControlCommand::make(vg::examples::kSetBias, 0.0), 1s, &reply, 1) != vg::Status::ok)
-        ++bad;
-    }
-    return bad;
+  Streamer stream(g, gin, gout, in, out);
+  auto expected = [](double k) { return 4.0 * k; };  // in frame order
+  vg::CommandReply reply;
+  auto commands = [&](int received) {
+    if (received % 10 == 0) return g.send_command(b, vg::ControlCommand::make(vg::examples::kSetBias, 0.0), 1s, &reply) != vg::Status::ok;
+    if (received % 10 == 5) return g.send_command(b, vg::ControlCommand::make(vg::examples::kSetBias, 0.0), 1s, &reply, 1) != vg::Status::ok;
+    return false;
   };
-  ASSERT_EQ(run(20), 0);  // warm up
-  vg::test::arm_alloc_counter();
-  const int bad = run(1000);
-  const auto counts = vg::test::disarm_alloc_counter();
-  EXPECT_EQ(bad, 0);
-  EXPECT_EQ(counts.news, 0u);
-  if (vg::test::malloc_counted()) {
-    EXPECT_EQ(counts.mallocs, 0u);
-  }
+  ASSERT_EQ(stream.run(20, expected, commands), 0);  // warm up
+  expect_no_allocation([&] { return stream.run(1000, expected, commands); });
   EXPECT_EQ(g.stop(), vg::Status::ok);
   EXPECT_EQ(g.stats().frames_completed, 1020u);
 }
@@ -205,44 +197,10 @@ TEST(ZeroAllocAsync, AsynchronousReplicasOnOneTargetAllocateNothing) {
     auto gout = g.add_graph_parameter(det, "out");
     g.verify();
     ASSERT_EQ(g.start(), vg::Status::ok);
-    const auto outs = static_cast<std::uint32_t>(g.num_buffers(out));
-    for (std::uint32_t k = 0; k < outs; ++k) ASSERT_EQ(g.enqueue(gout, k), vg::Status::ok);
-    std::uint32_t free_in[64];
-    std::uint32_t free_count = 0;
-    for (std::uint32_t k = 0; k < g.num_buffers(in) && k < 64; ++k) free_in[free_count++] = k;
-    double next_value = 0, next_expected = 0;
-    auto run = [&](int frames) {
-      int bad = 0, sent = 0, received = 0;
-      while (received < frames) {
-        while (sent < frames && free_count > 0) {
-          const std::uint32_t k = free_in[--free_count];
-          g.scalar(in, k).set(next_value++);
-          if (g.enqueue(gin, k) != vg::Status::ok) ++bad;
-          ++sent;
-        }
-        vg::DequeuedBuffer done;
-        if (g.dequeue(gout, done, 2s) != vg::Status::ok || done.status != vg::Status::ok) {
-          ++bad;
-          break;
-        }
-        if (g.scalar(out, done.index).get<double>() != next_expected++ + 1.0) ++bad;  // in frame order
-        if (g.enqueue(gout, done.index) != vg::Status::ok) ++bad;
-        vg::DequeuedBuffer used;
-        if (g.dequeue(gin, used, 2s) != vg::Status::ok) ++bad;
-        free_in[free_count++] = used.index;
-        ++received;
-      }
-      return bad;
-    };
-    ASSERT_EQ(run(20), 0);  // warm up
-    vg::test::arm_alloc_counter();
-    const int bad = run(300);
-    const auto counts = vg::test::disarm_alloc_counter();
-    EXPECT_EQ(bad, 0);
-    EXPECT_EQ(counts.news, 0u);
-    if (vg::test::malloc_counted()) {
-      EXPECT_EQ(counts.mallocs, 0u);
-    }
+    Streamer stream(g, gin, gout, in, out);
+    auto expected = [](double k) { return k + 1.0; };  // in frame order
+    ASSERT_EQ(stream.run(20, expected, [](int) { return 0; }), 0);  // warm up
+    expect_no_allocation([&] { return stream.run(300, expected, [](int) { return 0; }); });
     EXPECT_EQ(g.stop(), vg::Status::ok);
   }
 }
