@@ -9,6 +9,7 @@
 #include <string_view>
 #include <thread>
 
+#include <pthread.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -207,6 +208,7 @@ void GraphCore::start_fence_thread() {
   fence_stop_.store(false);
   try {
     fence_thread_ = std::thread([this] { fence_loop(); });
+    pthread_setname_np(fence_thread_.native_handle(), "vg-fences");
   } catch (...) {
     ::close(fence_wake_fd_);
     fence_wake_fd_ = -1;
