@@ -6,6 +6,10 @@
 //
 //   BM_ReplicasFakeNpu/R     stand-in librknnrt (tests/npu/fake_rknnrt) with a 20 ms run latency that waits
 //                            like an accelerator (sleeps; one of three cores busy), u8 input, int8 outputs
+//   BM_ReplicasFakeNpuAsync/R  the same with async: true and R replicas all on ONE target (npu0 listed R
+//                            times): each process submits a non-blocking run and returns, complete reads the
+//                            outputs when the run's fence is readable, so one target thread keeps R runs in
+//                            flight (fps_vs_1rep: against BM_ReplicasFakeNpu/1, the blocking single node)
 //   BM_ReplicasOpencv/R/T    OpenCV DNN backend on the BlazeFace back 256x256 model; the npu targets are
 //                            ordinary CPU threads on a PC. T = -1: OpenCV's default thread pool (shared by
 //                            every replica); T = 0: cv::setNumThreads(0) (process-wide): OpenCV runs its
@@ -60,7 +64,8 @@ vg::ContextConfig bench_targets() {
   return config;
 }
 
-std::vector<std::string> replica_targets(int replicas) {
+std::vector<std::string> replica_targets(int replicas, bool one_target) {
+  if (one_target) return std::vector<std::string>(static_cast<std::size_t>(replicas), "npu0");
   const std::vector<std::string> all = {"npu0", "npu1", "npu2"};
   return {all.begin(), all.begin() + replicas};
 }
@@ -73,7 +78,8 @@ double process_cpu_seconds() {
 
 /// letterbox (cpu0) -> vg.inference over @p replicas npu targets -> decode (cpu1), streamed.
 struct FaceShape {
-  FaceShape(const std::string& model, const std::string& runtime, bool u8_input, int replicas)
+  /// @p async: vg.inference's async attribute, with every replica on npu0.
+  FaceShape(const std::string& model, const std::string& runtime, bool u8_input, int replicas, bool async = false)
       : context(bench_targets()), graph(context, "bench_replicas") {
     npu_memory = vg::inference::install_npu_allocator(context);
     context.load_module(vg::detection::make_detection_module());
@@ -91,6 +97,7 @@ struct FaceShape {
     detector = graph.add_node("detector", "vg.inference");
     graph.set_attribute(detector, "model", model);
     if (!runtime.empty()) graph.set_attribute(detector, "runtime_path", runtime);
+    if (async) graph.set_attribute(detector, "async", true);
     graph.bind(detector, "input", input);
     const vg::NodeId decode = graph.add_node("decode", "vg.detection.postprocess");
     for (int i = 0; i < 4; ++i) {
@@ -98,7 +105,7 @@ struct FaceShape {
       graph.bind(detector, "out" + std::to_string(i), o);
       graph.bind(decode, "in" + std::to_string(i), o);
     }
-    graph.set_targets(detector, replica_targets(replicas));
+    graph.set_targets(detector, replica_targets(replicas, async));
     graph.bind(decode, "geometry", geometry).bind(decode, "detections", faces);
     graph.set_attribute(decode, "decoder", std::string("blazeface"));
     graph.set_attribute(decode, "score_threshold", 0.75);
@@ -171,7 +178,8 @@ std::map<std::string, std::vector<double>>& baseline_p50() {
 double mean(const std::vector<double>& v) { return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()); }
 
 /// Streams through @p shape: warm-up, then one frame handed back per iteration; sets the counters.
-void run_stream(benchmark::State& state, FaceShape& shape, const std::string& config, int replicas) {
+/// @p baseline: this run's frames/s and p50 join the baseline of @p config.
+void run_stream(benchmark::State& state, FaceShape& shape, const std::string& config, bool baseline) {
   if (!shape.start()) {
     state.SkipWithError(("start failed: " + shape.graph.last_error().describe()).c_str());
     return;
@@ -204,7 +212,7 @@ void run_stream(benchmark::State& state, FaceShape& shape, const std::string& co
   state.counters["failed"] = static_cast<double>(shape.failed);
   state.counters["cpu_per_wall"] = cpu / wall;
   state.counters["depth"] = static_cast<double>(shape.graph.pipeline_depth());
-  if (replicas == 1) {
+  if (baseline) {
     baselines()[config].push_back(fps);
     baseline_p50()[config].push_back(p50_ms);
   }
@@ -227,10 +235,22 @@ void BM_ReplicasFakeNpu(benchmark::State& state) {
   vg::test::FakeRknnrt fake(VG_BENCH_FAKE_RKNNRT);  // resets the latency when it goes
   fake.set_run_latency(kFakeRunLatency);
   FaceShape shape(fake_model(), VG_BENCH_FAKE_RKNNRT, true, replicas);
-  run_stream(state, shape, "fake", replicas);
+  run_stream(state, shape, "fake", replicas == 1);
   state.counters["max_concurrent_runs"] = static_cast<double>(fake.counter("max_concurrent_runs"));
 }
 BENCHMARK(BM_ReplicasFakeNpu)->Arg(1)->Arg(2)->Arg(3)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ReplicasFakeNpuAsync(benchmark::State& state) {
+  const int replicas = static_cast<int>(state.range(0));
+  vg::test::FakeRknnrt fake(VG_BENCH_FAKE_RKNNRT);
+  fake.set_run_latency(kFakeRunLatency);
+  FaceShape shape(fake_model(), VG_BENCH_FAKE_RKNNRT, true, replicas, true);
+  // Baseline "fake": the blocking 1-replica runs above (same process, same stand-in latency).
+  run_stream(state, shape, "fake", false);
+  state.counters["max_concurrent_runs"] = static_cast<double>(fake.counter("max_concurrent_runs"));
+  state.counters["max_in_flight"] = static_cast<double>(fake.counter("max_in_flight"));
+}
+BENCHMARK(BM_ReplicasFakeNpuAsync)->Arg(1)->Arg(3)->Unit(benchmark::kMillisecond)->UseRealTime();
 #endif
 
 /// OpenCV's parallel framework as its build information names it (e.g. "TBB (ver 2021.8 interface 12080)").
@@ -257,7 +277,7 @@ void BM_ReplicasOpencv(benchmark::State& state) {
   state.SetLabel(parallel_framework());
   {
     FaceShape shape(model, "", false, replicas);
-    run_stream(state, shape, "opencv_t" + std::to_string(state.range(1)), replicas);
+    run_stream(state, shape, "opencv_t" + std::to_string(state.range(1)), replicas == 1);
   }
   cv::setNumThreads(default_threads);
 }

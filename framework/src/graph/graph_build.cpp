@@ -6,6 +6,12 @@
 #include <set>
 #include <sstream>
 
+#include <pthread.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include "graph/graph_core.hpp"
 #include "runtime/context_state.hpp"
 #include "visiongraph/core/clock.hpp"
@@ -824,6 +830,42 @@ void GraphCore::verify() {
                                      std::clamp<std::int64_t>(shortest / 4, 1'000'000, 50'000'000)});
     watched_ = true;
   }
+}
+
+// The fence thread of asynchronous kernels (its loop is in graph_run.cpp): started at verify, joined at release.
+void GraphCore::start_fence_thread() {
+  async_nodes_.clear();
+  for (auto& np : nodes_)
+    if (np->callbacks.complete) async_nodes_.push_back(np.get());
+  if (async_nodes_.empty()) return;
+  fence_polls_.assign(async_nodes_.size() + 1, pollfd{});
+  fence_nodes_.assign(async_nodes_.size() + 1, nullptr);
+  fence_wake_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (fence_wake_fd_ < 0)
+    throw Error("graph '" + name_ + "': cannot create the eventfd that watches asynchronous kernels' fences: " +
+                std::strerror(errno));
+  fence_stop_.store(false);
+  try {
+    fence_thread_ = std::thread([this] { fence_loop(); });
+    pthread_setname_np(fence_thread_.native_handle(), "vg-fences");
+  } catch (...) {
+    ::close(fence_wake_fd_);
+    fence_wake_fd_ = -1;
+    throw;
+  }
+}
+
+void GraphCore::stop_fence_thread() noexcept {
+  if (fence_thread_.joinable()) {
+    fence_stop_.store(true, std::memory_order_release);
+    const std::uint64_t one = 1;
+    (void)!::write(fence_wake_fd_, &one, sizeof one);
+    fence_thread_.join();
+  }
+  if (fence_wake_fd_ >= 0) ::close(fence_wake_fd_);
+  fence_wake_fd_ = -1;
+  // A fence still registered (its frame was given up on) is the kernel's to close; forget it.
+  for (NodeState* n : async_nodes_) n->waiting_frame.store(0, std::memory_order_relaxed);
 }
 
 void GraphCore::release() noexcept {

@@ -100,6 +100,7 @@ BackendOptions options_from(const Ctx& c, const DataMeta& input, Fail&& fail) {
   o.core_mask = static_cast<int>(c.integer("core_mask"));
   o.timeout_ms = static_cast<int>(c.integer("timeout_ms"));
   o.require_zero_copy = c.boolean("require_zero_copy");
+  o.async = c.boolean("async");
   const std::int64_t max_imported = c.integer("max_imported_buffers");
   if (max_imported < 0 || max_imported > kMaxImportedBuffersLimit) fail("max_imported_buffers", "must be 0..64");
   o.max_imported_buffers = static_cast<int>(max_imported);
@@ -166,6 +167,10 @@ void validate(ValidateContext& v) {
   }
   // The same options create uses (warm-up included): the backend loaded here goes on to create.
   const BackendOptions opt = options_from(v, in, [&](const char* what, const std::string& msg) { v.fail(what, msg); });
+  if (opt.async && kind != "rknn") {
+    v.fail("async", "async runs exist only on the rknn backend (the NPU runs while the target does other work); "
+                    "backend " + kind + " runs each frame inside process: remove async: true, or use an .rknn model");
+  }
 
   // Load the model on the host to learn its outputs: a graph that disagrees fails here, not per frame.
   ModelInfo info;
@@ -257,6 +262,9 @@ class InferenceKernel {
     BackendOptions opt = options_from(ctx, ctx.meta(kInputParam), [&](const char* what, const std::string& msg) {
       throw Error("node '" + std::string(ctx.node_name()) + "', '" + what + "': " + msg);
     });
+    if (opt.async && kind != "rknn") {
+      throw Error("node '" + std::string(ctx.node_name()) + "', 'async': async runs exist only on the rknn backend");
+    }
     // A replicated node (Graph::set_targets, e.g. npu0..npu2) is one instance per target: with core_mask
     // 0 (auto), replica r < 3 is pinned to NPU core r (RK3588 has cores 0, 1, 2), so the replicas run side
     // by side instead of contending for whichever core the runtime picks; replicas 3+ stay on auto.
@@ -344,6 +352,11 @@ class InferenceKernel {
     const MemoryBlock input = tensor_block(in);
     const Status s = prebound ? backend_->run(k, out_span) : backend_->run_imported(input, out_span, converted);
     if (converted || (prebound && backend_->copies_bound_input(k))) ctx.count_conversion();
+    if (s == Status::pending) {
+      // async: the run goes on on the NPU; complete collects the outputs once its fence is readable.
+      if (const int fence = backend_->pending_fence(); fence >= 0) ctx.complete_after(fence);
+      return Status::pending;
+    }
     for (std::size_t i = 0; i < num_outputs_; ++i) {
       const TensorView o = ctx.tensor(kFirstOutputParam + i);
       if (Allocator* a = o.block().owner) (void)a->end_cpu_access(o.block(), CpuAccess::write);
@@ -359,6 +372,28 @@ class InferenceKernel {
       char msg[320];
       const std::string_view why = backend_->last_failure();  // e.g. a context rebuild that failed
       std::snprintf(msg, sizeof(msg), "%.*s backend failed: %.*s, runtime code %d%s%.*s",
+                    static_cast<int>(backend_->name().size()), backend_->name().data(),
+                    static_cast<int>(to_string(s).size()), to_string(s).data(), backend_->last_runtime_code(),
+                    why.empty() ? "" : "; ", static_cast<int>(why.size()), why.data());
+      ctx.set_error(msg);
+    }
+    return s;
+  }
+
+  /// async: the run process started has finished (its fence is readable) or the node's deadline passed:
+  /// wait for it (timeout_ms), read the outputs as a blocking run does, close the fence.
+  Status complete(KernelContext& ctx) noexcept {
+    std::array<void*, kMaxOutputs> outs{};
+    for (std::size_t i = 0; i < num_outputs_; ++i) outs[i] = ctx.tensor(kFirstOutputParam + i).data();
+    const Status s = backend_->finish(std::span<void* const>(outs.data(), num_outputs_));
+    for (std::size_t i = 0; i < num_outputs_; ++i) {
+      const TensorView o = ctx.tensor(kFirstOutputParam + i);
+      if (Allocator* a = o.block().owner) (void)a->end_cpu_access(o.block(), CpuAccess::write);
+    }
+    if (s != Status::ok) {
+      char msg[320];
+      const std::string_view why = backend_->last_failure();
+      std::snprintf(msg, sizeof(msg), "%.*s backend failed: %.*s, runtime code %d (asynchronous run)%s%.*s",
                     static_cast<int>(backend_->name().size()), backend_->name().data(),
                     static_cast<int>(to_string(s).size()), to_string(s).data(), backend_->last_runtime_code(),
                     why.empty() ? "" : "; ", static_cast<int>(why.size()), why.data());
@@ -428,6 +463,9 @@ Module make_inference_module() {
       .attribute("timeout_ms", 1000, "rknn: rknn_run timeout in milliseconds (0 = runtime default)")
       .attribute("require_zero_copy", false,
                  "rknn: a graph input buffer that cannot be bound zero-copy fails verify instead of being copied")
+      .attribute("async", false,
+                 "rknn: start each run without blocking (process returns pending; complete reads the outputs "
+                 "once the run's fence is readable), so the target runs other nodes or replicas meanwhile")
       .attribute("max_imported_buffers", 8,
                  "rknn: distinct imported DMA-BUFs bound once and kept (0..64); "
                  "others are copied, counted as conversions")

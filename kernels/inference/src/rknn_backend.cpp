@@ -1,6 +1,7 @@
 #include "visiongraph/kernels/inference/rknn_backend.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
@@ -193,10 +194,23 @@ struct RknnBackend::Impl {
   std::int64_t last_us = 0;
   int last_code = 0;
   ModelInfo info;
+  // Asynchronous runs (options.async): the context's init flag, and the run submitted and not yet finished.
+  std::uint32_t init_flag = 0;
+  bool pending = false;
+  int fence = -1;  // the pending run's fence fd (ours: closed by finish)
+  std::chrono::steady_clock::time_point submitted{};
 
   ~Impl() { teardown(); }
 
   Status execute(rknn::TensorMem* in, std::span<void* const> outputs) noexcept;
+  Status collect(std::span<void* const> outputs, std::int64_t wall_us) noexcept;
+  Status finish_pending(std::span<void* const> outputs) noexcept;
+  void drain_pending() noexcept;
+  bool refuse_while_pending() noexcept {
+    if (!pending) return false;
+    set_failure("a run is still in flight: finish() it before the next frame");
+    return true;
+  }
   Status ensure_context() noexcept;
   Status recover() noexcept;
   void release_runtime_objects() noexcept;
@@ -310,7 +324,15 @@ ModelInfo RknnBackend::load(const std::string& model_path, const BackendOptions&
   }
   m.rt = RknnRuntime::open(options.runtime_path);
   const auto& api = m.rt->api();
-  int rc = api.init(&m.ctx, m.model_bytes.data(), static_cast<std::uint32_t>(m.model_bytes.size()), 0, nullptr);
+  if (options.async && api.wait == nullptr) {
+    throw Error("rknn backend (" + model_path + "): async runs need rknn_wait, which " + m.rt->path() +
+                " does not export; needed: a librknnrt that does (present from 1.2.0 on), or async false");
+  }
+  // Asynchronous runs need the run's output fence: a non-blocking run without one cannot be waited for
+  // (librknnrt 2.3.2 is reported to fail rknn_wait with "fence fd = -1 is invalid").
+  m.init_flag = options.async ? rknn::flag::kFenceOutOutside : 0u;
+  int rc = api.init(&m.ctx, m.model_bytes.data(), static_cast<std::uint32_t>(m.model_bytes.size()), m.init_flag,
+                    nullptr);
   if (rc != rknn::kSucc) {
     // librknnrt reports its version only on a context it created: the driver is read from the DRM device.
     std::string why_not;
@@ -589,6 +611,7 @@ void RknnBackend::Impl::copy_rows(const InputPlan& p, const void* input, rknn::T
 
 void RknnBackend::Impl::release_runtime_objects() noexcept {
   if (!ctx_valid) return;
+  drain_pending();
   const auto& api = rt->api();
   // Every memory first, then the context: a context destroyed first would leave the mems dangling.
   release_imported();
@@ -630,7 +653,7 @@ Status RknnBackend::Impl::recover() noexcept {
                 rknn::error_name(rc));
     return Status::inference_error;
   };
-  int rc = api.init(&ctx, model_bytes.data(), static_cast<std::uint32_t>(model_bytes.size()), 0, nullptr);
+  int rc = api.init(&ctx, model_bytes.data(), static_cast<std::uint32_t>(model_bytes.size()), init_flag, nullptr);
   if (rc != rknn::kSucc) return failed("rknn_init", rc);
   ctx_valid = true;
   if (current_core_mask != 0) {
@@ -742,7 +765,8 @@ void RknnBackend::bind_inputs(std::span<const MemoryBlock> buffers) {
   // Warm-up on buffer 0, or on the staging memory when every buffer will be imported later (device-only
   // input); contents are irrelevant: the first rknn_run pays one-off costs.
   for (int i = 0; i < m.options.warmup; ++i) {
-    const Status s = buffers.empty() ? m.execute(m.staging, {}) : run(0, {});
+    Status s = buffers.empty() ? m.execute(m.staging, {}) : run(0, {});
+    if (s == Status::pending) s = m.finish_pending({});
     if (s != Status::ok) {
       throw Error("rknn backend (" + m.model + "): warm-up run failed with " + std::to_string(m.last_code) + " " +
                   rknn::error_name(m.last_code));
@@ -806,6 +830,7 @@ Status RknnBackend::select_extra_input(std::size_t input, std::size_t bound_inde
   Impl& m = *impl_;
   converted = false;
   m.failure[0] = '\0';
+  if (m.refuse_while_pending()) return Status::invalid_argument;
   if (m.ensure_context() != Status::ok) return Status::inference_error;
   if (!m.ctx_valid || input == 0 || input > m.extra.size()) return Status::invalid_argument;
   ExtraInput& e = m.extra[input - 1];
@@ -841,6 +866,7 @@ std::uint64_t RknnBackend::recoveries() const noexcept { return impl_->recoverie
 Status RknnBackend::run(std::size_t input_index, std::span<void* const> outputs) noexcept {
   Impl& m = *impl_;
   m.failure[0] = '\0';
+  if (m.refuse_while_pending()) return Status::invalid_argument;
   if (m.ensure_context() != Status::ok) return Status::inference_error;
   if (!m.ctx_valid || input_index >= m.input_mems.size()) return Status::invalid_argument;
   rknn::TensorMem* in = m.input_mems[input_index];
@@ -856,6 +882,7 @@ Status RknnBackend::run_imported(const MemoryBlock& input, std::span<void* const
   Impl& m = *impl_;
   converted = false;
   m.failure[0] = '\0';
+  if (m.refuse_while_pending()) return Status::invalid_argument;
   if (m.ensure_context() != Status::ok) return Status::inference_error;
   if (!m.ctx_valid || m.staging == nullptr) return Status::not_verified;
   if (input.size < m.input_bytes) {
@@ -982,8 +1009,12 @@ Status RknnBackend::Impl::execute(rknn::TensorMem* in, std::span<void* const> ou
   }
   rknn::RunExtend ext{};
   ext.timeout_ms = m.options.timeout_ms;
+  if (m.options.async) {
+    ext.non_block = 1;
+    ext.fence_fd = -1;  // no input fence (RKNN_FLAG_FENCE_IN_OUTSIDE is not set)
+  }
   const auto t0 = std::chrono::steady_clock::now();
-  rc = api.run(m.ctx, m.options.timeout_ms > 0 ? &ext : nullptr);
+  rc = api.run(m.ctx, m.options.timeout_ms > 0 || m.options.async ? &ext : nullptr);
   const auto wall =
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count();
   if (rc != rknn::kSucc) {
@@ -993,6 +1024,20 @@ Status RknnBackend::Impl::execute(rknn::TensorMem* in, std::span<void* const> ou
     if (rc == rknn::kErrTimeout || rc == rknn::kErrCtxInvalid) m.needs_recovery = true;
     return rc == rknn::kErrTimeout ? Status::timeout : Status::inference_error;
   }
+  if (m.options.async) {
+    // Submitted: finish() waits for it, then reads the outputs as below.
+    m.pending = true;
+    m.fence = ext.fence_fd;
+    m.submitted = t0;
+    return Status::pending;
+  }
+  return m.collect(outputs, wall);
+}
+
+Status RknnBackend::Impl::collect(std::span<void* const> outputs, std::int64_t wall) noexcept {
+  Impl& m = *this;
+  const auto& api = m.rt->api();
+  int rc = rknn::kSucc;
   rknn::PerfRun perf{};
   m.last_us = api.query(m.ctx, rknn::kQueryPerfRun, &perf, sizeof(perf)) == rknn::kSucc && perf.run_duration > 0
                   ? perf.run_duration
@@ -1026,6 +1071,51 @@ Status RknnBackend::set_core_mask(int mask) noexcept {
   }
   m.current_core_mask = mask;
   return Status::ok;
+}
+
+int RknnBackend::pending_fence() const noexcept { return impl_->pending ? impl_->fence : -1; }
+
+Status RknnBackend::finish(std::span<void* const> outputs) noexcept {
+  Impl& m = *impl_;
+  m.failure[0] = '\0';
+  if (!m.pending) {
+    m.set_failure("finish() without a run in flight");
+    return Status::invalid_argument;
+  }
+  return m.finish_pending(outputs);
+}
+
+Status RknnBackend::Impl::finish_pending(std::span<void* const> outputs) noexcept {
+  if (!outputs.empty() && outputs.size() < this->outputs.size()) return Status::invalid_argument;
+  rknn::RunExtend ext{};
+  ext.timeout_ms = options.timeout_ms;
+  ext.fence_fd = -1;
+  const int rc = rt->api().wait(ctx, &ext);
+  pending = false;
+  if (fence >= 0) ::close(fence);
+  fence = -1;
+  const auto wall =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - submitted).count();
+  if (rc != rknn::kSucc) {
+    last_code = rc;
+    last_us = wall;
+    // As after a blocking timeout: the run may still be in flight, so the context is rebuilt first.
+    if (rc == rknn::kErrTimeout || rc == rknn::kErrCtxInvalid) needs_recovery = true;
+    return rc == rknn::kErrTimeout ? Status::timeout : Status::inference_error;
+  }
+  return collect(outputs, wall);
+}
+
+void RknnBackend::Impl::drain_pending() noexcept {
+  // A run still in flight reads and writes this context's memories: wait for it before they go.
+  if (!pending) return;
+  rknn::RunExtend ext{};
+  ext.timeout_ms = options.timeout_ms > 0 ? options.timeout_ms : 1000;
+  ext.fence_fd = -1;
+  (void)rt->api().wait(ctx, &ext);
+  pending = false;
+  if (fence >= 0) ::close(fence);
+  fence = -1;
 }
 
 }  // namespace vg::inference

@@ -40,12 +40,18 @@ class FakeRknnrt {
     bind(init_records_, "fake_rknn_init_records");
     bind(init_record_, "fake_rknn_init_record");
     bind(run_record_ex_, "fake_rknn_run_record_ex");
+    bind(run_record_async_, "fake_rknn_run_record_async");
+    bind(wait_records_, "fake_rknn_wait_records");
+    bind(wait_record_, "fake_rknn_wait_record");
+    bind(now_us_, "fake_rknn_now_us");
     counters_reset_();  // each test counts from zero
   }
   ~FakeRknnrt() {
     set_version_(nullptr);
     set_("fail_runs", 0);
     set_("timeout_runs", 0);
+    set_("fail_waits", 0);
+    set_("hang_runs", 0);
     set_("fail_init", 0);
     set_("init_error", -6);
     set_driver_version_(nullptr);
@@ -112,15 +118,47 @@ class FakeRknnrt {
     unsigned long long ctx = 0;
     long tid = 0;
     int core = -1;
+    // Non-blocking runs (rknn_run with non_block = 1): tid is the submitting thread; checksum and core
+    // are filled when the run finished (done_us >= 0, stand-in clock; -1 while in flight).
+    bool non_block = false;
+    unsigned long long frame_id = 0;
+    long long done_us = -1;
+    int status = 0;
   };
   std::vector<RunRead> runs() const {
     std::vector<RunRead> out(static_cast<std::size_t>(run_records_()));
     for (std::size_t i = 0; i < out.size(); ++i) {
       (void)run_record_(static_cast<int>(i), &out[i].fd, &out[i].checksum);
       (void)run_record_ex_(static_cast<int>(i), &out[i].ctx, &out[i].tid, &out[i].core);
+      int nb = 0;
+      (void)run_record_async_(static_cast<int>(i), &nb, &out[i].frame_id, &out[i].done_us, &out[i].status);
+      out[i].non_block = nb != 0;
     }
     return out;
   }
+  /// One rknn_wait call: the context, the frame id it retired or timed out on (0: none), its return
+  /// code, the caller's thread id, when it returned (stand-in clock, us) and whether the caller blocked
+  /// (the run had not finished yet when rknn_wait was called).
+  struct WaitRead {
+    unsigned long long ctx = 0;
+    unsigned long long frame_id = 0;
+    int rc = 0;
+    long tid = 0;
+    long long return_us = 0;
+    bool blocked = false;
+  };
+  std::vector<WaitRead> waits() const {
+    std::vector<WaitRead> out(static_cast<std::size_t>(wait_records_()));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      int blocked = 0;
+      (void)wait_record_(static_cast<int>(i), &out[i].ctx, &out[i].frame_id, &out[i].rc, &out[i].tid,
+                         &out[i].return_us, &blocked);
+      out[i].blocked = blocked != 0;
+    }
+    return out;
+  }
+  /// The stand-in's steady clock in microseconds (the time base of done_us / return_us).
+  long long now_us() const { return now_us_(); }
 
   /// Calls in the log whose text starts with @p prefix.
   static int count(const std::vector<std::string>& log, const std::string& prefix) {
@@ -155,6 +193,10 @@ class FakeRknnrt {
   int (*init_records_)() = nullptr;
   int (*init_record_)(int, unsigned long long*, long*) = nullptr;
   int (*run_record_ex_)(int, unsigned long long*, long*, int*) = nullptr;
+  int (*run_record_async_)(int, int*, unsigned long long*, long long*, int*) = nullptr;
+  int (*wait_records_)() = nullptr;
+  int (*wait_record_)(int, unsigned long long*, unsigned long long*, int*, long*, long long*, int*) = nullptr;
+  long long (*now_us_)() = nullptr;
 };
 
 /// The checksum the stand-in records per run (FNV-1a 64) of @p size bytes at @p data.

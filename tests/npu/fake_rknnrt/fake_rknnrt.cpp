@@ -4,10 +4,14 @@
 
 #include "fake_rknnrt.hpp"
 
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -33,6 +37,9 @@ constexpr int kMaxTrackedFd = 4096;
 constexpr int kMaxRunRecords = 16384;
 constexpr int kMaxInitRecords = 256;
 constexpr int kNumCores = 3;  // RK3588: NPU cores 0, 1, 2
+constexpr int kMaxInFlight = 8;     // non-blocking runs submitted and not yet waited for, per context
+constexpr int kMaxWaitRecords = 16384;
+constexpr long kWaitCapMs = 10000;  // a wait without timeout_ms gives up after this (the driver's job timeout)
 
 struct FakeMem {
   TensorMem pub;
@@ -48,6 +55,24 @@ struct Tensor {
 };
 
 constexpr int kMaxExtraInputs = 3;
+
+/// One non-blocking run: submitted by rknn_run(non_block=1), carried out by the device thread, retired by
+/// rknn_wait (or, on a context without RKNN_FLAG_FENCE_OUT_OUTSIDE, when it finishes).
+struct InFlightRun {
+  enum State : int { queued, running, done };
+  State state = queued;
+  enum Kind : int { normal, fail, timeout, hang };
+  Kind kind = normal;
+  unsigned long long frame_id = 0;
+  long latency_us = 0;
+  std::chrono::steady_clock::time_point end{};
+  int core = -1;     // core occupied while running (-1: none)
+  int fence = -1;    // the runtime's own copy of the fence (the caller holds a dup); closed once signalled
+  int status = 0;    // what rknn_wait returns once done
+  int record = -1;   // run record index
+  FakeMem* in_mem = nullptr;  // the memories bound at submission (a run reads them when it executes)
+  FakeMem* extra_mem[kMaxExtraInputs] = {};
+};
 
 struct FakeContext {
   bool used = false;
@@ -68,6 +93,11 @@ struct FakeContext {
   long init_tid = 0;         // thread that ran rknn_init
   long runs = 0;             // successful runs since init
   long input_fd_binds = 0;   // rknn_create_mem_from_fd calls since init
+  std::uint32_t init_flag = 0;  // rknn_init flag
+  unsigned long long frame_counter = 0;  // frame ids of non-blocking runs
+  InFlightRun in_flight[kMaxInFlight];   // ring, oldest at in_flight_head
+  int in_flight_head = 0;
+  int in_flight_count = 0;
 };
 
 /// What one successful rknn_run read from its bound input.
@@ -77,6 +107,20 @@ struct RunRecord {
   Context ctx = 0;               // the context that ran
   long tid = 0;                  // the calling thread
   int core = -1;                 // core the run occupied (-1: no run latency, no core model)
+  int non_block = 0;             // 1: a non-blocking run (checksum, core and done_us filled when it finished)
+  unsigned long long frame_id = 0;
+  long long done_us = -1;        // steady clock (us) when a non-blocking run finished; -1 while in flight
+  int status = 0;                // a non-blocking run's result
+};
+
+/// One rknn_wait call.
+struct WaitRecord {
+  Context ctx = 0;
+  unsigned long long frame_id = 0;  // the run it retired (0: none)
+  int rc = 0;
+  long tid = 0;
+  long long return_us = 0;  // steady clock (us) when it returned
+  int blocked = 0;          // 1: the run was not finished when the wait was called (the caller blocked)
 };
 
 /// One successful rknn_init: the context and the calling thread.
@@ -99,6 +143,16 @@ struct CallCounters {
   InitRecord inits[kMaxInitRecords];
   int init_records = 0;
   long max_concurrent_runs = 0;  // most runs inside their latency wait at once
+  long nonblock_runs = 0;        // rknn_run(non_block=1) accepted
+  long fences = 0;               // fence fds handed out
+  long fences_signalled = 0;
+  long waits = 0;                // rknn_wait calls
+  long wait_timeouts = 0;        // of those: RKNN_ERR_TIMEOUT
+  long wait_invalid_fence = 0;   // of those: -1 "fence fd = -1 is invalid" (context without FENCE_OUT_OUTSIDE)
+  long runs_dropped = 0;         // non-blocking runs still in flight when their context was destroyed
+  long max_in_flight = 0;        // most non-blocking runs submitted and not yet retired, over all contexts
+  WaitRecord waits_rec[kMaxWaitRecords];
+  int wait_records = 0;
 };
 
 std::mutex g_mutex;
@@ -108,6 +162,9 @@ int g_log_count = 0;
 long g_fail_runs = 0;
 long g_timeout_runs = 0;
 long g_fail_init = 0;
+long g_fail_waits = 0;  // next N non-blocking runs finish with -1
+long g_hang_runs = 0;   // next N non-blocking runs never finish (their fence never signals)
+long g_in_flight = 0;   // non-blocking runs not yet retired, over all contexts
 std::atomic<int> g_live_mems{0};
 char g_version[128] = {0};
 char g_driver[64] = {0};
@@ -122,6 +179,10 @@ unsigned long long g_jitter_state = 0x9e3779b97f4a7c15ull;
 bool g_core_busy[kNumCores] = {};
 long g_runs_in_latency = 0;
 std::condition_variable g_core_cv;
+// The device thread (non-blocking runs) and rknn_wait callers wait here. Never destroyed: the detached
+// device thread may still wait on it when the process exits.
+std::condition_variable& g_async_cv = *new std::condition_variable;
+bool g_device_started = false;
 
 long current_tid() { return static_cast<long>(::syscall(SYS_gettid)); }
 
@@ -163,7 +224,13 @@ int occupy_core(std::unique_lock<std::mutex>& lock, int mask, long latency_us) {
   --g_runs_in_latency;
   g_core_busy[core] = false;
   g_core_cv.notify_all();
+  g_async_cv.notify_all();  // a non-blocking run may be waiting for this core
   return core;
+}
+
+long long steady_us() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 void log_call(const char* fmt, ...) {
@@ -329,11 +396,276 @@ int destroy_mem_impl(const char* fn, Context ctx, TensorMem* mem) {
   for (auto& o : c->out_mem) {
     if (o == m) o = nullptr;
   }
+  for (auto& r : c->in_flight) {
+    if (r.in_mem == m) r.in_mem = nullptr;
+    for (auto& x : r.extra_mem) {
+      if (x == m) x = nullptr;
+    }
+  }
   if (m->fd_map != nullptr) ::munmap(m->fd_map, m->fd_map_len);
   std::free(m->own);
   std::free(m);
   --g_live_mems;
   return kSucc;
+}
+
+
+/// FNV-1a 64 of the dense input bytes of @p in_mem as the device reads them (through the runtime's own
+/// mapping of an fd-imported memory, never the caller's virt_addr), so a test can prove which bytes
+/// reached the runtime.
+unsigned long long input_checksum(const FakeContext& c, const FakeMem* in_mem) {
+  const std::uint8_t* in = mem_bytes(in_mem);
+  const std::uint32_t w = c.input.dims[2], ch = c.input.dims[3];
+  const std::uint32_t ws = c.wstride != 0 ? c.wstride : w;  // bound attr is the native one
+  const std::uint32_t in_bytes = elems(c.input);
+  unsigned long long checksum = 14695981039346656037ull;
+  for (std::uint32_t kk = 0; kk < in_bytes; ++kk) {
+    const std::uint32_t row = kk / (w * ch), col = kk % (w * ch);
+    checksum = fnv1a64_step(checksum, in[row * ws * ch + col]);
+  }
+  return checksum;
+}
+
+/// The model's semantics (see fake_rknnrt.hpp): every bound output from @p in_mem (and @p extra0).
+void write_outputs(const FakeContext& c, const FakeMem* in_mem, const FakeMem* extra0) {
+  const std::uint8_t* in = mem_bytes(in_mem);
+  const std::uint32_t w = c.input.dims[2], ch = c.input.dims[3];
+  const std::uint32_t ws = c.wstride != 0 ? c.wstride : w;
+  const std::uint32_t in_bytes = elems(c.input);
+  for (int i = 0; i < c.n_out; ++i) {
+    FakeMem* om = c.out_mem[i];
+    if (om == nullptr) continue;
+    auto* out = static_cast<std::int8_t*>(om->pub.virt_addr);
+    const Tensor& t = c.out[i];
+    const std::uint32_t total = elems(t);
+    for (std::uint32_t k = 0; k < total; ++k) {
+      // Logical byte k of the dense input, read through the (possibly row-strided) bound memory.
+      const std::uint32_t kk = k % in_bytes;
+      const std::uint32_t row = kk / (w * ch), col = kk % (w * ch);
+      // A second input adds its byte k % size (dense: extra inputs are never row-padded here).
+      const std::uint8_t add =
+          c.n_extra > 0 && extra0 != nullptr ? mem_bytes(extra0)[k % elems(c.extra_in[0])] : static_cast<std::uint8_t>(0);
+      const auto v = static_cast<std::int8_t>(static_cast<std::uint8_t>(in[row * ws * ch + col] + 1 + i + add));
+      std::size_t dst = k;
+      if (c.out_native[i]) {
+        const std::uint32_t C = t.dims[1], H = t.dims[2], W = t.dims[3];
+        const std::uint32_t n = k / (C * H * W), cc = (k / (H * W)) % C, hw = k % (H * W);
+        const std::uint32_t c1 = (C + kC2 - 1) / kC2;
+        dst = ((static_cast<std::size_t>(n) * c1 + cc / kC2) * H * W + hw) * kC2 + cc % kC2;
+      }
+      out[dst] = v;
+    }
+  }
+}
+
+// ---- Non-blocking runs ---------------------------------------------------------------------------
+// rknn_run(non_block=1) queues the run on its context and returns at once; a device thread (started at
+// the first such run) executes queued runs in submission order, one at a time per context, each on a
+// free core its context's core mask allows, for the run latency (the same three-core model as blocking
+// runs, sharing the cores with them). A run reads its inputs and writes its outputs when it finishes,
+// then signals its fence. rknn_wait retires a context's oldest run.
+
+InFlightRun& in_flight_at(FakeContext& c, int k) { return c.in_flight[(c.in_flight_head + k) % kMaxInFlight]; }
+
+void signal_fence(InFlightRun& r) {
+  if (r.fence < 0) return;
+  const std::uint64_t one = 1;
+  (void)!::write(r.fence, &one, sizeof(one));
+  ::close(r.fence);
+  r.fence = -1;
+  ++g_counters.fences_signalled;
+}
+
+void retire_head(FakeContext& c) {
+  InFlightRun& r = in_flight_at(c, 0);
+  if (r.fence >= 0) ::close(r.fence);  // never signalled (a dropped or hung run)
+  r = InFlightRun{};
+  c.in_flight_head = (c.in_flight_head + 1) % kMaxInFlight;
+  --c.in_flight_count;
+  --g_in_flight;
+}
+
+void free_core(InFlightRun& r) {
+  if (r.core < 0) return;
+  g_core_busy[r.core] = false;
+  --g_runs_in_latency;
+  r.core = -1;
+  g_core_cv.notify_all();
+}
+
+/// Under g_mutex: the run's work (outputs, record), its core freed, its fence signalled.
+void finish_run(FakeContext& c, Context ctx, InFlightRun& r) {
+  const int core = r.core;
+  free_core(r);
+  if (r.kind == InFlightRun::fail) {
+    r.status = kErrFail;
+  } else if (r.kind == InFlightRun::timeout) {
+    r.status = kErrTimeout;
+  } else if (r.in_mem == nullptr) {
+    r.status = kErrInputInvalid;  // its input memory was destroyed while the run was in flight
+  } else {
+    const unsigned long long checksum = input_checksum(c, r.in_mem);
+    write_outputs(c, r.in_mem, r.extra_mem[0]);
+    ++g_counters.run;
+    ++c.runs;
+    r.status = kSucc;
+    if (r.record >= 0) {
+      g_counters.runs[r.record].checksum = checksum;
+      g_counters.runs[r.record].core = core;
+    }
+  }
+  r.state = InFlightRun::done;
+  if (r.record >= 0) {
+    g_counters.runs[r.record].done_us = steady_us();
+    g_counters.runs[r.record].status = r.status;
+  }
+  log_call("run done ctx=%llu frame=%llu rc=%d", static_cast<unsigned long long>(ctx), r.frame_id, r.status);
+  signal_fence(r);
+  g_async_cv.notify_all();  // rknn_wait callers
+  // Without RKNN_FLAG_FENCE_OUT_OUTSIDE nothing can wait for it (see rknn_wait): it retires itself.
+  if ((c.init_flag & flag::kFenceOutOutside) == 0) {
+    while (c.in_flight_count > 0 && in_flight_at(c, 0).state == InFlightRun::done) retire_head(c);
+  }
+}
+
+[[noreturn]] void device_loop() {
+  std::unique_lock<std::mutex> lock(g_mutex);
+  for (;;) {
+    const auto now = std::chrono::steady_clock::now();
+    auto next = std::chrono::steady_clock::time_point::max();
+    for (int i = 0; i < kMaxContexts; ++i) {
+      FakeContext& c = g_ctx[i];
+      if (!c.used) continue;
+      for (int k = 0; k < c.in_flight_count; ++k) {
+        InFlightRun& r = in_flight_at(c, k);
+        if (r.state == InFlightRun::done) continue;
+        if (r.state == InFlightRun::running) {
+          if (r.kind == InFlightRun::hang) break;  // never finishes; later runs of this context wait behind it
+          if (r.end <= now) {
+            finish_run(c, static_cast<Context>(i + 1), r);
+            // finish_run may have retired runs (contexts without a fence): restart this context's scan.
+            k = -1;
+            continue;
+          }
+          next = std::min(next, r.end);
+          break;  // one run at a time per context
+        }
+        // Queued behind nothing: start it (on a free allowed core when it has a latency).
+        if (r.kind == InFlightRun::hang) {
+          r.state = InFlightRun::running;
+          break;
+        }
+        if (r.kind == InFlightRun::normal && r.latency_us > 0) {
+          const unsigned allowed = allowed_cores(c.core_mask);
+          for (int core = 0; core < kNumCores && r.core < 0; ++core) {
+            if ((allowed & (1u << core)) != 0 && !g_core_busy[core]) r.core = core;
+          }
+          if (r.core < 0) break;  // every allowed core busy: retried when one is freed
+          g_core_busy[r.core] = true;
+          ++g_runs_in_latency;
+          if (g_runs_in_latency > g_counters.max_concurrent_runs) g_counters.max_concurrent_runs = g_runs_in_latency;
+        }
+        r.state = InFlightRun::running;
+        r.end = now + std::chrono::microseconds(r.latency_us);
+        k = -1;  // look at it again (a zero latency finishes now)
+      }
+    }
+    if (next == std::chrono::steady_clock::time_point::max()) {
+      g_async_cv.wait(lock);
+    } else if (next > std::chrono::steady_clock::now()) {
+      g_async_cv.wait_until(lock, next);
+    }
+  }
+}
+
+/// Starts the device thread once. It keeps this library loaded (RTLD_NODELETE): a dlclose must not
+/// unmap the code the thread runs.
+void ensure_device_thread() {
+  if (g_device_started) return;
+  g_device_started = true;
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<void*>(&ensure_device_thread), &info) != 0 && info.dli_fname != nullptr) {
+    (void)::dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+  }
+  std::thread(device_loop).detach();
+}
+
+/// rknn_run with non_block=1 (g_mutex held): queue the run, hand out a fence when the context was
+/// initialised with RKNN_FLAG_FENCE_OUT_OUTSIDE, return at once.
+int submit_nonblocking(Context context, FakeContext& c, RunExtend& ext) {
+  if (c.in_flight_count >= kMaxInFlight) {
+    log_call("rknn_run non_block=1 rc=-1 %d runs already in flight", kMaxInFlight);
+    return kErrFail;
+  }
+  InFlightRun r;
+  if (g_hang_runs > 0) {
+    --g_hang_runs;
+    r.kind = InFlightRun::hang;
+  } else if (g_timeout_runs > 0) {
+    --g_timeout_runs;
+    r.kind = InFlightRun::timeout;
+  } else if (g_fail_waits > 0) {
+    --g_fail_waits;
+    r.kind = InFlightRun::fail;
+  }
+  if (r.kind == InFlightRun::timeout) {
+    r.latency_us = 1000L * (ext.timeout_ms > 0 && ext.timeout_ms < 20 ? ext.timeout_ms : 20);
+  } else {
+    r.latency_us = c.run_latency_us >= 0 ? c.run_latency_us : g_run_latency_us;
+    if (g_run_jitter_us > 0) {
+      r.latency_us += static_cast<long>(next_jitter() % static_cast<unsigned long long>(g_run_jitter_us + 1));
+    }
+  }
+  r.in_mem = c.in_mem;
+  for (int k = 0; k < kMaxExtraInputs; ++k) r.extra_mem[k] = c.extra_mem[k];
+  r.frame_id = ++c.frame_counter;
+  ext.frame_id = r.frame_id;
+  ext.fence_fd = -1;
+  if ((c.init_flag & flag::kFenceOutOutside) != 0) {
+    r.fence = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (r.fence >= 0) ext.fence_fd = ::fcntl(r.fence, F_DUPFD_CLOEXEC, 0);
+    if (r.fence < 0 || ext.fence_fd < 0) {
+      if (r.fence >= 0) ::close(r.fence);
+      ext.fence_fd = -1;
+      log_call("rknn_run non_block=1 rc=-1 no fence fd");
+      return kErrFail;
+    }
+    ++g_counters.fences;
+  }
+  if (g_counters.run_records < kMaxRunRecords) {
+    r.record = g_counters.run_records++;
+    RunRecord& rec = g_counters.runs[r.record];
+    rec = RunRecord{c.in_mem->pub.fd, 0, context, current_tid(), -1};
+    rec.non_block = 1;
+    rec.frame_id = r.frame_id;
+  }
+  in_flight_at(c, c.in_flight_count) = r;
+  ++c.in_flight_count;
+  ++g_in_flight;
+  if (g_in_flight > g_counters.max_in_flight) g_counters.max_in_flight = g_in_flight;
+  ++g_counters.nonblock_runs;
+  log_call("rknn_run non_block=1 timeout_ms=%d frame=%llu fence=%s rc=0", ext.timeout_ms, r.frame_id,
+           ext.fence_fd >= 0 ? "yes" : "no");
+  ensure_device_thread();
+  g_async_cv.notify_all();
+  return kSucc;
+}
+
+/// rknn_destroy (g_mutex held): runs still in flight are dropped; their fences are closed unsignalled.
+void drop_in_flight(FakeContext& c) {
+  while (c.in_flight_count > 0) {
+    InFlightRun& r = in_flight_at(c, 0);
+    if (r.state != InFlightRun::done) ++g_counters.runs_dropped;
+    free_core(r);
+    retire_head(c);
+  }
+  g_async_cv.notify_all();
+}
+
+void record_wait(Context ctx, unsigned long long frame_id, int rc, bool blocked = false) {
+  if (g_counters.wait_records >= kMaxWaitRecords) return;
+  g_counters.waits_rec[g_counters.wait_records++] =
+      WaitRecord{ctx, frame_id, rc, current_tid(), steady_us(), blocked ? 1 : 0};
 }
 
 }  // namespace
@@ -365,6 +697,7 @@ __attribute__((visibility("default"))) int rknn_init(Context* context, void* mod
     }
     c.used = true;
     c.init_tid = current_tid();
+    c.init_flag = flag;
     *context = static_cast<Context>(i + 1);
     if (g_counters.init_records < kMaxInitRecords) {
       g_counters.inits[g_counters.init_records++] = InitRecord{*context, c.init_tid};
@@ -380,6 +713,7 @@ __attribute__((visibility("default"))) int rknn_destroy(Context context) {
   FakeContext* c = lookup(context);
   log_call("rknn_destroy ctx=%llu", static_cast<unsigned long long>(context));
   if (c == nullptr) return kErrCtxInvalid;
+  drop_in_flight(*c);
   c->used = false;
   return kSucc;
 }
@@ -553,6 +887,8 @@ __attribute__((visibility("default"))) int rknn_run(Context context, RunExtend* 
     log_call("rknn_run rc=-1");
     return kErrFail;
   }
+  // Non-blocking: "timeout_runs" then applies to the run (it finishes with -2), not to this call.
+  if (extend != nullptr && extend->non_block != 0) return submit_nonblocking(context, *c, *extend);
   if (g_timeout_runs > 0) {
     --g_timeout_runs;
     const int ms = extend != nullptr && extend->timeout_ms > 0 && extend->timeout_ms < 20 ? extend->timeout_ms : 20;
@@ -562,18 +898,7 @@ __attribute__((visibility("default"))) int rknn_run(Context context, RunExtend* 
     log_call("rknn_run timeout_ms=%d rc=-2", extend ? extend->timeout_ms : 0);
     return kErrTimeout;
   }
-  // An fd-imported memory is read through this runtime's own mapping of the fd (as the device would
-  // address it), never through the caller's virt_addr.
-  const std::uint8_t* in = mem_bytes(c->in_mem);
-  const std::uint32_t w = c->input.dims[2], ch = c->input.dims[3];
-  const std::uint32_t ws = c->wstride != 0 ? c->wstride : w;  // bound attr is the native one
-  const std::uint32_t in_bytes = elems(c->input);
-  // Records what this run read, so a test can prove which bytes reached the runtime.
-  unsigned long long checksum = 14695981039346656037ull;
-  for (std::uint32_t kk = 0; kk < in_bytes; ++kk) {
-    const std::uint32_t row = kk / (w * ch), col = kk % (w * ch);
-    checksum = fnv1a64_step(checksum, in[row * ws * ch + col]);
-  }
+  const unsigned long long checksum = input_checksum(*c, c->in_mem);
   ++g_counters.run;
   ++c->runs;
   int record = -1;
@@ -581,30 +906,7 @@ __attribute__((visibility("default"))) int rknn_run(Context context, RunExtend* 
     record = g_counters.run_records++;
     g_counters.runs[record] = RunRecord{c->in_mem->pub.fd, checksum, context, current_tid(), -1};
   }
-  for (int i = 0; i < c->n_out; ++i) {
-    FakeMem* om = c->out_mem[i];
-    if (om == nullptr) continue;
-    auto* out = static_cast<std::int8_t*>(om->pub.virt_addr);
-    const Tensor& t = c->out[i];
-    const std::uint32_t total = elems(t);
-    for (std::uint32_t k = 0; k < total; ++k) {
-      // Logical byte k of the dense input, read through the (possibly row-strided) bound memory.
-      const std::uint32_t kk = k % in_bytes;
-      const std::uint32_t row = kk / (w * ch), col = kk % (w * ch);
-      // A second input adds its byte k % size (dense: extra inputs are never row-padded here).
-      const std::uint8_t add =
-          c->n_extra > 0 ? mem_bytes(c->extra_mem[0])[k % elems(c->extra_in[0])] : static_cast<std::uint8_t>(0);
-      const auto v = static_cast<std::int8_t>(static_cast<std::uint8_t>(in[row * ws * ch + col] + 1 + i + add));
-      std::size_t dst = k;
-      if (c->out_native[i]) {
-        const std::uint32_t C = t.dims[1], H = t.dims[2], W = t.dims[3];
-        const std::uint32_t n = k / (C * H * W), cc = (k / (H * W)) % C, hw = k % (H * W);
-        const std::uint32_t c1 = (C + kC2 - 1) / kC2;
-        dst = ((static_cast<std::size_t>(n) * c1 + cc / kC2) * H * W + hw) * kC2 + cc % kC2;
-      }
-      out[dst] = v;
-    }
-  }
+  write_outputs(*c, c->in_mem, c->extra_mem[0]);
   if (extend != nullptr) extend->frame_id = 1;
   log_call("rknn_run timeout_ms=%d rc=0", extend ? extend->timeout_ms : 0);
   long latency_us = c->run_latency_us >= 0 ? c->run_latency_us : g_run_latency_us;
@@ -614,6 +916,57 @@ __attribute__((visibility("default"))) int rknn_run(Context context, RunExtend* 
     if (record >= 0) g_counters.runs[record].core = core;
   }
   return kSucc;
+}
+
+__attribute__((visibility("default"))) int rknn_wait(Context context, RunExtend* extend) {
+  std::unique_lock<std::mutex> lock(g_mutex);
+  FakeContext* c = lookup(context);
+  ++g_counters.waits;
+  if (c == nullptr) {
+    log_call("rknn_wait rc=-7");
+    record_wait(context, 0, kErrCtxInvalid);
+    return kErrCtxInvalid;
+  }
+  if ((c->init_flag & flag::kFenceOutOutside) == 0) {
+    // What airockchip/rknn-toolkit2#577 reports for librknnrt 2.3.2: without an output fence the wait
+    // fails at once. The run itself still finishes (and retires itself).
+    ++g_counters.wait_invalid_fence;
+    log_call("rknn_wait rc=-1 fence fd = -1 is invalid");
+    record_wait(context, 0, kErrFail);
+    return kErrFail;
+  }
+  if (c->in_flight_count == 0) {
+    log_call("rknn_wait rc=-1 no run in flight");
+    record_wait(context, 0, kErrFail);
+    return kErrFail;
+  }
+  const int timeout_ms = extend != nullptr && extend->timeout_ms > 0 ? extend->timeout_ms : 0;
+  const unsigned long long frame = in_flight_at(*c, 0).frame_id;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms > 0 ? timeout_ms : kWaitCapMs);
+  // The oldest run of this context (the context may be destroyed meanwhile: looked up again each time).
+  auto oldest_done = [&] {
+    c = lookup(context);
+    return c == nullptr || c->in_flight_count == 0 || in_flight_at(*c, 0).frame_id != frame ||
+           in_flight_at(*c, 0).state == InFlightRun::done;
+  };
+  const bool blocked = !oldest_done();
+  if (!g_async_cv.wait_until(lock, until, oldest_done)) {
+    ++g_counters.wait_timeouts;
+    log_call("rknn_wait frame=%llu timeout_ms=%d rc=-2", frame, timeout_ms);
+    record_wait(context, frame, kErrTimeout, true);
+    return kErrTimeout;
+  }
+  if (c == nullptr || c->in_flight_count == 0 || in_flight_at(*c, 0).frame_id != frame) {
+    log_call("rknn_wait frame=%llu rc=-7 context destroyed", frame);
+    record_wait(context, frame, kErrCtxInvalid, blocked);
+    return kErrCtxInvalid;
+  }
+  const int rc = in_flight_at(*c, 0).status;
+  retire_head(*c);
+  if (extend != nullptr) extend->frame_id = frame;
+  log_call("rknn_wait frame=%llu rc=%d", frame, rc);
+  record_wait(context, frame, rc, blocked);
+  return rc;
 }
 
 __attribute__((visibility("default"))) int fake_rknn_log_count() {
@@ -639,6 +992,10 @@ __attribute__((visibility("default"))) int fake_rknn_set(const char* key, long v
     g_timeout_runs = value;
   } else if (std::strcmp(key, "fail_init") == 0) {
     g_fail_init = value;
+  } else if (std::strcmp(key, "fail_waits") == 0) {
+    g_fail_waits = value;
+  } else if (std::strcmp(key, "hang_runs") == 0) {
+    g_hang_runs = value;
   } else if (std::strcmp(key, "init_error") == 0) {
     g_init_error = value;
   } else if (std::strcmp(key, "run_latency_us") == 0 && value >= 0) {
@@ -674,6 +1031,15 @@ __attribute__((visibility("default"))) long fake_rknn_counter(const char* name) 
   if (std::strcmp(name, "set_io_mem_input") == 0) return g_counters.set_io_mem_input;
   if (std::strcmp(name, "run") == 0) return g_counters.run;
   if (std::strcmp(name, "max_concurrent_runs") == 0) return g_counters.max_concurrent_runs;
+  if (std::strcmp(name, "nonblock_runs") == 0) return g_counters.nonblock_runs;
+  if (std::strcmp(name, "fences") == 0) return g_counters.fences;
+  if (std::strcmp(name, "fences_signalled") == 0) return g_counters.fences_signalled;
+  if (std::strcmp(name, "waits") == 0) return g_counters.waits;
+  if (std::strcmp(name, "wait_timeouts") == 0) return g_counters.wait_timeouts;
+  if (std::strcmp(name, "wait_invalid_fence") == 0) return g_counters.wait_invalid_fence;
+  if (std::strcmp(name, "runs_dropped") == 0) return g_counters.runs_dropped;
+  if (std::strcmp(name, "max_in_flight") == 0) return g_counters.max_in_flight;
+  if (std::strcmp(name, "in_flight") == 0) return g_in_flight;
   return -1;
 }
 
@@ -703,6 +1069,11 @@ __attribute__((visibility("default"))) void fake_rknn_counters_reset() {
   g_counters.run_records = 0;
   g_counters.init_records = 0;
   g_counters.max_concurrent_runs = 0;
+  g_counters.nonblock_runs = g_counters.fences = g_counters.fences_signalled = 0;
+  g_counters.waits = g_counters.wait_timeouts = g_counters.wait_invalid_fence = 0;
+  g_counters.runs_dropped = 0;
+  g_counters.max_in_flight = g_in_flight;
+  g_counters.wait_records = 0;
 }
 
 __attribute__((visibility("default"))) int fake_rknn_set_context(unsigned long long ctx, const char* key, long value) {
@@ -725,6 +1096,8 @@ __attribute__((visibility("default"))) long fake_rknn_context_value(unsigned lon
   if (std::strcmp(key, "runs") == 0) return c->runs;
   if (std::strcmp(key, "input_fd_binds") == 0) return c->input_fd_binds;
   if (std::strcmp(key, "run_latency_us") == 0) return c->run_latency_us;
+  if (std::strcmp(key, "init_flag") == 0) return static_cast<long>(c->init_flag);
+  if (std::strcmp(key, "in_flight") == 0) return c->in_flight_count;
   return -1;
 }
 
@@ -750,6 +1123,40 @@ __attribute__((visibility("default"))) int fake_rknn_run_record_ex(int i, unsign
   if (core != nullptr) *core = g_counters.runs[i].core;
   return 0;
 }
+
+__attribute__((visibility("default"))) int fake_rknn_run_record_async(int i, int* non_block, unsigned long long* frame_id,
+                                                                      long long* done_us, int* status) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (i < 0 || i >= g_counters.run_records) return -1;
+  const RunRecord& r = g_counters.runs[i];
+  if (non_block != nullptr) *non_block = r.non_block;
+  if (frame_id != nullptr) *frame_id = r.frame_id;
+  if (done_us != nullptr) *done_us = r.done_us;
+  if (status != nullptr) *status = r.status;
+  return 0;
+}
+
+__attribute__((visibility("default"))) int fake_rknn_wait_records() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_counters.wait_records;
+}
+
+__attribute__((visibility("default"))) int fake_rknn_wait_record(int i, unsigned long long* ctx,
+                                                                 unsigned long long* frame_id, int* rc, long* tid,
+                                                                 long long* return_us, int* blocked) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (i < 0 || i >= g_counters.wait_records) return -1;
+  const WaitRecord& w = g_counters.waits_rec[i];
+  if (ctx != nullptr) *ctx = w.ctx;
+  if (frame_id != nullptr) *frame_id = w.frame_id;
+  if (rc != nullptr) *rc = w.rc;
+  if (tid != nullptr) *tid = w.tid;
+  if (return_us != nullptr) *return_us = w.return_us;
+  if (blocked != nullptr) *blocked = w.blocked;
+  return 0;
+}
+
+__attribute__((visibility("default"))) long long fake_rknn_now_us() { return steady_us(); }
 
 __attribute__((visibility("default"))) int fake_rknn_live_contexts() {
   std::lock_guard<std::mutex> lock(g_mutex);

@@ -32,6 +32,7 @@ struct RknnApi {
   rknn::DestroyFn destroy = nullptr;
   rknn::QueryFn query = nullptr;
   rknn::RunFn run = nullptr;
+  rknn::WaitFn wait = nullptr;                ///< optional: rknn_wait (non-blocking runs)
   rknn::SetCoreMaskFn set_core_mask = nullptr;
   rknn::CreateMemFromFdFn create_mem_from_fd = nullptr;
   rknn::CreateMemFn create_mem = nullptr;

@@ -183,7 +183,9 @@ struct TensorMem {
   void* priv_data;
 };
 
-/// @brief rknn_run_extend: the runtime fills frame_id; timeout_ms bounds a blocking run.
+/// @brief rknn_run_extend: the runtime fills frame_id; timeout_ms bounds a blocking run (or rknn_wait).
+///        non_block = 1 makes rknn_run return at once; on a context initialised with
+///        flag::kFenceOutOutside the runtime returns the run's output fence in fence_fd.
 struct RunExtend {
   std::uint64_t frame_id;
   std::int32_t non_block;
@@ -299,6 +301,7 @@ using InitFn = int (*)(Context* context, void* model, std::uint32_t size, std::u
 using DestroyFn = int (*)(Context context);
 using QueryFn = int (*)(Context context, QueryCmd cmd, void* info, std::uint32_t size);
 using RunFn = int (*)(Context context, RunExtend* extend);
+using WaitFn = int (*)(Context context, RunExtend* extend);
 using SetCoreMaskFn = int (*)(Context context, CoreMask core_mask);
 using CreateMemFromFdFn = TensorMem* (*)(Context ctx, std::int32_t fd, void* virt_addr,
                                          std::uint32_t size, std::int32_t offset);

@@ -66,6 +66,9 @@ struct BackendOptions {
   /// rknn: a graph input buffer that cannot be bound zero-copy (no fd, padded model rows, smaller than the
   /// runtime's size_with_stride) is an error at create instead of a copy per frame.
   bool require_zero_copy = false;
+  /// rknn: run()/run_imported() start a non-blocking run (context initialised with
+  /// RKNN_FLAG_FENCE_OUT_OUTSIDE) and return Status::pending; finish() collects it.
+  bool async = false;
 };
 
 /// @brief One inference engine behind the vg.inference kernel.
@@ -126,6 +129,17 @@ class InferenceBackend {
   virtual std::int64_t last_run_time_us() const noexcept = 0;
   /// @brief Code returned by the underlying runtime in the last failing call (0 when none).
   virtual int last_runtime_code() const noexcept = 0;
+  /// @brief Asynchronous runs (BackendOptions::async): after run()/run_imported() returned
+  ///        Status::pending, an fd that becomes readable (POLLIN) when the run has finished; -1 when the
+  ///        runtime gave none (finish() then blocks until the run ends). The backend owns it.
+  virtual int pending_fence() const noexcept { return -1; }
+  /// @brief Completes the run that returned Status::pending: waits for it (bounded by timeout_ms),
+  ///        reads the outputs into @p outputs exactly as a blocking run does, releases the fence, and
+  ///        returns the run's status (invalid_argument when no run is pending). Allocation-free.
+  virtual Status finish(std::span<void* const> outputs) noexcept {
+    (void)outputs;
+    return Status::invalid_argument;
+  }
 };
 
 /// @brief "rknn" for *.rknn models, else "opencv", when @p kind is "auto"; @p kind otherwise.

@@ -39,6 +39,11 @@ struct ImportCounters {
 /// staging memory (reported through `converted`, as is imported host memory). Errors return
 /// inference_error (timeout for RKNN_ERR_TIMEOUT) with the runtime code; the next frame runs normally.
 /// After a timeout (or RKNN_ERR_CTX_INVALID) the context is rebuilt before the next frame (recoveries()).
+/// With BackendOptions::async the context is initialised with RKNN_FLAG_FENCE_OUT_OUTSIDE; run() and
+/// run_imported() bind the input as above, submit rknn_run with non_block = 1 and return Status::pending
+/// (pending_fence(): the run's fence fd); finish() calls rknn_wait (timeout_ms), then syncs and converts
+/// the outputs as a blocking run does, and closes the fence. A wait that times out rebuilds the context
+/// like a blocking timeout. Destruction with a run in flight waits for it (timeout_ms) first.
 /// Models with up to 4 inputs: inputs 1..3 are bound with bind_extra_inputs and chosen per frame with
 /// select_extra_input. load() checks the runtime and driver versions against what the node uses and
 /// turns rknn_init's model errors into messages with the versions found and what is needed.
@@ -70,6 +75,8 @@ class RknnBackend final : public InferenceBackend {
   Status set_core_mask(int mask) noexcept override;
   std::int64_t last_run_time_us() const noexcept override;
   int last_runtime_code() const noexcept override;
+  int pending_fence() const noexcept override;
+  Status finish(std::span<void* const> outputs) noexcept override;
 
   /// @brief The loaded runtime (for reports and tests); null before load().
   const npu::RknnRuntime* runtime() const noexcept;
