@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -533,11 +534,21 @@ InputPlan RknnBackend::Impl::plan_input(std::uint32_t index, const TensorDesc& g
   for (std::uint32_t i = 0; i < bind.n_dims && i < rknn::kMaxDims; ++i) in.dims.push_back(bind.dims[i]);
   // size_with_stride counts bytes of the model's own input type; rebinding as u8/f32 rescales it.
   const std::size_t model_esz = native_in.type == rknn::kTensorFloat32 ? 4 : native_in.type == rknn::kTensorFloat16 ? 2 : 1;
-  const std::size_t strided = native_in.size_with_stride != 0 ? native_in.size_with_stride : native_in.size;
+  const std::uint64_t strided = native_in.size_with_stride != 0 ? native_in.size_with_stride : native_in.size;
+  // Sizes are worked out in 64 bits: on 32-bit ARM size_t would wrap before the 4 GiB check below could see it.
+  std::uint64_t dense = element_size(in.type);
+  for (const std::uint32_t d : in.dims) dense *= d;
+  const std::uint64_t bound = std::max<std::uint64_t>(
+      dense, image_input ? strided / model_esz * element_size(in.type) : dense);
+  // rknn_create_mem/_from_fd take 32-bit sizes: a larger input cannot be bound at all.
+  if (bound > UINT32_MAX) {
+    throw Error(where + " ('" + in.name + "') needs " + std::to_string(bound) + " bytes as " +
+                std::string(to_string(in.type)) + ", beyond the runtime's 32-bit memory sizes (4 GiB): bind '" +
+                param + "' as u8 so the NPU converts, or use a smaller model input");
+  }
   p.attr = bind;
-  p.bytes = in.byte_size();
-  p.bound_bytes = image_input ? strided / model_esz * element_size(in.type) : in.byte_size();
-  if (p.bound_bytes < p.bytes) p.bound_bytes = p.bytes;
+  p.bytes = static_cast<std::size_t>(dense);
+  p.bound_bytes = static_cast<std::size_t>(bound);
   p.rows = 1;
   p.row_bytes = p.bytes;
   p.pitch = p.bytes;
@@ -569,12 +580,6 @@ InputPlan RknnBackend::Impl::plan_input(std::uint32_t index, const TensorDesc& g
                 " but the graph's tensor bound to '" + param + "' is declared " +
                 std::string(to_string(graph.layout)) + " (the kernel does not transpose): declare the tensor " +
                 std::string(to_string(in.layout)) + " with dims " + in.to_text());
-  }
-  // rknn_create_mem/_from_fd take 32-bit sizes: a larger input cannot be bound at all.
-  if (p.bound_bytes > UINT32_MAX) {
-    throw Error(where + " ('" + in.name + "') needs " + std::to_string(p.bound_bytes) + " bytes as " +
-                std::string(to_string(in.type)) + ", beyond the runtime's 32-bit memory sizes (4 GiB): bind '" +
-                param + "' as u8 so the NPU converts, or use a smaller model input");
   }
   return p;
 }
