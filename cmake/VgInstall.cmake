@@ -26,12 +26,17 @@ endforeach()
 set(VG_INSTALLED_COMPONENTS "")  # in dependency order: a component only needs components before it
 set(VG_COMPONENT_REQUIRES "")    # lines of visiongraphConfig.cmake: set(_vg_requires_<c> ...)
 
-# vg_install_component(NAME TARGETS lib... INCLUDE_DIR dir REQUIRES component... DESCRIPTION text)
+# vg_install_component(NAME TARGETS lib... INCLUDE_DIR dir REQUIRES component... DESCRIPTION text
+#                      [HEADERS subdir] [PC_NAME name])
 # Installs one component when its first target is part of the build: the libraries (export set
-# visiongraph-NAME-targets, imported as visiongraph::<EXPORT_NAME>), INCLUDE_DIR/visiongraph, and a
-# pkg-config file (visiongraph.pc for the core, visiongraph-NAME.pc otherwise) listing every library.
+# visiongraph-NAME-targets, imported as visiongraph::<EXPORT_NAME>), INCLUDE_DIR/<HEADERS> (default
+# visiongraph), and a pkg-config file (PC_NAME, else visiongraph.pc for the core, visiongraph-NAME.pc
+# otherwise) listing every library.
 function(vg_install_component name)
-  cmake_parse_arguments(C "" "INCLUDE_DIR;DESCRIPTION" "TARGETS;REQUIRES" ${ARGN})
+  cmake_parse_arguments(C "" "INCLUDE_DIR;DESCRIPTION;HEADERS;PC_NAME" "TARGETS;REQUIRES" ${ARGN})
+  if(NOT C_HEADERS)
+    set(C_HEADERS visiongraph)
+  endif()
   list(GET C_TARGETS 0 _first)
   if(NOT TARGET ${_first})
     return()
@@ -53,7 +58,7 @@ function(vg_install_component name)
   install(TARGETS ${C_TARGETS} EXPORT visiongraph-${name}-targets
           LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev
           INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-  install(DIRECTORY ${C_INCLUDE_DIR}/visiongraph DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev
+  install(DIRECTORY ${C_INCLUDE_DIR}/${C_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev
           FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h" PATTERN "*.inl")
   install(EXPORT visiongraph-${name}-targets NAMESPACE visiongraph:: DESTINATION ${VG_INSTALL_CMAKEDIR}
           FILE visiongraph-${name}-targets.cmake COMPONENT dev)
@@ -100,6 +105,9 @@ function(vg_install_component name)
     set(VG_PC_REQUIRES "Requires: ${_req}")
     set(VG_PC_LIBS_PRIVATE "")
   endif()
+  if(C_PC_NAME)
+    set(VG_PC_NAME ${C_PC_NAME})
+  endif()
   set(VG_PC_DESCRIPTION "${C_DESCRIPTION}")
   set(VG_PC_LIBS "${_libs}")
   set(VG_PC_PREFIX "@VG_PC_PREFIX@")  # left for the install step
@@ -134,6 +142,9 @@ vg_install_component(inference TARGETS vg_kernels_inference vg_inference_backend
                      INCLUDE_DIR ${PROJECT_SOURCE_DIR}/kernels/inference/include
                      REQUIRES framework ${_vg_npu_component}
                      DESCRIPTION "visiongraph: inference kernel (OpenCV DNN, Rockchip librknnrt)")
+vg_install_component(openvx TARGETS vg_openvx vg_vxu INCLUDE_DIR ${PROJECT_SOURCE_DIR}/framework/openvx/include
+                     HEADERS VX PC_NAME openvx REQUIRES framework
+                     DESCRIPTION "OpenVX 1.3 C API on visiongraph (libopenvx, libvxu)")
 
 # The command: bin/visiongraph finds the libraries through RUNPATH $ORIGIN/<bin -> lib>.
 if(TARGET visiongraph)
@@ -144,7 +155,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/NOTICE DESTINA
         COMPONENT runtime)
 
 # Every component name find_package may be asked for (to tell "not built here" from "no such component").
-set(VG_KNOWN_COMPONENTS framework yaml io service mqtt npu detection inference)
+set(VG_KNOWN_COMPONENTS framework yaml io service mqtt npu detection inference openvx)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/visiongraphConfig.cmake.in
   ${PROJECT_BINARY_DIR}/visiongraphConfig.cmake INSTALL_DESTINATION ${VG_INSTALL_CMAKEDIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/visiongraphConfigVersion.cmake COMPATIBILITY SameMinorVersion)

@@ -47,7 +47,8 @@ set(CPACK_DEBIAN_RUNTIME_DESCRIPTION "edge-vision graphs of kernels on CPU and N
 visiongraph runs vision pipelines as graphs of kernels (OpenVX/TIOVX style): verified once, then run
 frame after frame, pipelined across CPU and NPU targets, without heap allocations. This package has
 the shared libraries: the core, YAML graph files, live input and video output, the control socket,
-MQTT, the Rockchip NPU target, and the detection and inference kernels.")
+MQTT, the Rockchip NPU target, the detection and inference kernels, and the OpenVX C API
+(libopenvx, libvxu; in progress, see docs/openvx.md).")
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libvisiongraph-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEV_PACKAGE_SUGGESTS "cmake, pkg-config")

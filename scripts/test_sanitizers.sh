@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the core (framework, example kernels, core tests) and the live-input library twice more, under
 # ASan+UBSan and under TSan, with assert() live (no NDEBUG), and runs the core suites and the lease
-# accounting suite in each. Usage: scripts/test_sanitizers.sh [address|thread]...
+# accounting suite and the OpenVX API suites in each. Usage: scripts/test_sanitizers.sh [address|thread]...
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"
@@ -22,5 +22,5 @@ for kind in "${kinds[@]}"; do
   (cd "$build" && \
    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-   ctest -L 'core|lease' --output-on-failure --timeout 300 -j2)
+   ctest -L 'core|lease|openvx' --output-on-failure --timeout 300 -j2)
 done

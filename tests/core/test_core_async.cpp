@@ -139,7 +139,17 @@ TEST_F(AsyncTest, ThreeReplicasOnOneTargetKeepThreeJobsInFlight) {
     ASSERT_EQ(p.g.start(), vg::Status::ok);
     expect_in_order_and_right(p.stream(24), 24);
     EXPECT_EQ(p.g.stop(), vg::Status::ok);
-    EXPECT_EQ(vg::test::async_counts().max_in_flight, 3) << "one target thread, three jobs on the devices at once";
+    const auto max_in_flight = vg::test::async_counts().max_in_flight;
+    if (fence) {
+      // complete is queued only once the fence signals, so the three process calls run back to back
+      EXPECT_EQ(max_in_flight, 3) << "one target thread, three jobs on the devices at once";
+    } else {
+      // Without a fence, complete waits for its job on the target thread and is queued as soon as process
+      // returns: how many jobs overlap depends on how many process calls reached the queue before it (under
+      // TSan on a busy machine, often only two). Never more than the replicas.
+      EXPECT_GE(max_in_flight, 2) << "one target thread, jobs still overlap";
+      EXPECT_LE(max_in_flight, 3);
+    }
     std::vector<std::string> names;
     for (const auto& n : p.g.stats().nodes) names.push_back(n.name);
     EXPECT_NE(std::find(names.begin(), names.end(), "det#2[npu0]"), names.end()) << "replicas sharing a target are numbered";

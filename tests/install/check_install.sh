@@ -8,9 +8,11 @@
 #   3. an out-of-tree project finds the package with components (a missing one is reported by name) and
 #      builds a core program, a yaml + detection program that produces a DetectionPacket, and a plugin
 #      (VG_DEFINE_MODULE) that the installed command loads from a graph file and runs;
-#   4. a tiny program builds with nothing but `pkg-config --cflags --libs`.
+#   4. a tiny program builds with nothing but `pkg-config --cflags --libs`;
+#   5. an OpenVX C program builds against the installed libopenvx, once with pkg-config openvx and once
+#      with find_package(visiongraph COMPONENTS openvx), and runs.
 # Usage: check_install.sh BUILD_DIR SOURCE_DIR CXX_COMPILER EXPECT...
-#   EXPECT: name=0|1 for cli, yaml, io, service, mqtt, npu, detection, inference (what the build has).
+#   EXPECT: name=0|1 for cli, yaml, io, service, mqtt, npu, detection, inference, openvx (what the build has).
 # Prints "install: ok" at the end; any failure exits non-zero naming the step.
 set -euo pipefail
 build="$1"; source="$2"; cxx="$3"; shift 3
@@ -170,5 +172,29 @@ if has detection; then
     || fail "building with pkg-config --cflags --libs visiongraph-detection"
   bounded 60 "$work/pkgconfig_main" | grep -q "vg.detection loaded" || fail "pkg-config program"
   step "pkg-config visiongraph-detection $version: $flags"
+fi
+# 5. OpenVX.
+if has openvx; then
+  for lib in openvx vxu; do
+    real="$(readlink -f "$libdir/lib$lib.so" 2>/dev/null || true)"
+    [ -f "$real" ] || fail "component openvx: missing lib$lib.so"
+  done
+  for h in vx.h vx_types.h vx_api.h vx_nodes.h vxu.h vx_khr_pipelining.h vx_khr_user_data_object.h; do
+    need "$prefix/include/VX/$h"
+  done
+  need "$libdir/pkgconfig/openvx.pc"
+  app="$source/tests/openvx/test_openvx_c_program.c"
+  export PKG_CONFIG_PATH="$libdir/pkgconfig"
+  flags="$(pkg-config --cflags --libs openvx)"
+  # shellcheck disable=SC2086  # the flags are words
+  bounded 120 cc -std=c99 "$app" -o "$work/openvx_pkgconfig" $flags -Wl,-rpath,"$libdir" \
+    || fail "building an OpenVX program with pkg-config --cflags --libs openvx"
+  bounded 60 env -u LD_LIBRARY_PATH "$work/openvx_pkgconfig" | grep -q "all checks passed" || fail "OpenVX program (pkg-config)"
+  bounded 120 cmake -S "$here/openvx_consumer" -B "$work/openvx_consumer" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DVG_OPENVX_APP_SOURCE="$app" -DCMAKE_BUILD_TYPE=Release >"$work/openvx_consumer.log" 2>&1 \
+    && bounded 300 cmake --build "$work/openvx_consumer" >>"$work/openvx_consumer.log" 2>&1 \
+    || { cat "$work/openvx_consumer.log"; fail "building an OpenVX program with find_package(visiongraph COMPONENTS openvx)"; }
+  bounded 60 env -u LD_LIBRARY_PATH "$work/openvx_consumer/openvx_app" | grep -q "all checks passed" || fail "OpenVX program (CMake)"
+  step "OpenVX: a C program built with pkg-config openvx ($flags) and with the CMake component, both ran"
 fi
 echo "install: ok"

@@ -1,0 +1,145 @@
+// vxLoadKernels / vxUnloadKernels.
+#include "module_loader.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+
+#include <string>
+
+#include "context.hpp"
+#include "kernel.hpp"
+
+namespace vg::openvx {
+namespace {
+
+std::string library_file(const std::string& module) {
+  const bool is_path = module.find('/') != std::string::npos;
+  const bool has_suffix = module.size() > 3 && (module.compare(module.size() - 3, 3, ".so") == 0 ||
+                                                module.find(".so.") != std::string::npos);
+  return is_path || has_suffix ? module : "lib" + module + ".so";
+}
+
+Module* find_module(vx_context context, const char* name) {
+  for (Module& m : context->modules) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
+/// Runs the module's vxUnpublishKernels, removes kernels it left behind, closes the library.
+vx_status unload(vx_context context, Module module) noexcept {
+  vx_status status = VX_SUCCESS;
+  if (auto unpublish = reinterpret_cast<vx_unpublish_kernels_f>(dlsym(module.handle, "vxUnpublishKernels"))) {
+    status = unpublish(context);
+    if (status != VX_SUCCESS) log(context, status, "vxUnloadKernels: vxUnpublishKernels of module '%s' failed", module.name.c_str());
+  }
+  for (vx_kernel kernel : module.kernels) {
+    if (valid(kernel, VX_TYPE_KERNEL) && !kernel->removed) {
+      kernel->removed = true;
+      {
+        const std::lock_guard guard(context->lock);
+        auto& ks = context->kernels;
+        ks.erase(std::remove(ks.begin(), ks.end(), kernel), ks.end());
+      }
+      release(kernel, Hold::internal);
+    }
+  }
+  dlclose(module.handle);
+  return status;
+}
+
+}  // namespace
+
+void unload_all_modules(vx_context context) noexcept {
+  for (;;) {
+    Module module;
+    {
+      const std::lock_guard guard(context->lock);
+      if (context->modules.empty()) return;
+      module = std::move(context->modules.back());
+      context->modules.pop_back();
+    }
+    (void)unload(context, std::move(module));
+  }
+}
+
+}  // namespace vg::openvx
+
+using namespace vg::openvx;
+
+extern "C" {
+
+VX_API_ENTRY vx_status VX_API_CALL vxLoadKernels(vx_context context, const vx_char* module) {
+  if (!valid(context, VX_TYPE_CONTEXT)) return VX_ERROR_INVALID_REFERENCE;
+  if (module == nullptr || module[0] == '\0') return VX_ERROR_INVALID_PARAMETERS;
+  {
+    const std::lock_guard guard(context->lock);
+    if (context->publishing != nullptr) return VX_ERROR_INVALID_PARAMETERS;  // from inside a vxPublishKernels
+    if (find_module(context, module) != nullptr) return VX_SUCCESS;          // loaded once per context
+  }
+  std::string file;
+  try {
+    file = library_file(module);
+  } catch (...) {
+    return VX_ERROR_NO_MEMORY;
+  }
+  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = dlerror();
+    log(context, VX_ERROR_INVALID_PARAMETERS, "vxLoadKernels: cannot load module '%s' (%s): %s", module, file.c_str(),
+        why != nullptr ? why : "unknown error");
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  auto publish = reinterpret_cast<vx_publish_kernels_f>(dlsym(handle, "vxPublishKernels"));
+  if (publish == nullptr) {
+    log(context, VX_ERROR_INVALID_PARAMETERS, "vxLoadKernels: module '%s' (%s) exports no vxPublishKernels", module, file.c_str());
+    dlclose(handle);
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  Module loading;
+  try {
+    loading.name = module;
+  } catch (...) {
+    dlclose(handle);
+    return VX_ERROR_NO_MEMORY;
+  }
+  loading.handle = handle;
+  {
+    const std::lock_guard guard(context->lock);
+    context->publishing = &loading;
+  }
+  const vx_status status = publish(context);  // user code: no lock held
+  {
+    const std::lock_guard guard(context->lock);
+    context->publishing = nullptr;
+  }
+  if (status != VX_SUCCESS) {
+    log(context, status, "vxLoadKernels: vxPublishKernels of module '%s' failed", module);
+    (void)unload(context, std::move(loading));
+    return status;
+  }
+  const std::lock_guard guard(context->lock);
+  try {
+    context->modules.push_back(std::move(loading));
+  } catch (...) {
+    return VX_ERROR_NO_MEMORY;
+  }
+  return VX_SUCCESS;
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxUnloadKernels(vx_context context, const vx_char* module) {
+  if (!valid(context, VX_TYPE_CONTEXT)) return VX_ERROR_INVALID_REFERENCE;
+  if (module == nullptr) return VX_ERROR_INVALID_PARAMETERS;
+  Module unloading;
+  {
+    const std::lock_guard guard(context->lock);
+    Module* m = find_module(context, module);
+    if (m == nullptr) return VX_ERROR_INVALID_PARAMETERS;
+    unloading = std::move(*m);
+    context->modules.erase(context->modules.begin() + (m - context->modules.data()));
+  }
+  return unload(context, std::move(unloading));
+}
+
+}  // extern "C"

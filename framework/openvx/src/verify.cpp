@@ -1,0 +1,165 @@
+// vxVerifyGraph, first part: the checks the specification asks of verification (every required parameter
+// set, one writer per object, no cycle, each kernel's validate callback with meta formats checked against the
+// outputs), run in data-flow order. Compiling the verified graph into a visiongraph graph to run it is the
+// next stage (docs/openvx.md); until then vxProcessGraph answers VX_ERROR_NOT_IMPLEMENTED.
+#include <VX/vx.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <vector>
+
+#include "context.hpp"
+#include "graph.hpp"
+#include "kernel.hpp"
+#include "meta_format.hpp"
+#include "scalar.hpp"
+
+namespace {
+
+using namespace vg::openvx;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+vx_status fail(vx_graph graph, vx_node node, vx_status status, const char* format, ...) {
+  if (node != nullptr) node->status = status;
+  char why[VX_MAX_LOG_MESSAGE_LEN];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(why, sizeof why, format, args);
+  va_end(args);
+  if (node == nullptr) {
+    log(graph, status, "vxVerifyGraph: %s", why);
+  } else {
+    log(graph, status, "vxVerifyGraph: node '%s' (kernel %s): %s", node->name, node->kernel->kernel_name.c_str(), why);
+  }
+  return status;
+}
+
+/// Data-flow order of the graph's nodes; empty when there is a cycle.
+std::vector<std::size_t> flow_order(vx_graph graph) {
+  const std::size_t n = graph->nodes.size();
+  std::vector<std::vector<std::size_t>> consumers(n);
+  std::vector<std::size_t> waiting(n, 0);
+  for (std::size_t p = 0; p < n; ++p) {
+    const vx_node producer = graph->nodes[p];
+    for (std::size_t i = 0; i < producer->arguments.size(); ++i) {
+      if (producer->kernel->signature[i].direction == VX_INPUT || producer->arguments[i] == nullptr) continue;
+      for (std::size_t c = 0; c < n; ++c) {
+        if (c == p) continue;
+        const vx_node consumer = graph->nodes[c];
+        for (std::size_t j = 0; j < consumer->arguments.size(); ++j) {
+          if (consumer->arguments[j] == producer->arguments[i] && consumer->kernel->signature[j].direction != VX_OUTPUT) {
+            consumers[p].push_back(c);
+            ++waiting[c];
+            break;
+          }
+        }
+      }
+    }
+  }
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (waiting[i] == 0) order.push_back(i);
+  }
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    for (std::size_t c : consumers[order[k]]) {
+      if (--waiting[c] == 0) order.push_back(c);
+    }
+  }
+  if (order.size() != n) order.clear();
+  return order;
+}
+
+/// Applies (virtual objects) or checks (the others) what validate said output @p index will be.
+vx_status apply_meta(vx_graph graph, vx_node node, vx_uint32 index, vx_meta_format meta) {
+  vx_reference out = node->arguments[index];
+  switch (out->type) {
+    case VX_TYPE_SCALAR: {
+      auto* scalar = static_cast<_vx_scalar*>(out);
+      if (meta->scalar_type == VX_TYPE_INVALID) return fail(graph, node, VX_ERROR_INVALID_TYPE, "validate did not set VX_SCALAR_TYPE of output parameter %u", index);
+      if (scalar->is_virtual && scalar->data_type == VX_TYPE_INVALID) {
+        const vx_size size = scalar_size(graph->context, meta->scalar_type);
+        if (size == 0) return fail(graph, node, VX_ERROR_INVALID_TYPE, "validate set an unknown VX_SCALAR_TYPE for output parameter %u", index);
+        scalar->data_type = meta->scalar_type;
+        scalar->bytes.assign(size, 0);
+        return VX_SUCCESS;
+      }
+      if (scalar->data_type != meta->scalar_type) return fail(graph, node, VX_ERROR_INVALID_TYPE, "the scalar on output parameter %u has type 0x%x, validate says 0x%x", index,
+                  static_cast<unsigned>(scalar->data_type), static_cast<unsigned>(meta->scalar_type));
+      return VX_SUCCESS;
+    }
+    default: return VX_SUCCESS;  // no other data object can be created yet (stage 2)
+  }
+}
+
+vx_status validate_node(vx_graph graph, vx_node node) {
+  const std::size_t n = node->arguments.size();
+  std::vector<vx_meta_format> metas;
+  metas.resize(n, nullptr);
+  vx_status status = VX_SUCCESS;
+  for (std::size_t i = 0; i < n && status == VX_SUCCESS; ++i) {
+    if (node->kernel->signature[i].direction == VX_INPUT || node->arguments[i] == nullptr) continue;
+    metas[i] = make_meta_format(graph->context, node->arguments[i]->type);
+    if (metas[i] == nullptr) status = VX_ERROR_NO_MEMORY;
+  }
+  if (status == VX_SUCCESS) {
+    status = node->kernel->validate(node, node->arguments.data(), static_cast<vx_uint32>(n), metas.data());  // user code
+    if (status != VX_SUCCESS) (void)fail(graph, node, status, "its validate callback returned %d", static_cast<int>(status));
+  }
+  for (std::size_t i = 0; i < n && status == VX_SUCCESS; ++i) {
+    if (metas[i] != nullptr) status = apply_meta(graph, node, static_cast<vx_uint32>(i), metas[i]);
+  }
+  for (vx_meta_format m : metas) {
+    if (m != nullptr) (void)release(m, Hold::internal);
+  }
+  return status;
+}
+
+}  // namespace
+
+extern "C" {
+
+VX_API_ENTRY vx_status VX_API_CALL vxVerifyGraph(vx_graph graph) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return VX_ERROR_INVALID_REFERENCE;
+  graph->changed();
+  if (graph->nodes.empty()) return fail(graph, nullptr, VX_ERROR_INVALID_GRAPH, "the graph has no nodes");
+  try {
+    // Every required parameter is set.
+    for (vx_node node : graph->nodes) {
+      node->status = VX_SUCCESS;
+      for (vx_uint32 i = 0; i < node->arguments.size(); ++i) {
+        if (node->arguments[i] == nullptr && node->kernel->signature[i].state == VX_PARAMETER_STATE_REQUIRED) {
+          return fail(graph, node, VX_ERROR_NOT_SUFFICIENT, "no value for required parameter %u", i);
+        }
+      }
+    }
+    // One writer per object.
+    std::vector<vx_reference> written;
+    for (vx_node node : graph->nodes) {
+      for (vx_uint32 i = 0; i < node->arguments.size(); ++i) {
+        if (node->kernel->signature[i].direction == VX_INPUT || node->arguments[i] == nullptr) continue;
+        for (vx_reference w : written) {
+          if (w == node->arguments[i]) return fail(graph, node, VX_ERROR_MULTIPLE_WRITERS, "output parameter %u is written by another node too", i);
+        }
+        written.push_back(node->arguments[i]);
+      }
+    }
+    const std::vector<std::size_t> order = flow_order(graph);
+    if (order.empty()) return fail(graph, nullptr, VX_ERROR_INVALID_GRAPH, "the graph has a cycle");
+    for (std::size_t k : order) {
+      vx_node node = graph->nodes[k];
+      if (!node->kernel->implemented) {
+        return fail(graph, node, VX_ERROR_NOT_IMPLEMENTED, "a standard kernel this library declares but does not implement yet");
+      }
+      if (const vx_status s = validate_node(graph, node); s != VX_SUCCESS) return s;
+    }
+  } catch (...) {
+    return VX_ERROR_NO_MEMORY;
+  }
+  graph->verified = true;
+  graph->state = VX_GRAPH_STATE_VERIFIED;
+  return VX_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,179 @@
+// Immediate-mode (vxu) functions this library declares but does not implement yet: each returns
+// VX_ERROR_NOT_IMPLEMENTED.
+#include <VX/vxu.h>
+
+extern "C" {
+
+// Color, channels and per-pixel image functions.
+VX_API_ENTRY vx_status VX_API_CALL vxuColorConvert(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
+VX_API_ENTRY vx_status VX_API_CALL vxuChannelExtract(vx_context, vx_image, vx_enum, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuChannelCombine(vx_context, vx_image, vx_image, vx_image, vx_image, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuSobel3x3(vx_context, vx_image, vx_image, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuMagnitude(vx_context, vx_image, vx_image, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuPhase(vx_context, vx_image, vx_image, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuScaleImage(vx_context, vx_image, vx_image, vx_enum) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuTableLookup(vx_context, vx_image, vx_lut, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuHistogram(vx_context, vx_image, vx_distribution) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuEqualizeHist(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
+VX_API_ENTRY vx_status VX_API_CALL vxuAbsDiff(vx_context, vx_image, vx_image, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuMeanStdDev(vx_context, vx_image, vx_float32*, vx_float32*) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuThreshold(vx_context, vx_image, vx_threshold, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuNonMaxSuppression(vx_context, vx_image, vx_image, vx_int32, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuIntegralImage(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
+
+// Filters.
+VX_API_ENTRY vx_status VX_API_CALL vxuErode3x3(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
+VX_API_ENTRY vx_status VX_API_CALL vxuDilate3x3(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
+VX_API_ENTRY vx_status VX_API_CALL vxuMedian3x3(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
+VX_API_ENTRY vx_status VX_API_CALL vxuBox3x3(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
+VX_API_ENTRY vx_status VX_API_CALL vxuGaussian3x3(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
+VX_API_ENTRY vx_status VX_API_CALL vxuNonLinearFilter(vx_context, vx_enum, vx_image, vx_matrix, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuConvolve(vx_context, vx_image, vx_convolution, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+
+// Pyramids.
+VX_API_ENTRY vx_status VX_API_CALL vxuGaussianPyramid(vx_context, vx_image, vx_pyramid) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuLaplacianPyramid(vx_context, vx_image, vx_pyramid, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuLaplacianReconstruct(vx_context, vx_pyramid, vx_image, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+
+// Arithmetic, statistics and bitwise functions.
+VX_API_ENTRY vx_status VX_API_CALL vxuWeightedAverage(vx_context, vx_image, vx_scalar, vx_image, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuMinMaxLoc(vx_context, vx_image, vx_scalar, vx_scalar, vx_array, vx_array,
+    vx_scalar, vx_scalar) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuMin(vx_context, vx_image, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
+VX_API_ENTRY vx_status VX_API_CALL vxuMax(vx_context, vx_image, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
+VX_API_ENTRY vx_status VX_API_CALL vxuConvertDepth(vx_context, vx_image, vx_image, vx_enum, vx_int32) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuCannyEdgeDetector(vx_context, vx_image, vx_threshold, vx_int32, vx_enum,
+    vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuHalfScaleGaussian(vx_context, vx_image, vx_image, vx_int32) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuAnd(vx_context, vx_image, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
+VX_API_ENTRY vx_status VX_API_CALL vxuOr(vx_context, vx_image, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
+VX_API_ENTRY vx_status VX_API_CALL vxuXor(vx_context, vx_image, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
+VX_API_ENTRY vx_status VX_API_CALL vxuNot(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
+VX_API_ENTRY vx_status VX_API_CALL vxuMultiply(vx_context, vx_image, vx_image, vx_float32, vx_enum, vx_enum, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuAdd(vx_context, vx_image, vx_image, vx_enum, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuSubtract(vx_context, vx_image, vx_image, vx_enum, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+
+// Geometry, features and optical flow.
+VX_API_ENTRY vx_status VX_API_CALL vxuWarpAffine(vx_context, vx_image, vx_matrix, vx_enum, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuWarpPerspective(vx_context, vx_image, vx_matrix, vx_enum, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuHarrisCorners(vx_context, vx_image, vx_scalar, vx_scalar, vx_scalar, vx_int32,
+    vx_int32, vx_array, vx_scalar) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuFastCorners(vx_context, vx_image, vx_scalar, vx_bool, vx_array, vx_scalar) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuOpticalFlowPyrLK(vx_context, vx_pyramid, vx_pyramid, vx_array, vx_array, vx_array,
+    vx_enum, vx_scalar, vx_scalar, vx_scalar, vx_size) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuMatchTemplate(vx_context, vx_image, vx_image, vx_enum, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuLBP(vx_context, vx_image, vx_enum, vx_int8, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuHOGCells(vx_context, vx_image, vx_int32, vx_int32, vx_int32, vx_tensor,
+    vx_tensor) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuHOGFeatures(vx_context, vx_image, vx_tensor, vx_tensor, const vx_hog_t*, vx_size,
+    vx_tensor) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuHoughLinesP(vx_context, vx_image, const vx_hough_lines_p_t*, vx_array,
+    vx_scalar) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuRemap(vx_context, vx_image, vx_remap, vx_enum, vx_image) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+
+// Tensor functions.
+VX_API_ENTRY vx_status VX_API_CALL vxuBilateralFilter(vx_context, vx_tensor, vx_int32, vx_float32, vx_float32,
+    vx_tensor) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuTensorMultiply(vx_context, vx_tensor, vx_tensor, vx_scalar, vx_enum, vx_enum,
+    vx_tensor) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuTensorAdd(vx_context, vx_tensor, vx_tensor, vx_enum, vx_tensor) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuTensorSubtract(vx_context, vx_tensor, vx_tensor, vx_enum, vx_tensor) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuTensorTableLookup(vx_context, vx_tensor, vx_lut, vx_tensor) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuTensorTranspose(vx_context, vx_tensor, vx_tensor, vx_size, vx_size) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuTensorConvertDepth(vx_context, vx_tensor, vx_enum, vx_scalar, vx_scalar,
+    vx_tensor) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+VX_API_ENTRY vx_status VX_API_CALL vxuTensorMatrixMultiply(vx_context, vx_tensor, vx_tensor, vx_tensor,
+    const vx_tensor_matrix_multiply_params_t*, vx_tensor) {
+  return VX_ERROR_NOT_IMPLEMENTED;
+}
+
+// Data copy.
+VX_API_ENTRY vx_status VX_API_CALL vxuCopy(vx_context, vx_reference, vx_reference) { return VX_ERROR_NOT_IMPLEMENTED; }
+
+}  // extern "C"
