@@ -1,4 +1,5 @@
-// After verify, process(), send_command() and streaming enqueue/dequeue make zero heap allocations.
+// After verify, process(), submit()/wait_submitted(), send_command() and streaming enqueue/dequeue make zero
+// heap allocations.
 
 #include <gtest/gtest.h>
 
@@ -114,6 +115,27 @@ TEST_F(ZeroAllocTest, ProcessAndSendCommandAllocateNothingOver1000Frames) {
   }
   // frame 1019 (20 warm-up frames): count=1019, (2*1019 + 1019 + bias 990) * 3
   EXPECT_DOUBLE_EQ(chain.g.scalar(chain.out).get<double>(), (3 * 1019 + 990) * 3.0);
+}
+
+TEST_F(ZeroAllocTest, SubmitAndWaitAllocateNothingOver1000Frames) {
+  Chain chain(ctx);
+  chain.g.verify();
+  for (int i = 0; i < 20; ++i) {  // warm up
+    ASSERT_EQ(chain.g.submit(), vg::Status::ok);
+    ASSERT_EQ(chain.g.wait_submitted(), vg::Status::ok);
+  }
+  vg::test::arm_alloc_counter();
+  int failures = 0;
+  for (int i = 0; i < 1000; ++i) {
+    if (chain.g.submit() != vg::Status::ok) ++failures;
+    if (chain.g.wait_submitted() != vg::Status::ok) ++failures;
+  }
+  const auto counts = vg::test::disarm_alloc_counter();
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(counts.news, 0u);
+  if (vg::test::malloc_counted()) {
+    EXPECT_EQ(counts.mallocs, 0u);
+  }
 }
 
 TEST_F(ZeroAllocTest, StreamingEnqueueDequeueWithCommandsAllocatesNothing) {

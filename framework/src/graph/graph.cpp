@@ -108,6 +108,8 @@ bool Graph::is_verified() const noexcept { return core_->verified_; }
 void Graph::release() noexcept { core_->release(); }
 
 Status Graph::process(std::chrono::nanoseconds timeout) noexcept { return core_->process(timeout); }
+Status Graph::submit(std::chrono::nanoseconds timeout) noexcept { return core_->submit(timeout); }
+Status Graph::wait_submitted(std::chrono::nanoseconds timeout) noexcept { return core_->wait_submitted(timeout); }
 Status Graph::start() noexcept { return core_->start(); }
 Status Graph::stop(StopMode mode) noexcept { return core_->stop(mode); }
 bool Graph::is_streaming() const noexcept {

@@ -820,6 +820,7 @@ void GraphCore::verify() {
   for (const auto& m : used_modules_) context_.state().acquire_module(m);
   next_frame_ = completed_through_ = 0;
   in_flight_ = 0;
+  submitted_ = false;
   streaming_ = stopped_ = false;
   verified_ = true;
   std::int64_t shortest = 0;

@@ -253,6 +253,8 @@ class GraphCore {
   bool has_stuck_nodes() const noexcept;
 
   Status process(std::chrono::nanoseconds timeout) noexcept;
+  Status submit(std::chrono::nanoseconds timeout) noexcept;
+  Status wait_submitted(std::chrono::nanoseconds timeout) noexcept;
   Status start() noexcept;
   Status stop(StopMode mode) noexcept;
   Status enqueue(std::uint32_t param, std::uint32_t index, const FrameStamp& stamp,
@@ -358,6 +360,14 @@ class GraphCore {
   /// Poll progress_ (cheaply, without the mutex) for up to the context's spin time: a frame usually
   /// completes within microseconds of the waiter arriving, and a futex sleep costs more than that.
   void spin_while_unchanged(std::uint64_t seen) const noexcept;
+  /// process() and submit(): wait (up to @p timeout) for room and admit one frame with buffer 0 of every
+  /// graph parameter (@p submitted: as the submitted frame). Refused (busy) while streaming or while a
+  /// submitted frame is not yet waited for.
+  Status admit_one_frame(std::chrono::nanoseconds timeout, bool submitted, std::uint64_t& frame) noexcept;
+  /// Wait (up to @p timeout) for @p frame to complete: false on timeout, else true with its @p status
+  /// (which may itself be Status::timeout: a node overran its deadline).
+  bool wait_for_frame(std::uint64_t frame, std::uint64_t seen, std::chrono::nanoseconds timeout,
+                      Status& status) noexcept;
 
   std::vector<FrameSlot> slots_;
   mutable std::mutex mu_;
@@ -367,6 +377,10 @@ class GraphCore {
   std::uint64_t next_frame_ = 0;
   std::uint64_t completed_through_ = 0;  // frames [0, completed_through_) are complete
   std::uint32_t in_flight_ = 0;
+  // submit(): the one frame started and not yet waited for. Until wait_submitted() takes its status,
+  // nothing else is admitted, so its slot (and final_status) stays as the frame left it.
+  bool submitted_ = false;
+  std::uint64_t submitted_frame_ = 0;
   std::atomic<std::uint64_t> progress_{0};  // bumped (under mu_) whenever a frame completes or a buffer is handed back
   std::vector<std::size_t> reservations_;  // per target index
 

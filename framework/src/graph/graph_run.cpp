@@ -490,20 +490,58 @@ void GraphCore::try_admit_locked() noexcept {
   while (streaming_ && can_admit_locked()) (void)admit_locked(false);
 }
 
-Status GraphCore::process(std::chrono::nanoseconds timeout) noexcept {
+Status GraphCore::admit_one_frame(std::chrono::nanoseconds timeout, bool submitted, std::uint64_t& frame) noexcept {
   if (!verified_) return Status::not_verified;
   std::unique_lock lock(mu_);
-  if (streaming_) return Status::busy;
+  if (streaming_ || submitted_) return Status::busy;
   // Wait for room (a previous process() that timed out may still be running).
   if (!cv_.wait_for(lock, timeout, [&] { return in_flight_ < depth_; })) return Status::timeout;
+  if (streaming_ || submitted_) return Status::busy;  // started or submitted by another thread meanwhile
   ++frames_in_;
-  const std::uint64_t seen = progress_.load(std::memory_order_relaxed);
-  const std::uint64_t frame = admit_locked(true);
-  lock.unlock();
+  frame = admit_locked(true);
+  if (submitted) {
+    submitted_ = true;
+    submitted_frame_ = frame;
+  }
+  return Status::ok;
+}
+
+bool GraphCore::wait_for_frame(std::uint64_t frame, std::uint64_t seen, std::chrono::nanoseconds timeout,
+                               Status& status) noexcept {
   spin_while_unchanged(seen);
-  lock.lock();
-  if (!cv_.wait_for(lock, timeout, [&] { return completed_through_ > frame; })) return Status::timeout;
-  return slots_[frame % depth_].final_status;
+  std::unique_lock lock(mu_);
+  if (!cv_.wait_for(lock, timeout, [&] { return completed_through_ > frame; })) return false;
+  status = slots_[frame % depth_].final_status;
+  return true;
+}
+
+Status GraphCore::process(std::chrono::nanoseconds timeout) noexcept {
+  const std::uint64_t seen = progress_.load(std::memory_order_relaxed);
+  std::uint64_t frame = 0;
+  const Status admitted = admit_one_frame(timeout, false, frame);
+  if (admitted != Status::ok) return admitted;
+  Status status = Status::ok;
+  return wait_for_frame(frame, seen, timeout, status) ? status : Status::timeout;
+}
+
+Status GraphCore::submit(std::chrono::nanoseconds timeout) noexcept {
+  std::uint64_t frame = 0;
+  return admit_one_frame(timeout, true, frame);
+}
+
+Status GraphCore::wait_submitted(std::chrono::nanoseconds timeout) noexcept {
+  std::uint64_t frame = 0;
+  {
+    std::lock_guard lock(mu_);
+    if (!submitted_) return Status::no_data;  // nothing submitted, or already waited for
+    frame = submitted_frame_;
+  }
+  Status status = Status::ok;
+  if (!wait_for_frame(frame, progress_.load(std::memory_order_relaxed), timeout, status))
+    return Status::timeout;  // still submitted: wait again
+  std::lock_guard lock(mu_);
+  submitted_ = false;
+  return status;
 }
 
 Status GraphCore::wait_idle(std::chrono::nanoseconds timeout) noexcept {
@@ -515,6 +553,7 @@ Status GraphCore::start() noexcept {
   if (!verified_) return Status::not_verified;
   std::lock_guard lock(mu_);
   if (streaming_) return Status::ok;
+  if (submitted_) return Status::busy;  // wait_submitted() first
   streaming_ = true;
   stopped_ = false;
   try_admit_locked();

@@ -148,6 +148,15 @@ class Graph {
   // ---- running (noexcept) ----
   /// @brief Run one frame and wait for it. Graph parameters use their buffer 0.
   Status process(std::chrono::nanoseconds timeout = std::chrono::seconds(60)) noexcept;
+  /// @brief process() in two halves: start one frame and return at once (the caller may do other work,
+  /// e.g. fill the next input), then wait_submitted() for it. One submitted frame at a time: submit,
+  /// process and start() answer busy until wait_submitted() has taken its status. Waits only for room
+  /// (a frame of a timed-out process() still running), up to @p timeout.
+  Status submit(std::chrono::nanoseconds timeout = std::chrono::seconds(60)) noexcept;
+  /// @brief Wait for the submitted frame: its status (as process() returns it), and the graph is free
+  /// again. Status::timeout: not finished yet, still submitted (wait again). Status::no_data: nothing
+  /// submitted. May be called from another thread than submit().
+  Status wait_submitted(std::chrono::nanoseconds timeout = std::chrono::seconds(60)) noexcept;
   /// @brief Streaming: admit frames as inputs are enqueued.
   Status start() noexcept;
   /// @brief Idempotent; callable from any thread, including a kernel callback (then it does not wait).
