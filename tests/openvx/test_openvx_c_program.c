@@ -1,5 +1,6 @@
 /* An OpenVX application in C99, as one would write it against any implementation: a user kernel, a
- * graph with scalars, verification, queries, and every reference released at the end. Exits non-zero with
+ * graph with scalars, verification, queries, runs (processed, scheduled and waited for), and every
+ * reference released at the end. Exits non-zero with
  * a message naming the failed call. */
 #include <VX/vx.h>
 #include <VX/vxu.h>
@@ -42,7 +43,7 @@ int main(void) {
   vx_graph graph;
   vx_node node;
   vx_scalar in, out;
-  vx_float32 two = 2.0f;
+  vx_float32 two = 2.0f, three = 3.0f, result = 0.0f;
   vx_uint32 count = 0;
   vx_image image;
   char name[VX_MAX_KERNEL_NAME];
@@ -62,7 +63,7 @@ int main(void) {
 
   graph = vxCreateGraph(context);
   in = vxCreateScalar(context, VX_TYPE_FLOAT32, &two);
-  out = vxCreateVirtualScalar(graph, VX_TYPE_INVALID);
+  out = vxCreateScalar(context, VX_TYPE_FLOAT32, NULL);
   node = vxCreateGenericNode(graph, kernel);
   CHECK(vxGetStatus((vx_reference)node), VX_SUCCESS);
   CHECK(vxSetParameterByIndex(node, 0, (vx_reference)in), VX_SUCCESS);
@@ -72,6 +73,21 @@ int main(void) {
   CHECK(vxQueryGraph(graph, VX_GRAPH_NUMNODES, &count, sizeof count), VX_SUCCESS);
   if (count != 1) {
     fprintf(stderr, "VX_GRAPH_NUMNODES is %u\n", count);
+    ++failures;
+  }
+
+  CHECK(vxProcessGraph(graph), VX_SUCCESS);
+  CHECK(vxCopyScalar(out, &result, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  if (result != 4.0f) {
+    fprintf(stderr, "vxProcessGraph: out is %f, expected 4\n", (double)result);
+    ++failures;
+  }
+  CHECK(vxCopyScalar(in, &three, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  CHECK(vxScheduleGraph(graph), VX_SUCCESS);
+  CHECK(vxWaitGraph(graph), VX_SUCCESS);
+  CHECK(vxCopyScalar(out, &result, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  if (result != 6.0f) {
+    fprintf(stderr, "vxScheduleGraph: out is %f, expected 6\n", (double)result);
     ++failures;
   }
 

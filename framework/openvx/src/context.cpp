@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "execution.hpp"
+#include "graph.hpp"
 #include "kernel.hpp"
 #include "module_loader.hpp"
 #include "standard_kernels.hpp"
@@ -39,9 +41,15 @@ _vx_context::~_vx_context() {
     const std::lock_guard guard(lock);
     left.swap(objects);
   }
+  // Compiled graphs go first, while every object is still valid: their deinitializers are given nodes
+  // (deleted below before their graphs) and may query them.
+  for (_vx_reference* object : left) {
+    if (object->type == VX_TYPE_GRAPH) vg::openvx::release_compiled_graph(static_cast<vx_graph>(object));
+  }
   for (_vx_reference* object : left) unregister_object(object);
   for (const auto& error : errors) unregister_object(error.get());
   for (auto it = left.rbegin(); it != left.rend(); ++it) delete *it;
+  runtime.reset();
 }
 
 vx_uint32 _vx_context::reference_count() const noexcept {

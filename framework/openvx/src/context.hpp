@@ -10,6 +10,9 @@
 #include "object.hpp"
 
 struct _vx_kernel;
+namespace vg {
+class Context;
+}
 
 namespace vg::openvx {
 
@@ -57,7 +60,10 @@ struct _vx_context final : _vx_reference {
   vx_enum immediate_border_policy;
   vx_enum immediate_target = VX_TARGET_ANY;
   std::string immediate_target_name = "any";
-  std::vector<std::string> target_names;  // visiongraph targets a node may name (cpu0, cpu1, npu0, ...)
+  std::vector<std::string> target_names;
+  // The visiongraph context graphs run in (its target threads), made by the first vxVerifyGraph.
+  std::unique_ptr<vg::Context> runtime;
+  vx_uint32 runtime_kernels = 0;  // visiongraph kernels declared for vx kernels so far (for unique names)  // visiongraph targets a node may name (cpu0, cpu1, npu0, ...)
 
   /// VX_CONTEXT_REFERENCES: live objects the application holds a handle to.
   vx_uint32 reference_count() const noexcept;

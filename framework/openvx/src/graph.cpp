@@ -7,7 +7,9 @@
 
 #include "context.hpp"
 #include "error_object.hpp"
+#include "execution.hpp"
 #include "kernel.hpp"
+#include "visiongraph/graph/graph.hpp"
 
 using namespace vg::openvx;
 
@@ -33,8 +35,18 @@ void _vx_node::set_argument(vx_uint32 index, vx_reference value) noexcept {
   if (graph != nullptr) graph->changed();
 }
 
+_vx_graph::_vx_graph(vx_context owner) noexcept : _vx_reference(VX_TYPE_GRAPH, owner) {}
+
+void _vx_graph::changed() noexcept {
+  verified = false;
+  state = VX_GRAPH_STATE_UNVERIFIED;
+  vg::openvx::release_compiled_graph(this);
+}
+
 _vx_graph::~_vx_graph() {
+  vg::openvx::release_compiled_graph(this);  // before the nodes its deinitializers are given
   for (vx_node n : nodes) {
+    if (!valid(n, VX_TYPE_NODE)) continue;  // the context is going: it deletes the nodes itself
     n->graph = nullptr;  // a node the application still holds outlives its graph, detached
     (void)release(n, Hold::internal);
   }

@@ -1,10 +1,15 @@
 #pragma once
 // Graphs and nodes. A node holds its kernel and the references set on its parameters; a graph holds its
 // nodes, so the application may release a node handle right after creating it.
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "object.hpp"
+
+namespace vg {
+class Graph;
+}
 
 struct _vx_node final : _vx_reference {
   _vx_node(vx_context owner, vx_graph graph_, vx_kernel kernel_) noexcept;
@@ -16,6 +21,7 @@ struct _vx_node final : _vx_reference {
   vx_status status = VX_SUCCESS;
   vx_perf_t performance{};
   vx_border_t border{};
+  bool abandoned = false;  // its callback answered VX_ACTION_ABANDON in the latest run
   vx_size local_data_size = 0;
   void* local_data = nullptr;
   bool local_data_set_by_user = false;
@@ -37,18 +43,18 @@ struct GraphParameter {
 }  // namespace vg::openvx
 
 struct _vx_graph final : _vx_reference {
-  explicit _vx_graph(vx_context owner) noexcept : _vx_reference(VX_TYPE_GRAPH, owner) {}
+  explicit _vx_graph(vx_context owner) noexcept;
   ~_vx_graph() override;
 
   std::vector<vx_node> nodes;  // held internally, creation order
   std::vector<vg::openvx::GraphParameter> parameters;
   vx_enum state = VX_GRAPH_STATE_UNVERIFIED;
   bool verified = false;
+  bool scheduled = false;  // vxScheduleGraph ran, vxWaitGraph not yet
   vx_perf_t performance{};
+  std::unique_ptr<vg::Graph> compiled;  // built by vxVerifyGraph (execution.hpp)
 
-  /// Any change to the graph or to a node's parameters: verification is needed again.
-  void changed() noexcept {
-    verified = false;
-    state = VX_GRAPH_STATE_UNVERIFIED;
-  }
+  /// Any change to the graph or to a node's parameters: verification is needed again, and the compiled
+  /// graph goes now (its deinitializers run), since it may use a node that is about to go.
+  void changed() noexcept;
 };

@@ -33,6 +33,7 @@ struct _vx_kernel final : _vx_reference {
   vx_size local_data_size = 0;
   vx_uint32 pipeup_input_depth = 1;
   vx_uint32 pipeup_output_depth = 1;
+  std::string runtime_kernel;  // the visiongraph kernel that runs it, once a graph using it was compiled
 };
 
 struct _vx_parameter final : _vx_reference {

@@ -80,9 +80,6 @@ VX_API_ENTRY vx_status VX_API_CALL vxRegisterKernelLibrary(vx_context, const vx_
 }
 
 // Graphs.
-VX_API_ENTRY vx_status VX_API_CALL vxProcessGraph(vx_graph) { return VX_ERROR_NOT_IMPLEMENTED; }
-VX_API_ENTRY vx_status VX_API_CALL vxScheduleGraph(vx_graph) { return VX_ERROR_NOT_IMPLEMENTED; }
-VX_API_ENTRY vx_status VX_API_CALL vxWaitGraph(vx_graph) { return VX_ERROR_NOT_IMPLEMENTED; }
 
 // Nodes.
 VX_API_ENTRY vx_status VX_API_CALL vxReplicateNode(vx_graph, vx_node, vx_bool[], vx_uint32) {

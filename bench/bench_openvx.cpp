@@ -1,0 +1,118 @@
+// The OpenVX C API's dispatch: vxProcessGraph on a chain of N no-op user kernels, beside the same chain
+// built with the native API (vg.example.nop), in the same run; both on cpu0, one frame at a time.
+//   ./build/bench/bench_openvx --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// Instructions per frame (callgrind counts every thread): `bench_openvx --frames F native|openvx N` runs
+// just F frames of one chain; the difference of two runs (F = 2000 and 1000) over 1000 frames leaves out
+// the set-up (the command is in docs/benchmarks.md).
+
+#include <VX/vx.h>
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "visiongraph/kernels/examples/module.hpp"
+#include "visiongraph/visiongraph.hpp"
+
+namespace {
+
+/// Runs @p frames frames of the native chain of @p nodes nodes; false when a frame fails.
+template <class Loop>
+bool native_chain(int nodes, Loop&& loop) {
+  vg::Context ctx;
+  ctx.load_module(vg::examples::make_module());
+  vg::Graph g(ctx, "chain");
+  vg::DataId prev = g.add_data("in", vg::DataMeta::scalar_of(vg::ElementType::f64));
+  for (int i = 0; i < nodes; ++i) {
+    auto out = g.add_virtual("d" + std::to_string(i), vg::DataKind::scalar);
+    auto n = g.add_node("n" + std::to_string(i), "vg.example.nop");
+    g.bind(n, "in", prev).bind(n, "out", out).set_target(n, "cpu0");
+    prev = out;
+  }
+  g.set_pipeline_depth(1);
+  g.verify();
+  return loop([&] { return g.process() == vg::Status::ok; });
+}
+
+void BM_NativeChain(benchmark::State& state) {
+  native_chain(static_cast<int>(state.range(0)), [&](auto run) {
+    for (auto _ : state) {
+      if (!run()) state.SkipWithError("process failed");
+    }
+    return true;
+  });
+}
+BENCHMARK(BM_NativeChain)->Arg(1)->Arg(8)->Arg(32)->UseRealTime();
+
+vx_status VX_CALLBACK nop(vx_node, const vx_reference*, vx_uint32) { return VX_SUCCESS; }
+vx_status VX_CALLBACK nop_validate(vx_node, const vx_reference[], vx_uint32, vx_meta_format metas[]) {
+  const vx_enum type = VX_TYPE_FLOAT64;
+  return vxSetMetaFormatAttribute(metas[1], VX_SCALAR_TYPE, &type, sizeof type);
+}
+
+/// @p timed: with performance measurement (VX_NODE_PERFORMANCE), the library's default.
+template <class Loop>
+bool openvx_chain(int nodes, bool timed, Loop&& loop) {
+  vx_context context = vxCreateContext();
+  if (!timed) vxDirective(reinterpret_cast<vx_reference>(context), VX_DIRECTIVE_DISABLE_PERFORMANCE);
+  vx_enum id = 0;
+  vxAllocateUserKernelId(context, &id);
+  vx_kernel kernel = vxAddUserKernel(context, "bench.nop", id, nop, 2, nop_validate, nullptr, nullptr);
+  vxAddParameterToKernel(kernel, 0, VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED);
+  vxAddParameterToKernel(kernel, 1, VX_OUTPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED);
+  vxFinalizeKernel(kernel);
+  vx_graph graph = vxCreateGraph(context);
+  vx_scalar prev = vxCreateScalar(context, VX_TYPE_FLOAT64, nullptr);
+  std::vector<vx_scalar> data{prev};
+  for (int i = 0; i < nodes; ++i) {
+    vx_scalar out = vxCreateVirtualScalar(graph, VX_TYPE_FLOAT64);
+    vx_node n = vxCreateGenericNode(graph, kernel);
+    vxSetParameterByIndex(n, 0, reinterpret_cast<vx_reference>(prev));
+    vxSetParameterByIndex(n, 1, reinterpret_cast<vx_reference>(out));
+    vxSetNodeTarget(n, VX_TARGET_STRING, "cpu0");
+    vxReleaseNode(&n);
+    data.push_back(out);
+    prev = out;
+  }
+  const bool verified = vxVerifyGraph(graph) == VX_SUCCESS;
+  const bool ok = loop([&] { return verified && vxProcessGraph(graph) == VX_SUCCESS; }) && verified;
+  for (vx_scalar& s : data) vxReleaseScalar(&s);
+  vxReleaseGraph(&graph);
+  vxRemoveKernel(kernel);
+  vxReleaseContext(&context);
+  return ok;
+}
+
+void BM_OpenVxChain(benchmark::State& state) {
+  openvx_chain(static_cast<int>(state.range(0)), state.range(1) != 0, [&](auto run) {
+    for (auto _ : state) {
+      if (!run()) state.SkipWithError("vxVerifyGraph or vxProcessGraph failed");
+    }
+    return true;
+  });
+}
+// Second argument: 1 = performance measurement on (the default), 0 = off (VX_DIRECTIVE_DISABLE_PERFORMANCE).
+BENCHMARK(BM_OpenVxChain)->ArgsProduct({{1, 8, 32}, {1, 0}})->UseRealTime();
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 5 && std::strcmp(argv[1], "--frames") == 0) {
+    const long frames = std::atol(argv[2]);
+    const int nodes = std::atoi(argv[4]);
+    auto loop = [frames](auto run) {
+      for (long f = 0; f < frames; ++f) {
+        if (!run()) return false;
+      }
+      return true;
+    };
+    const bool ok = std::strcmp(argv[3], "openvx") == 0 ? openvx_chain(nodes, true, loop) : native_chain(nodes, loop);
+    return ok ? 0 : 1;
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
