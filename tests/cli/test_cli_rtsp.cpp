@@ -260,8 +260,19 @@ TEST_F(RtspCliTest, AnHttpUrlIsReadAsALiveStream) {
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_GE(server.requests(), 1);
   EXPECT_NE(r.output.find("source " + server.url() + ": http"), std::string::npos) << r.output;
+  // The whole file arrives over loopback; as a live source it keeps only the newest frame when the graph
+  // is busy, so how many frames are detected (rather than dropped) depends on the machine's load.
+  // Every frame is either read by the graph or dropped before it (both counted in the report).
+  const std::size_t read_at = r.output.find("frames: ");
+  const std::size_t dropped_end = r.output.find(" dropped before the graph");
+  ASSERT_NE(read_at, std::string::npos) << r.output;
+  ASSERT_NE(dropped_end, std::string::npos) << r.output;
+  const std::size_t dropped_at = r.output.rfind(' ', dropped_end - 1) + 1;
+  const unsigned long read = std::stoul(r.output.substr(read_at + 8));
+  const unsigned long dropped = std::stoul(r.output.substr(dropped_at));
+  EXPECT_EQ(read + dropped, 270u) << "the file arrives whole\n" << r.output;
   const auto lines = read_jsonl(base / "http" / "detections.jsonl");
-  ASSERT_GT(lines.size(), 100u) << "the file arrives whole over loopback";
+  ASSERT_GT(lines.size(), 10u);
   std::size_t with_faces = 0;
   for (const auto& l : lines) with_faces += l.contains("detections") && !l["detections"].empty();
   EXPECT_GT(with_faces, 0u) << "frames that were not dropped are detected";

@@ -100,6 +100,20 @@ std::size_t check_jsonl(const fs::path& path) {
   return n;
 }
 
+/// Waits until @p path holds at least @p lines lines (the run is past loading and producing frames; on a
+/// loaded machine loading alone can take seconds). False after @p limit.
+bool wait_for_lines(const fs::path& path, std::size_t lines, std::chrono::seconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < until) {
+    std::ifstream in(path);
+    std::size_t n = 0;
+    for (std::string line; std::getline(in, line);) n += line.empty() ? 0 : 1;
+    if (n >= lines) return true;
+    std::this_thread::sleep_for(50ms);
+  }
+  return false;
+}
+
 class ServiceCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -122,7 +136,8 @@ TEST_F(ServiceCliTest, TheFirstSignalDrainsTheFramesInFlightAndWritesEveryOutput
     const fs::path out = base / ("sig" + std::to_string(sig));
     Child run({"run", kFace, "--no-progress", "--realtime", "--input", video(), "-o", out.string()}, base / "log.txt");
     ASSERT_TRUE(run.running());
-    std::this_thread::sleep_for(2500ms);  // well into the 11 s clip
+    // Into the 11 s clip (about 30 frames in), then the signal.
+    ASSERT_TRUE(wait_for_lines(out / "detections.jsonl", 30, 60s)) << slurp(base / "log.txt");
     run.signal(sig);
     const int code = run.wait(20s);
     const std::string log = slurp(base / "log.txt");
@@ -142,7 +157,7 @@ TEST_F(ServiceCliTest, ASecondSignalAbandonsTheFramesInFlightButStillWritesTheOu
   const fs::path out = base / "out";
   Child run({"run", kSlowFace, "--no-progress", "--input", video(), "-o", out.string()}, base / "log.txt");
   ASSERT_TRUE(run.running());
-  std::this_thread::sleep_for(2500ms);
+  ASSERT_TRUE(wait_for_lines(out / "detections.jsonl", 1, 60s)) << slurp(base / "log.txt");
   run.signal(SIGINT);
   std::this_thread::sleep_for(30ms);
   run.signal(SIGINT);
