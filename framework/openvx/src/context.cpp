@@ -10,6 +10,7 @@
 #include "graph.hpp"
 #include "kernel.hpp"
 #include "module_loader.hpp"
+#include "standard_kernel_support.hpp"
 #include "standard_kernels.hpp"
 #include "visiongraph/runtime/context.hpp"
 
@@ -17,7 +18,7 @@ namespace {
 
 constexpr char kImplementationName[] = "visiongraph";
 // Extensions are listed once they are implemented (docs/openvx.md, coverage).
-constexpr char kExtensions[] = "";
+constexpr char kExtensions[] = "vx_khr_pipelining vx_khr_user_data_object";
 
 constexpr vx_uint32 kMaxUserKernelIds = VX_KERNEL_MASK + 1;  // the kernel field of VX_KERNEL_BASE(VX_ID_USER, 0)
 constexpr vx_uint32 kMaxUserLibraryIds = VX_LIBRARY_MASK >> 12;
@@ -105,6 +106,7 @@ VX_API_ENTRY vx_context VX_API_CALL vxCreateContext(void) {
     }
     kernel->enumeration = k.kernel_enum;
     kernel->finalized = true;
+    implement_standard_kernel(kernel);
     vx_kernel handle = reinterpret_cast<vx_kernel>(adopt(kernel, Hold::internal));
     if (handle == nullptr) break;
     const std::lock_guard guard(context->lock);

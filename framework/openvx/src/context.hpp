@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "events.hpp"
 #include "object.hpp"
 
 struct _vx_kernel;
@@ -55,6 +56,7 @@ struct _vx_context final : _vx_reference {
   bool log_enabled = false;
   std::mutex log_lock;  // serialises a non-reentrant log callback
   bool performance_enabled = true;
+  vg::openvx::EventQueue events;  // vx_khr_pipelining events
 
   vx_border_t immediate_border{};
   vx_enum immediate_border_policy;

@@ -4,14 +4,17 @@
 #include <VX/vx.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <map>
 #include <string>
 
 #include "context.hpp"
+#include "delay.hpp"
 #include "graph.hpp"
 #include "kernel.hpp"
+#include "pipelining.hpp"
 #include "visiongraph/visiongraph.hpp"
 
 namespace vg::openvx {
@@ -35,6 +38,17 @@ void record(vx_perf_t& perf, std::uint64_t begin, std::uint64_t end) noexcept {
   perf.max = std::max(perf.max, perf.tmp);
 }
 
+// Set while this thread runs a kernel callback (see inside_graph_execution).
+thread_local int kernel_callbacks_running = 0;
+
+/// Marks the current thread as running a kernel callback for its lifetime.
+struct InKernelCallback {
+  InKernelCallback() noexcept { ++kernel_callbacks_running; }
+  ~InKernelCallback() { --kernel_callbacks_running; }
+  InKernelCallback(const InKernelCallback&) = delete;
+  InKernelCallback& operator=(const InKernelCallback&) = delete;
+};
+
 // ---- the trampoline: one visiongraph kernel per vx kernel, its instance is the vx node ----
 
 Status node_create(KernelContext& ctx) {
@@ -47,6 +61,7 @@ Status node_create(KernelContext& ctx) {
     }
   }
   if (node->kernel->initialize != nullptr) {
+    const InKernelCallback in_callback;
     const vx_status s = node->kernel->initialize(node, node->arguments.data(), static_cast<vx_uint32>(node->arguments.size()));
     if (s != VX_SUCCESS) {
       node->status = s;
@@ -67,9 +82,19 @@ Status node_process(KernelContext& ctx) noexcept {
   // Timing costs two clock reads per node: only while performance measurement is on (vxDirective).
   const bool timed = node->context->performance_enabled;
   const std::uint64_t begin = timed ? now_ns() : 0;
+  const InKernelCallback in_callback;
   const vx_status s = node->kernel->function(node, node->arguments.data(), static_cast<vx_uint32>(node->arguments.size()));
   if (timed) record(node->performance, begin, now_ns());
   node->status = s;
+  if (s != VX_SUCCESS && node->error_event.registered) {
+    vx_event_info_t info{};
+    info.node_error = vx_event_node_error{node->graph, node->replica_of != nullptr ? node->replica_of : node, s};
+    node->context->events.post(VX_EVENT_NODE_ERROR, node->error_event.app_value, info);
+  } else if (s == VX_SUCCESS && node->completed_event.registered) {
+    vx_event_info_t info{};
+    info.node_completed = vx_event_node_completed{node->graph, node->replica_of != nullptr ? node->replica_of : node};
+    node->context->events.post(VX_EVENT_NODE_COMPLETED, node->completed_event.app_value, info);
+  }
   if (s != VX_SUCCESS) {
     ctx.set_error("the kernel function failed");
     return Status::kernel_error;
@@ -86,6 +111,7 @@ void node_destroy(KernelContext& ctx) noexcept {
   auto* node = static_cast<vx_node>(ctx.instance());
   if (node == nullptr) return;
   if (node->kernel->deinitialize != nullptr) {
+    const InKernelCallback in_callback;
     (void)node->kernel->deinitialize(node, node->arguments.data(), static_cast<vx_uint32>(node->arguments.size()));
   }
   if (!node->local_data_set_by_user) {
@@ -94,45 +120,45 @@ void node_destroy(KernelContext& ctx) noexcept {
   }
 }
 
-/// The visiongraph kernel running @p kernel: declared (one input or output per vx parameter; the data are
-/// tokens that only order the nodes) the first time a graph using it is compiled.
-const std::string& runtime_kernel(vx_context context, vx_kernel kernel) {
-  if (!kernel->runtime_kernel.empty()) return kernel->runtime_kernel;
-  const std::string name = "vx." + std::to_string(context->runtime_kernels++) + "." + kernel->kernel_name;
+/// The visiongraph kernel running @p kernel in a node with @p inputs predecessors: one input per
+/// predecessor's token and one token out (the data are the vx objects; tokens only order the nodes).
+/// Declared the first time a graph needs it.
+const std::string& runtime_kernel(vx_context context, vx_kernel kernel, std::size_t inputs) {
+  if (kernel->runtime_kernels.size() <= inputs) kernel->runtime_kernels.resize(inputs + 1);
+  std::string& declared = kernel->runtime_kernels[inputs];
+  if (!declared.empty()) return declared;
+  const std::string name = "vx." + std::to_string(context->runtime_kernels++) + "." + kernel->kernel_name + "." + std::to_string(inputs);
   KernelDecl decl(name, "the OpenVX kernel " + kernel->kernel_name);
-  std::vector<std::size_t> outputs;
-  for (std::size_t i = 0; i < kernel->signature.size(); ++i) {
-    const std::string param = "p" + std::to_string(i);
-    if (kernel->signature[i].direction == VX_INPUT) {
-      decl.input(param, DataKind::scalar, false);
-    } else {
-      decl.output(param, DataKind::scalar, false);
-      outputs.push_back(i);
-    }
-  }
+  for (std::size_t i = 0; i < inputs; ++i) decl.input("after" + std::to_string(i), DataKind::scalar);
+  decl.output("done", DataKind::scalar, false);
   decl.required_attribute("vx_node", AttrType::integer);
-  decl.validate([outputs](ValidateContext& v) {
-    for (std::size_t i : outputs) {
-      if (v.is_bound(i)) v.set_meta(i, DataMeta::scalar_of(ElementType::u8));
-    }
+  const std::size_t done = inputs;
+  decl.validate([done](ValidateContext& v) {
+    if (v.is_bound(done)) v.set_meta(done, DataMeta::scalar_of(ElementType::u8));
   });
   vg::Module module(name);
   module.add(std::move(decl));
   const KernelCallbacks callbacks{&node_create, &node_process, nullptr, &node_destroy, nullptr};
   for (const char* target_kind : {"cpu", "npu"}) module.implement(name, target_kind, callbacks);
   context->runtime->load_module(std::move(module));
-  kernel->runtime_kernel = name;
-  return kernel->runtime_kernel;
+  declared = name;
+  return declared;
 }
 
 /// What a finished run says, as the vx status (and the graph's state).
-vx_status finish_run(vx_graph graph, Status status, std::uint64_t begin) noexcept {
-  record(graph->performance, begin, now_ns());
+vx_status run_status(vx_graph graph, Status status) noexcept {
   if (status == Status::ok) {
     graph->state = VX_GRAPH_STATE_COMPLETED;
     return VX_SUCCESS;
   }
   graph->state = VX_GRAPH_STATE_ABANDONED;
+  // A replicated node's status is its first failing replica's.
+  for (vx_node node : graph->nodes) {
+    for (vx_node replica : node->replicas) {
+      if (replica->status != VX_SUCCESS && node->status == VX_SUCCESS) node->status = replica->status;
+      node->abandoned = node->abandoned || replica->abandoned;
+    }
+  }
   for (vx_node node : graph->nodes) {
     if (node->abandoned) return VX_ERROR_GRAPH_ABANDONED;
   }
@@ -142,6 +168,25 @@ vx_status finish_run(vx_graph graph, Status status, std::uint64_t begin) noexcep
   const std::string_view why = vg::to_string(status);
   log(graph, VX_FAILURE, "the graph run failed: %.*s", static_cast<int>(why.size()), why.data());
   return VX_FAILURE;
+}
+
+/// The end of a run, on the thread that started (vxProcessGraph) or waited for it (vxWaitGraph): no node
+/// runs now. The delays registered for auto-aging age after a completed run and, as the specification
+/// says, after one a node callback abandoned.
+vx_status finish_run(vx_graph graph, Status status, std::uint64_t begin) noexcept {
+  record(graph->performance, begin, now_ns());
+  const vx_status result = run_status(graph, status);
+  if (result == VX_SUCCESS || result == VX_ERROR_GRAPH_ABANDONED) {
+    for (vx_delay delay : graph->auto_aged) {
+      if (const vx_status s = age_delay(delay); s != VX_SUCCESS) log(graph, s, "auto-aging a delay after the run failed");
+    }
+  }
+  if (graph->completed_event.registered) {
+    vx_event_info_t info{};
+    info.graph_completed.graph = graph;
+    graph->context->events.post(VX_EVENT_GRAPH_COMPLETED, graph->completed_event.app_value, info);
+  }
+  return result;
 }
 
 /// vxProcessGraph and vxScheduleGraph: verified (now, if needed) and not running.
@@ -163,37 +208,95 @@ constexpr std::chrono::hours kRunTimeout{24};
 
 }  // namespace
 
+bool inside_graph_execution() noexcept { return kernel_callbacks_running > 0; }
+
+namespace {
+
+/// The replicas of @p node for a compiled graph: internal nodes with item i of each replicated parameter,
+/// the node's other arguments, target, border, local data size and callback. Released with the compiled
+/// graph (release_compiled_graph).
+std::vector<vx_node> make_replicas(vx_node node) {
+  const std::size_t count = replica_count(node);
+  node->replicas.reserve(count);
+  for (std::size_t r = 0; r < count; ++r) {
+    auto* replica = new _vx_node(node->context, node->graph, node->kernel);
+    replica->arguments.assign(node->arguments.size(), nullptr);
+    for (vx_uint32 i = 0; i < node->arguments.size(); ++i) {
+      vx_reference a = replica_argument(node, i, r);
+      if (a != nullptr) retain(a, Hold::internal);
+      replica->arguments[i] = a;
+    }
+    replica->replica_of = node;
+    replica->target = node->target;
+    replica->border = node->border;
+    replica->local_data_size = node->local_data_size;
+    replica->callback = node->callback;
+    replica->completed_event = node->completed_event;
+    replica->error_event = node->error_event;
+    std::snprintf(replica->name, sizeof replica->name, "%.40s[%zu]", node->name, r);
+    if (adopt(replica, Hold::internal) == nullptr) throw std::bad_alloc();
+    node->replicas.push_back(replica);
+  }
+  return node->replicas;
+}
+
+}  // namespace
+
+vx_status run_graph_once(vx_graph graph) noexcept {
+  for (vx_node node : graph->nodes) {
+    node->status = VX_SUCCESS;
+    node->abandoned = false;
+    for (vx_node replica : node->replicas) {
+      replica->status = VX_SUCCESS;
+      replica->abandoned = false;
+    }
+  }
+  graph->state = VX_GRAPH_STATE_RUNNING;
+  const std::uint64_t begin = now_ns();
+  return finish_run(graph, graph->compiled->process(kRunTimeout), begin);
+}
+
 vx_status compile_graph(vx_graph graph) noexcept {
   vx_context context = graph->context;
   try {
     if (!context->runtime) context->runtime = std::make_unique<vg::Context>();
     auto compiled = std::make_unique<vg::Graph>(*context->runtime, "vx_graph");
-    std::map<vx_reference, DataId> tokens;
-    // Objects some node writes are virtual tokens (the writer's validate types them); the rest are inputs.
-    std::map<vx_reference, bool> written;
-    for (vx_node node : graph->nodes) {
-      for (std::size_t i = 0; i < node->arguments.size(); ++i) {
-        if (node->arguments[i] != nullptr && node->kernel->signature[i].direction != VX_INPUT)
-          written[node->arguments[i]] = true;
+    const std::vector<std::vector<std::size_t>> after = predecessors(graph);
+    // What runs: each node, or each replica of a replicated node (all replicas wait for the node's
+    // predecessors; its successors wait for all its replicas).
+    std::vector<std::vector<vx_node>> runs(graph->nodes.size());
+    for (std::size_t k = 0; k < graph->nodes.size(); ++k) {
+      vx_node node = graph->nodes[k];
+      runs[k] = node->replicated.empty() ? std::vector<vx_node>{node} : make_replicas(node);
+    }
+    std::vector<bool> is_read(graph->nodes.size(), false);
+    for (const auto& list : after) {
+      for (std::size_t p : list) is_read[p] = true;
+    }
+    std::vector<std::vector<DataId>> done(graph->nodes.size());
+    std::vector<std::vector<NodeId>> ids(graph->nodes.size());
+    for (std::size_t k = 0; k < graph->nodes.size(); ++k) {
+      std::size_t inputs = 0;
+      for (std::size_t p : after[k]) inputs += runs[p].size();
+      for (std::size_t r = 0; r < runs[k].size(); ++r) {
+        vx_node run = runs[k][r];
+        const std::string name = "n" + std::to_string(k) + (runs[k].size() > 1 ? "r" + std::to_string(r) : "");
+        const NodeId id = compiled->add_node(name, runtime_kernel(context, run->kernel, inputs));
+        compiled->set_attribute(id, "vx_node", static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(run)));
+        if (run->target != "any") compiled->set_target(id, run->target);
+        if (is_read[k]) {
+          done[k].push_back(compiled->add_virtual("done" + name.substr(1), DataKind::scalar));
+          compiled->bind(id, inputs, done[k].back());
+        }
+        ids[k].push_back(id);
       }
     }
     for (std::size_t k = 0; k < graph->nodes.size(); ++k) {
-      vx_node node = graph->nodes[k];
-      const std::string& kernel = runtime_kernel(context, node->kernel);
-      const NodeId id = compiled->add_node("n" + std::to_string(k), kernel);
-      compiled->set_attribute(id, "vx_node", static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(node)));
-      if (node->target != "any") compiled->set_target(id, node->target);
-      for (std::size_t i = 0; i < node->arguments.size(); ++i) {
-        vx_reference a = node->arguments[i];
-        if (a == nullptr) continue;
-        auto it = tokens.find(a);
-        if (it == tokens.end()) {
-          const std::string name = "d" + std::to_string(tokens.size());
-          const DataId data = written.count(a) != 0 ? compiled->add_virtual(name, DataKind::scalar)
-                                                    : compiled->add_data(name, DataMeta::scalar_of(ElementType::u8));
-          it = tokens.emplace(a, data).first;
+      for (NodeId id : ids[k]) {
+        std::size_t input = 0;
+        for (std::size_t p : after[k]) {
+          for (DataId token : done[p]) compiled->bind(id, input++, token);
         }
-        compiled->bind(id, i, it->second);
       }
     }
     compiled->set_pipeline_depth(1);  // one run at a time: the vx objects are the data, single-buffered
@@ -212,10 +315,16 @@ vx_status compile_graph(vx_graph graph) noexcept {
 }
 
 void release_compiled_graph(vx_graph graph) noexcept {
+  if (graph->executor) graph->executor->stop();  // its thread runs the compiled graph
   // Moved out first: deinitializers may call back into the library with the graph's nodes.
   std::unique_ptr<vg::Graph> compiled = std::move(graph->compiled);
   graph->scheduled = false;
   compiled.reset();
+  for (vx_node node : graph->nodes) {
+    if (!valid(node, VX_TYPE_NODE)) continue;  // the context is going: it deletes every node itself
+    for (vx_node replica : node->replicas) (void)release(replica, Hold::internal);
+    node->replicas.clear();
+  }
 }
 
 }  // namespace vg::openvx
@@ -226,13 +335,17 @@ extern "C" {
 
 VX_API_ENTRY vx_status VX_API_CALL vxProcessGraph(vx_graph graph) {
   if (!valid(graph, VX_TYPE_GRAPH)) return VX_ERROR_INVALID_REFERENCE;
+  if (queued(graph)) {
+    log(graph, VX_ERROR_NOT_SUPPORTED, "vxProcessGraph: the graph is in a queue mode or streams; enqueue references or schedule it");
+    return VX_ERROR_NOT_SUPPORTED;
+  }
   if (const vx_status s = prepare_run(graph); s != VX_SUCCESS) return s;
-  const std::uint64_t begin = now_ns();
-  return finish_run(graph, graph->compiled->process(kRunTimeout), begin);
+  return run_graph_once(graph);
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxScheduleGraph(vx_graph graph) {
   if (!valid(graph, VX_TYPE_GRAPH)) return VX_ERROR_INVALID_REFERENCE;
+  if (queued(graph)) return schedule_queued(graph);
   if (const vx_status s = prepare_run(graph); s != VX_SUCCESS) return s;
   graph->performance.beg = now_ns();
   if (graph->compiled->submit(kRunTimeout) != vg::Status::ok) {
@@ -245,6 +358,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxScheduleGraph(vx_graph graph) {
 
 VX_API_ENTRY vx_status VX_API_CALL vxWaitGraph(vx_graph graph) {
   if (!valid(graph, VX_TYPE_GRAPH)) return VX_ERROR_INVALID_REFERENCE;
+  if (queued(graph)) return wait_queued(graph);
   if (!graph->scheduled) return VX_FAILURE;  // nothing scheduled
   const vg::Status status = graph->compiled->wait_submitted(kRunTimeout);
   graph->scheduled = false;

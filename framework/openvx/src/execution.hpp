@@ -13,4 +13,14 @@ vx_status compile_graph(vx_graph graph) noexcept;
 /// Releases @p graph's visiongraph graph, if any (kernel deinitializers run): before any of its nodes go.
 void release_compiled_graph(vx_graph graph) noexcept;
 
+/// One run of @p graph (verified) on the calling thread: node statuses reset, the run, then the graph's
+/// state, performance and completion event. Returns the run's status.
+vx_status run_graph_once(vx_graph graph) noexcept;
+
+/// Whether @p graph runs on its executor (a queue mode, or streaming enabled; pipelining.hpp).
+bool queued(vx_graph graph) noexcept;
+/// vxScheduleGraph and vxWaitGraph of such a graph.
+vx_status schedule_queued(vx_graph graph) noexcept;
+vx_status wait_queued(vx_graph graph) noexcept;
+
 }  // namespace vg::openvx

@@ -6,9 +6,11 @@
 #include <algorithm>
 
 #include "context.hpp"
+#include "delay.hpp"
 #include "error_object.hpp"
 #include "execution.hpp"
 #include "kernel.hpp"
+#include "pipelining.hpp"
 #include "visiongraph/graph/graph.hpp"
 
 using namespace vg::openvx;
@@ -21,21 +23,26 @@ _vx_node::_vx_node(vx_context owner, vx_graph graph_, vx_kernel kernel_) noexcep
 }
 
 _vx_node::~_vx_node() {
+  for (vx_node replica : replicas) (void)release(replica, Hold::internal);  // a no-op once the context is going
+  forget_delay_uses(this);
   for (vx_reference& a : arguments) {
     if (a != nullptr) (void)release(a, Hold::internal);
   }
   (void)release(kernel, Hold::internal);
 }
 
-void _vx_node::set_argument(vx_uint32 index, vx_reference value) noexcept {
+vx_status _vx_node::set_argument(vx_uint32 index, vx_reference value) noexcept {
+  // Recorded first: the only step that can fail, so a failure changes nothing.
+  if (const vx_status s = track_delay_use(this, index, arguments[index], value); s != VX_SUCCESS) return s;
   if (value != nullptr) retain(value, Hold::internal);
   vx_reference old = arguments[index];
   arguments[index] = value;
   if (old != nullptr) (void)release(old, Hold::internal);
   if (graph != nullptr) graph->changed();
+  return VX_SUCCESS;
 }
 
-_vx_graph::_vx_graph(vx_context owner) noexcept : _vx_reference(VX_TYPE_GRAPH, owner) {}
+_vx_graph::_vx_graph(vx_context owner) noexcept : _vx_reference(VX_TYPE_GRAPH, owner), schedule_mode(VX_GRAPH_SCHEDULE_MODE_NORMAL) {}
 
 void _vx_graph::changed() noexcept {
   verified = false;
@@ -50,6 +57,7 @@ _vx_graph::~_vx_graph() {
     n->graph = nullptr;  // a node the application still holds outlives its graph, detached
     (void)release(n, Hold::internal);
   }
+  for (vx_delay delay : auto_aged) (void)release(delay, Hold::internal);  // a no-op when the context is going
 }
 
 namespace {
@@ -69,8 +77,11 @@ vx_status set_node_argument(vx_node node, vx_uint32 index, vx_reference value) n
         index, static_cast<unsigned>(sig.type), static_cast<unsigned>(value->type));
     return VX_ERROR_INVALID_TYPE;
   }
-  node->set_argument(index, value);
-  return VX_SUCCESS;
+  if (value->type == VX_TYPE_DELAY && sig.direction != VX_INPUT) {
+    log(node, VX_ERROR_INVALID_PARAMETERS, "node '%s' parameter %u: a delay cannot be an output", node->kernel->kernel_name.c_str(), index);
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  return node->set_argument(index, value);
 }
 
 bool node_in_graph(vx_graph graph, vx_node node) noexcept {
@@ -100,6 +111,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxQueryGraph(vx_graph graph, vx_enum attribut
     case VX_GRAPH_PERFORMANCE: return put<vx_perf_t>(ptr, size, graph->performance);
     case VX_GRAPH_NUMPARAMETERS: return put<vx_uint32>(ptr, size, static_cast<vx_uint32>(graph->parameters.size()));
     case VX_GRAPH_STATE: return put<vx_enum>(ptr, size, graph->state);
+    case VX_GRAPH_SCHEDULE_MODE: return put<vx_enum>(ptr, size, graph->schedule_mode);
     default: return VX_ERROR_NOT_SUPPORTED;
   }
 }
@@ -181,11 +193,12 @@ VX_API_ENTRY vx_status VX_API_CALL vxQueryNode(vx_node node, vx_enum attribute, 
     case VX_NODE_LOCAL_DATA_SIZE: return put<vx_size>(ptr, size, node->local_data_size);
     case VX_NODE_LOCAL_DATA_PTR: return put<void*>(ptr, size, node->local_data);
     case VX_NODE_PARAMETERS: return put<vx_uint32>(ptr, size, static_cast<vx_uint32>(node->arguments.size()));
-    case VX_NODE_IS_REPLICATED: return put<vx_bool>(ptr, size, vx_false_e);
+    case VX_NODE_IS_REPLICATED: return put<vx_bool>(ptr, size, node->replicated.empty() ? vx_false_e : vx_true_e);
     case VX_NODE_REPLICATE_FLAGS: {
       const vx_size n = node->arguments.size();
       if (ptr == nullptr || size != n * sizeof(vx_bool)) return VX_ERROR_INVALID_PARAMETERS;
-      std::fill_n(static_cast<vx_bool*>(ptr), n, vx_false_e);
+      auto* flags = static_cast<vx_bool*>(ptr);
+      for (vx_size i = 0; i < n; ++i) flags[i] = node->replicated.empty() ? vx_false_e : node->replicated[i];
       return VX_SUCCESS;
     }
     case VX_NODE_VALID_RECT_RESET: return put<vx_bool>(ptr, size, node->valid_rect_reset ? vx_true_e : vx_false_e);

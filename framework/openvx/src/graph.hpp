@@ -1,6 +1,7 @@
 #pragma once
 // Graphs and nodes. A node holds its kernel and the references set on its parameters; a graph holds its
 // nodes, so the application may release a node handle right after creating it.
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +11,15 @@
 namespace vg {
 class Graph;
 }
+namespace vg::openvx {
+class GraphExecutor;
+
+/// An event asked for with vxRegisterEvent, and the value it carries.
+struct EventRegistration {
+  bool registered = false;
+  vx_uint32 app_value = 0;
+};
+}  // namespace vg::openvx
 
 struct _vx_node final : _vx_reference {
   _vx_node(vx_context owner, vx_graph graph_, vx_kernel kernel_) noexcept;
@@ -28,16 +38,37 @@ struct _vx_node final : _vx_reference {
   vx_nodecomplete_f callback = nullptr;
   bool valid_rect_reset = false;
   std::string target = "any";
+  vg::openvx::EventRegistration completed_event;  // VX_EVENT_NODE_COMPLETED
+  vg::openvx::EventRegistration error_event;      // VX_EVENT_NODE_ERROR
+  // vxReplicateNode: which parameters take item i of their object array or pyramid in replica i (empty
+  // when the node is not replicated); the replicas themselves are internal nodes made when the graph is
+  // compiled, each with its own arguments, local data and status, gone with the compiled graph.
+  std::vector<vx_bool> replicated;
+  std::vector<vx_node> replicas;  // held internally
+  vx_node replica_of = nullptr;   // a replica: the node it replicates (not held)
 
-  /// Sets @p value (may be null) on parameter @p index, holding the new and dropping the old reference.
-  void set_argument(vx_uint32 index, vx_reference value) noexcept;
+  /// Sets @p value (may be null) on parameter @p index, holding the new and dropping the old reference; a
+  /// delay slot (or a part of one) is recorded so that the parameter follows the delay's aging.
+  /// VX_ERROR_NO_MEMORY leaves the parameter as it was.
+  vx_status set_argument(vx_uint32 index, vx_reference value) noexcept;
 };
 
 namespace vg::openvx {
 
+/// For each node of @p graph (by index), the nodes it must run after: those writing data it reads (data
+/// compared by data_root, so a region waits for whoever writes its image). Excludes the node itself.
+std::vector<std::vector<std::size_t>> predecessors(vx_graph graph);
+
+/// Replicated nodes: how many replicas @p node has (the item count of its replicated parameters' object
+/// array or pyramid), and what parameter @p index of replica @p replica is (item @p replica of the
+/// container for a replicated parameter, the node's own argument otherwise).
+std::size_t replica_count(vx_node node) noexcept;
+vx_reference replica_argument(vx_node node, vx_uint32 index, std::size_t replica) noexcept;
+
 struct GraphParameter {
   vx_node node;  // not held: the graph holds its nodes
   vx_uint32 index;
+  EventRegistration consumed_event = {};  // VX_EVENT_GRAPH_PARAMETER_CONSUMED
 };
 
 }  // namespace vg::openvx
@@ -53,6 +84,12 @@ struct _vx_graph final : _vx_reference {
   bool scheduled = false;  // vxScheduleGraph ran, vxWaitGraph not yet
   vx_perf_t performance{};
   std::unique_ptr<vg::Graph> compiled;  // built by vxVerifyGraph (execution.hpp)
+  vg::openvx::EventRegistration completed_event;  // VX_EVENT_GRAPH_COMPLETED
+  // Queued graph parameters and streaming (vx_khr_pipelining, pipelining.hpp).
+  vx_enum schedule_mode;
+  std::unique_ptr<vg::openvx::GraphExecutor> executor;
+  bool streaming_enabled = false;
+  std::vector<vx_delay> auto_aged;      // vxRegisterAutoAging, held internally: aged after each run
 
   /// Any change to the graph or to a node's parameters: verification is needed again, and the compiled
   /// graph goes now (its deinitializers run), since it may use a node that is about to go.

@@ -24,7 +24,7 @@ struct _vx_kernel final : _vx_reference {
   std::vector<vg::openvx::ParameterSignature> signature;
   bool user = false;         // added by vxAddUserKernel (only those can be removed)
   bool finalized = false;    // standard declarations are final; user kernels after vxFinalizeKernel
-  bool implemented = false;  // has a function to run (user kernels); standard ones come in later stages
+  bool implemented = false;  // has a function to run: user kernels, and the standard kernels standard_kernel_support.cpp lists
   bool removed = false;      // vxRemoveKernel ran: no longer found by name or enum
   vx_kernel_f function = nullptr;
   vx_kernel_validate_f validate = nullptr;
@@ -33,7 +33,8 @@ struct _vx_kernel final : _vx_reference {
   vx_size local_data_size = 0;
   vx_uint32 pipeup_input_depth = 1;
   vx_uint32 pipeup_output_depth = 1;
-  std::string runtime_kernel;  // the visiongraph kernel that runs it, once a graph using it was compiled
+  // The visiongraph kernels running it, by a node's number of predecessors (declared when first needed).
+  std::vector<std::string> runtime_kernels;
 };
 
 struct _vx_parameter final : _vx_reference {

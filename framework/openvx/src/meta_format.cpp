@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "context.hpp"
+#include "data_object.hpp"
 #include "scalar.hpp"
 
 namespace {
@@ -56,6 +57,8 @@ vx_status access_attribute(vx_meta_format meta, Access access, vx_enum attribute
     case VX_LUT_TYPE: return field(access, ptr, size, meta->data_type);
     case VX_LUT_COUNT: return field(access, ptr, size, meta->count);
     case VX_THRESHOLD_TYPE: return field(access, ptr, size, meta->threshold_type);
+    case VX_CONVOLUTION_ROWS: return field(access, ptr, size, meta->rows);
+    case VX_CONVOLUTION_COLUMNS: return field(access, ptr, size, meta->columns);
     case VX_TENSOR_NUMBER_OF_DIMS: {
       if (access == Access::query) return put(ptr, size, meta->number_of_dims);
       vx_size n = 0;
@@ -108,11 +111,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxSetMetaFormatFromReference(vx_meta_format m
   if (!valid(meta, VX_TYPE_META_FORMAT)) return VX_ERROR_INVALID_REFERENCE;
   if (!valid(exemplar) || exemplar->type == VX_TYPE_ERROR) return VX_ERROR_INVALID_REFERENCE;
   if (exemplar->type != meta->object_type) return VX_ERROR_INVALID_TYPE;
-  switch (exemplar->type) {
-    case VX_TYPE_SCALAR: meta->scalar_type = static_cast<_vx_scalar*>(exemplar)->data_type; return VX_SUCCESS;
-    // The other data objects arrive with stage 2 of the OpenVX work (docs/openvx.md).
-    default: return VX_ERROR_NOT_IMPLEMENTED;
-  }
+  return meta_from_reference(meta, exemplar);
 }
 
 }  // extern "C"

@@ -22,6 +22,9 @@ struct _vx_reference {
   std::atomic<vx_uint32> external_count{0};    // handles the application holds (VX_REFERENCE_COUNT)
   std::atomic<vx_uint32> internal_count{0};    // holds by other objects (a graph on its nodes, ...)
   vx_char name[VX_MAX_REFERENCE_NAME] = {};
+  // The pyramid, object array or delay this object is an item of (not held: the container holds it, and
+  // clears this when it goes first). Nodes touching an item depend on nodes touching its container.
+  _vx_reference* container = nullptr;
 };
 
 namespace vg::openvx {
@@ -80,6 +83,10 @@ vx_status get(const void* ptr, vx_size size, T& value) noexcept {
   std::memcpy(&value, ptr, sizeof(T));
   return VX_SUCCESS;
 }
+
+/// True on a thread while it runs a kernel callback of a graph (initialize, function, deinitialize): the only
+/// time a virtual object's data may be accessed (elsewhere the spec answers VX_ERROR_OPTIMIZED_AWAY).
+bool inside_graph_execution() noexcept;
 
 /// Copies a string into a fixed-size char array query result (VX_KERNEL_NAME, ...): size must hold it.
 vx_status put_string(void* ptr, vx_size size, const char* text, vx_size capacity) noexcept;

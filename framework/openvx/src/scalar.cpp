@@ -2,8 +2,12 @@
 #include "scalar.hpp"
 
 #include "context.hpp"
+#include "data_object.hpp"
 #include "error_object.hpp"
 #include "graph.hpp"
+#include "meta_format.hpp"
+
+#include <cstdio>
 
 namespace vg::openvx {
 
@@ -68,6 +72,7 @@ vx_status copy(vx_scalar scalar, vx_size size, void* user_ptr, vx_enum usage, vx
   if (!valid(scalar, VX_TYPE_SCALAR)) return VX_ERROR_INVALID_REFERENCE;
   if (user_ptr == nullptr || size != scalar->bytes.size()) return VX_ERROR_INVALID_PARAMETERS;
   if (user_mem_type != VX_MEMORY_TYPE_HOST) return VX_ERROR_INVALID_PARAMETERS;
+  if (const vx_status s = content_access(scalar->is_virtual); s != VX_SUCCESS) return s;
   if (usage == VX_READ_ONLY) {
     std::memcpy(user_ptr, scalar->bytes.data(), size);
   } else if (usage == VX_WRITE_ONLY) {
@@ -79,6 +84,39 @@ vx_status copy(vx_scalar scalar, vx_size size, void* user_ptr, vx_enum usage, vx
 }
 
 }  // namespace
+
+vx_reference scalar_like(vx_reference owner, const _vx_scalar* exemplar) noexcept {
+  return reinterpret_cast<vx_reference>(
+      make_scalar(owner, exemplar->data_type, exemplar->bytes.size(), nullptr, owner->type == VX_TYPE_GRAPH));
+}
+
+vx_status scalar_apply_meta(_vx_scalar* scalar, vx_meta_format meta, char* why, vx_size why_size) noexcept {
+  if (meta->scalar_type == VX_TYPE_INVALID) {
+    std::snprintf(why, why_size, "validate did not set VX_SCALAR_TYPE");
+    return VX_ERROR_INVALID_TYPE;
+  }
+  if (scalar->is_virtual && scalar->data_type == VX_TYPE_INVALID) {
+    const vx_size size = scalar_size(scalar->context, meta->scalar_type);
+    if (size == 0) {
+      std::snprintf(why, why_size, "validate set an unknown VX_SCALAR_TYPE 0x%x", static_cast<unsigned>(meta->scalar_type));
+      return VX_ERROR_INVALID_TYPE;
+    }
+    try {
+      scalar->data_type = meta->scalar_type;
+      scalar->bytes.assign(size, 0);
+    } catch (...) {
+      return VX_ERROR_NO_MEMORY;
+    }
+    return VX_SUCCESS;
+  }
+  if (scalar->data_type != meta->scalar_type) {
+    std::snprintf(why, why_size, "the scalar has type 0x%x, validate says 0x%x", static_cast<unsigned>(scalar->data_type),
+                  static_cast<unsigned>(meta->scalar_type));
+    return VX_ERROR_INVALID_TYPE;
+  }
+  return VX_SUCCESS;
+}
+
 }  // namespace vg::openvx
 
 using namespace vg::openvx;

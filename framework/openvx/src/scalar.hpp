@@ -17,4 +17,10 @@ namespace vg::openvx {
 /// Size of a scalar of @p type (0 for a type a scalar cannot hold). User structs are sized by the context.
 vx_size scalar_size(vx_context context, vx_enum type) noexcept;
 
+/// A scalar of @p exemplar's type, owned by @p owner (a graph makes it virtual); see data_object.hpp.
+vx_reference scalar_like(vx_reference owner, const _vx_scalar* exemplar) noexcept;
+
+/// Validate's VX_SCALAR_TYPE applied to an output scalar (data_object.hpp, apply_meta).
+vx_status scalar_apply_meta(_vx_scalar* scalar, vx_meta_format meta, char* why, vx_size why_size) noexcept;
+
 }  // namespace vg::openvx

@@ -3,11 +3,14 @@
 // outputs), run in data-flow order; then the graph is compiled to run (execution.cpp).
 #include <VX/vx.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <vector>
 
 #include "context.hpp"
+#include "data_object.hpp"
+#include "delay.hpp"
 #include "execution.hpp"
 #include "graph.hpp"
 #include "kernel.hpp"
@@ -38,25 +41,13 @@ vx_status fail(vx_graph graph, vx_node node, vx_status status, const char* forma
 
 /// Data-flow order of the graph's nodes; empty when there is a cycle.
 std::vector<std::size_t> flow_order(vx_graph graph) {
-  const std::size_t n = graph->nodes.size();
+  const std::vector<std::vector<std::size_t>> after = predecessors(graph);
+  const std::size_t n = after.size();
   std::vector<std::vector<std::size_t>> consumers(n);
   std::vector<std::size_t> waiting(n, 0);
-  for (std::size_t p = 0; p < n; ++p) {
-    const vx_node producer = graph->nodes[p];
-    for (std::size_t i = 0; i < producer->arguments.size(); ++i) {
-      if (producer->kernel->signature[i].direction == VX_INPUT || producer->arguments[i] == nullptr) continue;
-      for (std::size_t c = 0; c < n; ++c) {
-        if (c == p) continue;
-        const vx_node consumer = graph->nodes[c];
-        for (std::size_t j = 0; j < consumer->arguments.size(); ++j) {
-          if (consumer->arguments[j] == producer->arguments[i] && consumer->kernel->signature[j].direction != VX_OUTPUT) {
-            consumers[p].push_back(c);
-            ++waiting[c];
-            break;
-          }
-        }
-      }
-    }
+  for (std::size_t c = 0; c < n; ++c) {
+    waiting[c] = after[c].size();
+    for (std::size_t p : after[c]) consumers[p].push_back(c);
   }
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < n; ++i) {
@@ -72,25 +63,11 @@ std::vector<std::size_t> flow_order(vx_graph graph) {
 }
 
 /// Applies (virtual objects) or checks (the others) what validate said output @p index will be.
-vx_status apply_meta(vx_graph graph, vx_node node, vx_uint32 index, vx_meta_format meta) {
-  vx_reference out = node->arguments[index];
-  switch (out->type) {
-    case VX_TYPE_SCALAR: {
-      auto* scalar = static_cast<_vx_scalar*>(out);
-      if (meta->scalar_type == VX_TYPE_INVALID) return fail(graph, node, VX_ERROR_INVALID_TYPE, "validate did not set VX_SCALAR_TYPE of output parameter %u", index);
-      if (scalar->is_virtual && scalar->data_type == VX_TYPE_INVALID) {
-        const vx_size size = scalar_size(graph->context, meta->scalar_type);
-        if (size == 0) return fail(graph, node, VX_ERROR_INVALID_TYPE, "validate set an unknown VX_SCALAR_TYPE for output parameter %u", index);
-        scalar->data_type = meta->scalar_type;
-        scalar->bytes.assign(size, 0);
-        return VX_SUCCESS;
-      }
-      if (scalar->data_type != meta->scalar_type) return fail(graph, node, VX_ERROR_INVALID_TYPE, "the scalar on output parameter %u has type 0x%x, validate says 0x%x", index,
-                  static_cast<unsigned>(scalar->data_type), static_cast<unsigned>(meta->scalar_type));
-      return VX_SUCCESS;
-    }
-    default: return VX_SUCCESS;  // no other data object can be created yet (stage 2)
-  }
+vx_status apply_output_meta(vx_graph graph, vx_node node, vx_uint32 index, vx_meta_format meta) {
+  char why[VX_MAX_LOG_MESSAGE_LEN / 2] = {};
+  const vx_status status = apply_meta(node->arguments[index], meta, why, sizeof why);
+  if (status != VX_SUCCESS) return fail(graph, node, status, "output parameter %u: %s", index, why[0] != 0 ? why : "no memory");
+  return VX_SUCCESS;
 }
 
 vx_status validate_node(vx_graph graph, vx_node node) {
@@ -108,7 +85,16 @@ vx_status validate_node(vx_graph graph, vx_node node) {
     if (status != VX_SUCCESS) (void)fail(graph, node, status, "its validate callback returned %d", static_cast<int>(status));
   }
   for (std::size_t i = 0; i < n && status == VX_SUCCESS; ++i) {
-    if (metas[i] != nullptr) status = apply_meta(graph, node, static_cast<vx_uint32>(i), metas[i]);
+    if (metas[i] != nullptr) status = apply_output_meta(graph, node, static_cast<vx_uint32>(i), metas[i]);
+    // A replicated output: what validate said of item 0 holds for every item.
+    if (status == VX_SUCCESS && metas[i] != nullptr && !node->replicated.empty() && node->replicated[i] == vx_true_e) {
+      const std::size_t count = replica_count(node);
+      for (std::size_t r = 1; r < count && status == VX_SUCCESS; ++r) {
+        char why[VX_MAX_LOG_MESSAGE_LEN / 2] = {};
+        status = apply_meta(replica_argument(node, static_cast<vx_uint32>(i), r), metas[i], why, sizeof why);
+        if (status != VX_SUCCESS) (void)fail(graph, node, status, "output parameter %zu, replica %zu: %s", i, r, why);
+      }
+    }
   }
   for (vx_meta_format m : metas) {
     if (m != nullptr) (void)release(m, Hold::internal);
@@ -117,6 +103,45 @@ vx_status validate_node(vx_graph graph, vx_node node) {
 }
 
 }  // namespace
+
+namespace vg::openvx {
+
+std::vector<std::vector<std::size_t>> predecessors(vx_graph graph) {
+  const std::size_t n = graph->nodes.size();
+  // What each node writes and reads, as data roots.
+  std::vector<std::vector<const void*>> writes(n), reads(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const vx_node node = graph->nodes[k];
+    for (std::size_t i = 0; i < node->arguments.size(); ++i) {
+      if (node->arguments[i] == nullptr) continue;
+      const vx_enum direction = node->kernel->signature[i].direction;
+      auto note = [&](vx_reference data) {
+        const void* root = data_root(data);
+        if (direction != VX_INPUT) writes[k].push_back(root);
+        if (direction != VX_OUTPUT) reads[k].push_back(root);
+      };
+      if (node->arguments[i]->type == VX_TYPE_DELAY) {
+        // A delay given whole (an input) reaches every slot.
+        for (vx_reference slot : static_cast<_vx_delay*>(node->arguments[i])->slots) note(slot);
+      } else {
+        note(node->arguments[i]);
+      }
+    }
+  }
+  std::vector<std::vector<std::size_t>> after(n);
+  for (std::size_t c = 0; c < n; ++c) {
+    for (std::size_t p = 0; p < n; ++p) {
+      if (p == c) continue;
+      const bool depends = std::any_of(reads[c].begin(), reads[c].end(), [&](const void* r) {
+        return std::find(writes[p].begin(), writes[p].end(), r) != writes[p].end();
+      });
+      if (depends) after[c].push_back(p);
+    }
+  }
+  return after;
+}
+
+}  // namespace vg::openvx
 
 extern "C" {
 

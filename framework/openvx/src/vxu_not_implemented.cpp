@@ -34,9 +34,6 @@ VX_API_ENTRY vx_status VX_API_CALL vxuEqualizeHist(vx_context, vx_image, vx_imag
 VX_API_ENTRY vx_status VX_API_CALL vxuAbsDiff(vx_context, vx_image, vx_image, vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
-VX_API_ENTRY vx_status VX_API_CALL vxuMeanStdDev(vx_context, vx_image, vx_float32*, vx_float32*) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 VX_API_ENTRY vx_status VX_API_CALL vxuThreshold(vx_context, vx_image, vx_threshold, vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
@@ -89,14 +86,8 @@ VX_API_ENTRY vx_status VX_API_CALL vxuCannyEdgeDetector(vx_context, vx_image, vx
 VX_API_ENTRY vx_status VX_API_CALL vxuHalfScaleGaussian(vx_context, vx_image, vx_image, vx_int32) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
-VX_API_ENTRY vx_status VX_API_CALL vxuAnd(vx_context, vx_image, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
-VX_API_ENTRY vx_status VX_API_CALL vxuOr(vx_context, vx_image, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
 VX_API_ENTRY vx_status VX_API_CALL vxuXor(vx_context, vx_image, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
-VX_API_ENTRY vx_status VX_API_CALL vxuNot(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
 VX_API_ENTRY vx_status VX_API_CALL vxuMultiply(vx_context, vx_image, vx_image, vx_float32, vx_enum, vx_enum, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuAdd(vx_context, vx_image, vx_image, vx_enum, vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
 VX_API_ENTRY vx_status VX_API_CALL vxuSubtract(vx_context, vx_image, vx_image, vx_enum, vx_image) {

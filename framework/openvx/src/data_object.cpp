@@ -1,0 +1,122 @@
+// Dispatch of the per-type data object operations (data_object.hpp) to each type's own file, and the
+// checks every data object's copy and map functions share.
+#include "data_object.hpp"
+
+#include <VX/vx_khr_user_data_object.h>
+
+#include <cstdio>
+
+#include "array.hpp"
+#include "context.hpp"
+#include "convolution.hpp"
+#include "distribution.hpp"
+#include "error_object.hpp"
+#include "image.hpp"
+#include "lut.hpp"
+#include "matrix.hpp"
+#include "meta_format.hpp"
+#include "object_array.hpp"
+#include "pyramid.hpp"
+#include "remap.hpp"
+#include "scalar.hpp"
+#include "tensor.hpp"
+#include "threshold.hpp"
+#include "user_data_object.hpp"
+
+namespace vg::openvx {
+
+vx_context context_of(vx_reference owner) noexcept {
+  return owner->type == VX_TYPE_CONTEXT ? reinterpret_cast<vx_context>(owner) : owner->context;
+}
+
+const void* data_root(vx_reference ref) noexcept {
+  for (;;) {
+    if (ref->type == VX_TYPE_IMAGE && static_cast<_vx_image*>(ref)->parent != nullptr) {
+      ref = static_cast<_vx_image*>(ref)->root();
+    } else if (ref->type == VX_TYPE_IMAGE && static_cast<_vx_image*>(ref)->memory_owner != nullptr) {
+      ref = static_cast<_vx_image*>(ref)->memory_owner;  // an image on a tensor's slice
+    } else if (ref->type == VX_TYPE_OBJECT_ARRAY && !static_cast<_vx_object_array*>(ref)->items.empty() &&
+               static_cast<_vx_object_array*>(ref)->items.front()->type == VX_TYPE_IMAGE &&
+               static_cast<_vx_image*>(static_cast<_vx_object_array*>(ref)->items.front())->memory_owner != nullptr) {
+      ref = static_cast<_vx_image*>(static_cast<_vx_object_array*>(ref)->items.front())->memory_owner;  // images of a tensor
+    } else if (ref->container != nullptr && ref->container->type != VX_TYPE_DELAY) {
+      ref = ref->container;  // not a delay's: its slots are separate data (slot 0 written, -1 read: no cycle)
+    } else if (ref->type == VX_TYPE_TENSOR && static_cast<_vx_tensor_t*>(ref)->memory) {
+      return static_cast<_vx_tensor_t*>(ref)->memory.get();  // shared by a tensor and its views
+    } else {
+      return ref;
+    }
+  }
+}
+
+vx_reference create_like(vx_reference owner, vx_reference exemplar) noexcept {
+  switch (exemplar->type) {
+    case VX_TYPE_SCALAR: return scalar_like(owner, static_cast<const _vx_scalar*>(exemplar));
+    case VX_TYPE_IMAGE: return image_like(owner, static_cast<const _vx_image*>(exemplar));
+    case VX_TYPE_PYRAMID: return pyramid_like(owner, static_cast<const _vx_pyramid*>(exemplar));
+    case VX_TYPE_REMAP: return remap_like(owner, static_cast<const _vx_remap*>(exemplar));
+    case VX_TYPE_TENSOR: return tensor_like(owner, static_cast<const _vx_tensor_t*>(exemplar));
+    case VX_TYPE_LUT: return lut_like(owner, static_cast<const _vx_lut*>(exemplar));
+    case VX_TYPE_MATRIX: return matrix_like(owner, static_cast<const _vx_matrix*>(exemplar));
+    case VX_TYPE_CONVOLUTION: return convolution_like(owner, static_cast<const _vx_convolution*>(exemplar));
+    case VX_TYPE_THRESHOLD: return threshold_like(owner, static_cast<const _vx_threshold*>(exemplar));
+    case VX_TYPE_DISTRIBUTION: return distribution_like(owner, static_cast<const _vx_distribution*>(exemplar));
+    case VX_TYPE_ARRAY: return array_like(owner, static_cast<const _vx_array*>(exemplar));
+    case VX_TYPE_OBJECT_ARRAY: return object_array_like(owner, static_cast<const _vx_object_array*>(exemplar));
+    case VX_TYPE_USER_DATA_OBJECT: return user_data_object_like(owner, static_cast<const _vx_user_data_object*>(exemplar));
+    default: return error_object(owner, VX_ERROR_NOT_SUPPORTED);
+  }
+}
+
+vx_status meta_from_reference(vx_meta_format meta, vx_reference exemplar) noexcept {
+  switch (exemplar->type) {
+    case VX_TYPE_SCALAR: meta->scalar_type = static_cast<const _vx_scalar*>(exemplar)->data_type; return VX_SUCCESS;
+    case VX_TYPE_IMAGE: return image_meta_from(meta, static_cast<const _vx_image*>(exemplar));
+    case VX_TYPE_PYRAMID: return pyramid_meta_from(meta, static_cast<const _vx_pyramid*>(exemplar));
+    case VX_TYPE_REMAP: return remap_meta_from(meta, static_cast<const _vx_remap*>(exemplar));
+    case VX_TYPE_TENSOR: return tensor_meta_from(meta, static_cast<const _vx_tensor_t*>(exemplar));
+    case VX_TYPE_LUT: return lut_meta_from(meta, static_cast<const _vx_lut*>(exemplar));
+    case VX_TYPE_MATRIX: return matrix_meta_from(meta, static_cast<const _vx_matrix*>(exemplar));
+    case VX_TYPE_CONVOLUTION: return convolution_meta_from(meta, static_cast<const _vx_convolution*>(exemplar));
+    case VX_TYPE_THRESHOLD: return threshold_meta_from(meta, static_cast<const _vx_threshold*>(exemplar));
+    case VX_TYPE_DISTRIBUTION: return distribution_meta_from(meta, static_cast<const _vx_distribution*>(exemplar));
+    case VX_TYPE_ARRAY: array_meta(meta, static_cast<const _vx_array*>(exemplar)); return VX_SUCCESS;
+    case VX_TYPE_OBJECT_ARRAY: object_array_meta(meta, static_cast<const _vx_object_array*>(exemplar)); return VX_SUCCESS;
+    case VX_TYPE_USER_DATA_OBJECT:
+      user_data_object_meta(meta, static_cast<const _vx_user_data_object*>(exemplar));
+      return VX_SUCCESS;
+    default: return VX_ERROR_NOT_SUPPORTED;
+  }
+}
+
+vx_status apply_meta(vx_reference output, vx_meta_format meta, char* why, vx_size why_size) noexcept {
+  switch (output->type) {
+    case VX_TYPE_SCALAR: return scalar_apply_meta(static_cast<_vx_scalar*>(output), meta, why, why_size);
+    case VX_TYPE_IMAGE: return image_apply_meta(static_cast<_vx_image*>(output), meta, why, why_size);
+    case VX_TYPE_PYRAMID: return pyramid_apply_meta(static_cast<_vx_pyramid*>(output), meta, why, why_size);
+    case VX_TYPE_REMAP: return remap_apply_meta(static_cast<_vx_remap*>(output), meta, why, why_size);
+    case VX_TYPE_TENSOR: return tensor_apply_meta(static_cast<_vx_tensor_t*>(output), meta, why, why_size);
+    case VX_TYPE_LUT: return lut_apply_meta(static_cast<_vx_lut*>(output), meta, why, why_size);
+    case VX_TYPE_MATRIX: return matrix_apply_meta(static_cast<_vx_matrix*>(output), meta, why, why_size);
+    case VX_TYPE_CONVOLUTION: return convolution_apply_meta(static_cast<_vx_convolution*>(output), meta, why, why_size);
+    case VX_TYPE_THRESHOLD: return threshold_apply_meta(static_cast<_vx_threshold*>(output), meta, why, why_size);
+    case VX_TYPE_DISTRIBUTION: return distribution_apply_meta(static_cast<_vx_distribution*>(output), meta, why, why_size);
+    case VX_TYPE_ARRAY: return array_apply_meta(static_cast<_vx_array*>(output), meta, why, why_size);
+    case VX_TYPE_OBJECT_ARRAY: return object_array_apply_meta(static_cast<_vx_object_array*>(output), meta, why, why_size);
+    case VX_TYPE_USER_DATA_OBJECT:
+      return user_data_object_apply_meta(static_cast<_vx_user_data_object*>(output), meta, why, why_size);
+    default: return VX_SUCCESS;  // not created by this library yet (docs/openvx.md)
+  }
+}
+
+vx_status content_access(bool is_virtual) noexcept {
+  return is_virtual && !inside_graph_execution() ? VX_ERROR_OPTIMIZED_AWAY : VX_SUCCESS;
+}
+
+bool is_copy_usage(vx_enum usage) noexcept { return usage == VX_READ_ONLY || usage == VX_WRITE_ONLY; }
+
+bool is_map_usage(vx_enum usage) noexcept { return is_copy_usage(usage) || usage == VX_READ_AND_WRITE; }
+
+bool is_map_flags(vx_uint32 flags) noexcept { return (flags & ~static_cast<vx_uint32>(VX_NOGAP_X)) == 0; }
+
+}  // namespace vg::openvx

@@ -1,0 +1,39 @@
+#pragma once
+// What the library asks of every data object type, dispatched on the object's type: an object like an
+// exemplar (object arrays, virtual objects), a meta format filled from an object
+// (vxSetMetaFormatFromReference), and a validate result applied to a node's output at vxVerifyGraph
+// (a virtual object takes it, any other object must match it).
+#include "object.hpp"
+
+namespace vg::openvx {
+
+/// The context behind @p owner: the context itself, or the graph's context for virtual objects.
+vx_context context_of(vx_reference owner) noexcept;
+
+/// A new object of @p exemplar's type and attributes (contents not copied), owned by @p owner: a context,
+/// or a graph (the new object is then virtual). Like a creator: an error object when it fails.
+vx_reference create_like(vx_reference owner, vx_reference exemplar) noexcept;
+
+/// vxSetMetaFormatFromReference: @p meta takes @p exemplar's attributes (types already checked equal).
+vx_status meta_from_reference(vx_meta_format meta, vx_reference exemplar) noexcept;
+
+/// Applies what validate said (@p meta) to @p output: a virtual object with open attributes takes them and
+/// gets its memory; any other object must match. On a mismatch, @p why says what differs.
+vx_status apply_meta(vx_reference output, vx_meta_format meta, char* why, vx_size why_size) noexcept;
+
+/// What identifies the memory @p ref lives in, to order graph nodes: the root image of a region or
+/// channel, the memory a tensor view shares, the container of an item (pyramid level, object array
+/// item; a delay slot is its own root), else @p ref itself. Only compared, never dereferenced.
+const void* data_root(vx_reference ref) noexcept;
+/// Whether the caller may read or write the contents of a data object (map, copy, add items ...): a
+/// virtual object only from kernel code while a graph runs, else VX_ERROR_OPTIMIZED_AWAY.
+vx_status content_access(bool is_virtual) noexcept;
+
+/// Usages a copy takes (VX_READ_ONLY, VX_WRITE_ONLY) and a map takes (those and VX_READ_AND_WRITE).
+bool is_copy_usage(vx_enum usage) noexcept;
+bool is_map_usage(vx_enum usage) noexcept;
+
+/// Map flags this library knows (0, VX_NOGAP_X): its mapped memory never has gaps, so both are honoured.
+bool is_map_flags(vx_uint32 flags) noexcept;
+
+}  // namespace vg::openvx

@@ -1,0 +1,54 @@
+// The memory of the small data objects: allocation, whole copies, maps in place.
+#include "flat_data.hpp"
+
+#include <new>
+
+#include "data_object.hpp"
+
+namespace vg::openvx {
+
+vx_status data_reachable(bool is_virtual, bool allocated) noexcept {
+  if (const vx_status s = content_access(is_virtual); s != VX_SUCCESS) return s;
+  return allocated ? VX_SUCCESS : VX_ERROR_OPTIMIZED_AWAY;
+}
+
+bool FlatData::allocate(vx_size size) noexcept {
+  if (bytes_ != nullptr && size_ == size) return true;
+  vx_uint8* block = new (std::nothrow) vx_uint8[size == 0 ? 1 : size]();
+  if (block == nullptr) return false;
+  bytes_.reset(block);
+  size_ = size;
+  return true;
+}
+
+vx_status FlatData::copy(bool is_virtual, void* user_ptr, vx_enum usage, vx_enum user_mem_type) noexcept {
+  if (const vx_status s = data_reachable(is_virtual, allocated()); s != VX_SUCCESS) return s;
+  if (user_ptr == nullptr || !is_copy_usage(usage) || user_mem_type != VX_MEMORY_TYPE_HOST) return VX_ERROR_INVALID_PARAMETERS;
+  if (usage == VX_READ_ONLY) {
+    std::memcpy(user_ptr, bytes_.get(), size_);
+  } else {
+    std::memcpy(bytes_.get(), user_ptr, size_);
+  }
+  return VX_SUCCESS;
+}
+
+vx_status FlatData::map(const void* object, bool is_virtual, vx_map_id* map_id, void** ptr, vx_enum usage,
+                        vx_enum mem_type) noexcept {
+  if (const vx_status s = data_reachable(is_virtual, allocated()); s != VX_SUCCESS) return s;
+  if (map_id == nullptr || ptr == nullptr || !is_map_usage(usage) || mem_type != VX_MEMORY_TYPE_HOST) {
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  const std::lock_guard guard(lock_);
+  const vx_map_id id = maps_.add(object, usage, bytes_.get());
+  if (id == 0) return VX_ERROR_NO_RESOURCES;
+  *ptr = bytes_.get();
+  *map_id = id;
+  return VX_SUCCESS;
+}
+
+vx_status FlatData::unmap(const void* object, vx_map_id map_id) noexcept {
+  const std::lock_guard guard(lock_);
+  return maps_.remove(object, map_id) ? VX_SUCCESS : VX_ERROR_INVALID_PARAMETERS;
+}
+
+}  // namespace vg::openvx

@@ -1,0 +1,58 @@
+#pragma once
+// The outstanding maps of one data object: a small fixed table, so mapping never allocates.
+#include <array>
+#include <cstddef>
+
+#include "object.hpp"
+
+namespace vg::openvx {
+
+/// How many maps of one object may be outstanding at once (one more gives VX_ERROR_NO_RESOURCES).
+inline constexpr std::size_t kMaxMapsPerObject = 16;
+
+struct MapSlot {
+  vx_map_id id = 0;  // 0: free
+  const void* object = nullptr;  // the handle it was mapped through (views share their parent's table)
+  vx_enum usage = 0;
+  void* pointer = nullptr;
+};
+
+/// Not thread-safe on its own: the owning object's mutex guards it.
+class MapTable {
+ public:
+  /// Records a map; returns its id, or 0 when the table is full.
+  vx_map_id add(const void* object, vx_enum usage, void* pointer) noexcept {
+    for (MapSlot& slot : slots_) {
+      if (slot.id != 0) continue;
+      // Ids only grow (0 is never one), so a stale id of an earlier map is not mistaken for a newer map.
+      if (++last_id_ == 0) ++last_id_;
+      slot = MapSlot{last_id_, object, usage, pointer};
+      return slot.id;
+    }
+    return 0;
+  }
+  /// Forgets map @p id of @p object (its slot is copied to @p removed when given); false when it is not
+  /// outstanding on that object.
+  bool remove(const void* object, vx_map_id id, MapSlot* removed = nullptr) noexcept {
+    if (id == 0) return false;
+    for (MapSlot& slot : slots_) {
+      if (slot.id != id || slot.object != object) continue;
+      if (removed != nullptr) *removed = slot;
+      slot = MapSlot{};
+      return true;
+    }
+    return false;
+  }
+  bool empty() const noexcept {
+    for (const MapSlot& slot : slots_) {
+      if (slot.id != 0) return false;
+    }
+    return true;
+  }
+
+ private:
+  std::array<MapSlot, kMaxMapsPerObject> slots_{};
+  vx_map_id last_id_ = 0;
+};
+
+}  // namespace vg::openvx

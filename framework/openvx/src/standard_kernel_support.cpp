@@ -1,0 +1,128 @@
+// The table of implemented standard kernels, and the validate and mapping helpers they share
+// (standard_kernel_support.hpp).
+#include "standard_kernel_support.hpp"
+
+#include <VX/vx.h>
+
+#include <cstdarg>
+#include <cstdio>
+
+#include "graph.hpp"
+#include "kernel.hpp"
+#include "meta_format.hpp"
+
+namespace vg::openvx {
+namespace {
+
+struct StandardKernelFunctions {
+  vx_enum kernel_enum;
+  vx_kernel_f function;
+  vx_kernel_validate_f validate;
+};
+
+constexpr StandardKernelFunctions kImplemented[] = {
+    {VX_KERNEL_NOT, &not_function, &not_validate},
+    {VX_KERNEL_AND, &and_function, &bitwise_binary_validate},
+    {VX_KERNEL_OR, &or_function, &bitwise_binary_validate},
+    {VX_KERNEL_ADD, &add_function, &add_validate},
+    {VX_KERNEL_MEAN_STDDEV, &mean_stddev_function, &mean_stddev_validate},
+};
+
+}  // namespace
+
+void implement_standard_kernel(_vx_kernel* kernel) noexcept {
+  for (const StandardKernelFunctions& k : kImplemented) {
+    if (k.kernel_enum != kernel->enumeration) continue;
+    kernel->function = k.function;
+    kernel->validate = k.validate;
+    kernel->implemented = true;
+    return;
+  }
+}
+
+vx_status refuse(vx_node node, vx_status status, const char* format, ...) noexcept {
+  char why[VX_MAX_LOG_MESSAGE_LEN];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(why, sizeof why, format, args);
+  va_end(args);
+  log(reinterpret_cast<vx_reference>(node), status, "%s: %s", node->kernel->kernel_name.c_str(), why);
+  return status;
+}
+
+const char* format_name(vx_df_image format) noexcept {
+  switch (format) {
+    case VX_DF_IMAGE_U8: return "U8";
+    case VX_DF_IMAGE_U16: return "U16";
+    case VX_DF_IMAGE_S16: return "S16";
+    case VX_DF_IMAGE_U32: return "U32";
+    case VX_DF_IMAGE_S32: return "S32";
+    case VX_DF_IMAGE_RGB: return "RGB";
+    case VX_DF_IMAGE_RGBX: return "RGBX";
+    case VX_DF_IMAGE_UYVY: return "UYVY";
+    case VX_DF_IMAGE_YUYV: return "YUYV";
+    case VX_DF_IMAGE_NV12: return "NV12";
+    case VX_DF_IMAGE_NV21: return "NV21";
+    case VX_DF_IMAGE_IYUV: return "IYUV";
+    case VX_DF_IMAGE_YUV4: return "YUV4";
+    case VX_DF_IMAGE_VIRT: return "VIRT (not set)";
+    default: return "unknown";
+  }
+}
+
+vx_status input_image(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, const _vx_image*& image) noexcept {
+  if (!valid(parameters[index], VX_TYPE_IMAGE)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not an image", name);
+  image = as<_vx_image>(parameters[index]);
+  if (image->format == VX_DF_IMAGE_VIRT || image->width == 0 || image->height == 0) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s is a virtual image no node before this one produces (no size or format)", name);
+  }
+  return VX_SUCCESS;
+}
+
+vx_status same_size(vx_node node, const _vx_image* a, const char* a_name, const _vx_image* b, const char* b_name) noexcept {
+  if (a->width == b->width && a->height == b->height) return VX_SUCCESS;
+  return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s is %ux%u but %s is %ux%u: they must be the same size", a_name, a->width,
+                a->height, b_name, b->width, b->height);
+}
+
+vx_status output_image(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_uint32 width,
+                       vx_uint32 height, vx_df_image format, vx_meta_format meta) noexcept {
+  if (!valid(parameters[index], VX_TYPE_IMAGE) || meta == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not an image", name);
+  const _vx_image* out = as<_vx_image>(parameters[index]);
+  // What the image was created with (a virtual image may leave each open: 0, VX_DF_IMAGE_VIRT).
+  if ((out->declared_width != 0 && out->declared_width != width) || (out->declared_height != 0 && out->declared_height != height)) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s is %ux%u but the inputs are %ux%u: they must be the same size", name,
+                  out->declared_width, out->declared_height, width, height);
+  }
+  if (out->declared_format != VX_DF_IMAGE_VIRT && out->declared_format != format) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "%s has format %s, this kernel makes %s here", name, format_name(out->declared_format),
+                  format_name(format));
+  }
+  if (out->is_uniform) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s is a uniform image, which is read-only", name);
+  meta->image_width = width;
+  meta->image_height = height;
+  meta->image_format = format;
+  return VX_SUCCESS;
+}
+
+MappedImage::MappedImage(vx_image image, vx_enum usage) noexcept : image_(image) {
+  vx_uint32 width = 0, height = 0;
+  status_ = vxQueryImage(image, VX_IMAGE_WIDTH, &width, sizeof width);
+  if (status_ == VX_SUCCESS) status_ = vxQueryImage(image, VX_IMAGE_HEIGHT, &height, sizeof height);
+  if (status_ != VX_SUCCESS) return;
+  const vx_rectangle_t whole{0, 0, width, height};
+  void* base = nullptr;
+  status_ = vxMapImagePatch(image, &whole, 0, &map_id_, &addressing_, &base, usage, VX_MEMORY_TYPE_HOST, 0);
+  if (status_ == VX_SUCCESS) {
+    base_ = static_cast<vx_uint8*>(base);
+  } else {
+    log(reinterpret_cast<vx_reference>(image), status_, "a kernel could not map its %ux%u image (status %d)", width, height,
+        static_cast<int>(status_));
+  }
+}
+
+MappedImage::~MappedImage() {
+  if (status_ == VX_SUCCESS) (void)vxUnmapImagePatch(image_, map_id_);
+}
+
+}  // namespace vg::openvx

@@ -1,0 +1,137 @@
+#pragma once
+// What the standard kernels this library implements share: the table that gives a standard kernel its
+// function and validate, checks of image and scalar parameters for validate (refusals logged with the
+// parameter's name), and whole images mapped while a kernel function runs.
+#include <VX/vx.h>
+
+#include <cstddef>
+#include <cstring>
+
+#include "image.hpp"
+#include "object.hpp"
+
+struct _vx_kernel;
+
+namespace vg::openvx {
+
+/// Gives @p kernel, a standard declaration, its function and validate when this library implements it
+/// (kernel->implemented then says so); leaves it declared only otherwise.
+void implement_standard_kernel(_vx_kernel* kernel) noexcept;
+
+// --- the implemented kernels (one function and one validate each) --------------------------------------
+
+vx_status VX_CALLBACK not_function(vx_node node, const vx_reference* parameters, vx_uint32 num);
+vx_status VX_CALLBACK not_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]);
+vx_status VX_CALLBACK and_function(vx_node node, const vx_reference* parameters, vx_uint32 num);
+vx_status VX_CALLBACK or_function(vx_node node, const vx_reference* parameters, vx_uint32 num);
+/// And and Or: two U8 images of one size in, a U8 image of that size out.
+vx_status VX_CALLBACK bitwise_binary_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]);
+vx_status VX_CALLBACK add_function(vx_node node, const vx_reference* parameters, vx_uint32 num);
+vx_status VX_CALLBACK add_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]);
+vx_status VX_CALLBACK mean_stddev_function(vx_node node, const vx_reference* parameters, vx_uint32 num);
+vx_status VX_CALLBACK mean_stddev_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]);
+
+// --- validate helpers ---------------------------------------------------------------------------------
+
+/// Logs why @p node's validate refuses its parameters (prefixed with the kernel's name) and returns
+/// @p status.
+vx_status refuse(vx_node node, vx_status status, const char* format, ...) noexcept
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/// Printable name of an image format ("U8", "S16", ..., or its hexadecimal code).
+const char* format_name(vx_df_image format) noexcept;
+
+/// The image bound to an input parameter, with its size and format settled (a virtual input is settled by
+/// its producer's validate, which runs first). Refuses an image with no format or size yet.
+vx_status input_image(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, const _vx_image*& image) noexcept;
+
+/// Both inputs have one size; refuses (VX_ERROR_INVALID_PARAMETERS) otherwise.
+vx_status same_size(vx_node node, const _vx_image* a, const char* a_name, const _vx_image* b, const char* b_name) noexcept;
+
+/// Checks an output image against what the kernel makes (@p width x @p height of @p format) where the
+/// image was given a size or format, refuses a uniform (read-only) image, and sets @p meta so a virtual
+/// image with open attributes takes them.
+vx_status output_image(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_uint32 width,
+                       vx_uint32 height, vx_df_image format, vx_meta_format meta) noexcept;
+
+// --- kernel function helpers ----------------------------------------------------------------------------
+
+/// Plane 0 of an image, mapped whole for the life of this object while a kernel function runs (virtual
+/// images are reachable there). Mapping allocates nothing, so a kernel stays allocation-free per frame.
+class MappedImage {
+ public:
+  MappedImage(vx_image image, vx_enum usage) noexcept;
+  ~MappedImage();
+  MappedImage(const MappedImage&) = delete;
+  MappedImage& operator=(const MappedImage&) = delete;
+
+  vx_status status() const noexcept { return status_; }
+  vx_uint32 width() const noexcept { return addressing_.dim_x; }
+  vx_uint32 height() const noexcept { return addressing_.dim_y; }
+  vx_int32 stride_x() const noexcept { return addressing_.stride_x; }
+  vx_uint8* row(vx_uint32 y) const noexcept { return base_ + static_cast<std::ptrdiff_t>(y) * addressing_.stride_y; }
+
+ private:
+  vx_image image_;
+  vx_map_id map_id_ = 0;
+  vx_imagepatch_addressing_t addressing_{};
+  vx_uint8* base_ = nullptr;
+  vx_status status_;
+};
+
+/// Pixel loads and stores through memcpy: rows of images from handles need not be aligned.
+template <typename T>
+inline T load(const vx_uint8* p) noexcept {
+  T value;
+  std::memcpy(&value, p, sizeof value);
+  return value;
+}
+template <typename T>
+inline void store(vx_uint8* p, T value) noexcept {
+  std::memcpy(p, &value, sizeof value);
+}
+
+/// out(x, y) = op(in(x, y)) over the whole image. Rows whose pixels are packed take a loop with constant
+/// steps, which the compiler vectorises; others (images from handles with gaps) step by their strides.
+template <typename In, typename Out, typename Op>
+void for_each_pixel(const MappedImage& in, const MappedImage& out, Op op) noexcept {
+  const bool packed = in.stride_x() == static_cast<vx_int32>(sizeof(In)) && out.stride_x() == static_cast<vx_int32>(sizeof(Out));
+  const std::ptrdiff_t in_step = packed ? sizeof(In) : in.stride_x();
+  const std::ptrdiff_t out_step = packed ? sizeof(Out) : out.stride_x();
+  const vx_uint32 width = out.width();
+  for (vx_uint32 y = 0; y < out.height(); ++y) {
+    const vx_uint8* a = in.row(y);
+    vx_uint8* o = out.row(y);
+    if (packed) {
+      for (vx_uint32 x = 0; x < width; ++x) store<Out>(o + x * sizeof(Out), op(load<In>(a + x * sizeof(In))));
+    } else {
+      for (vx_uint32 x = 0; x < width; ++x) store<Out>(o + x * out_step, op(load<In>(a + x * in_step)));
+    }
+  }
+}
+
+/// out(x, y) = op(in1(x, y), in2(x, y)) over the whole image; packed rows as for_each_pixel.
+template <typename In1, typename In2, typename Out, typename Op>
+void for_each_pixel(const MappedImage& in1, const MappedImage& in2, const MappedImage& out, Op op) noexcept {
+  const bool packed = in1.stride_x() == static_cast<vx_int32>(sizeof(In1)) && in2.stride_x() == static_cast<vx_int32>(sizeof(In2)) &&
+                      out.stride_x() == static_cast<vx_int32>(sizeof(Out));
+  const std::ptrdiff_t step1 = in1.stride_x(), step2 = in2.stride_x(), out_step = out.stride_x();
+  const vx_uint32 width = out.width();
+  for (vx_uint32 y = 0; y < out.height(); ++y) {
+    const vx_uint8* a = in1.row(y);
+    const vx_uint8* b = in2.row(y);
+    vx_uint8* o = out.row(y);
+    if (packed) {
+      for (vx_uint32 x = 0; x < width; ++x) {
+        store<Out>(o + x * sizeof(Out), op(load<In1>(a + x * sizeof(In1)), load<In2>(b + x * sizeof(In2))));
+      }
+    } else {
+      for (vx_uint32 x = 0; x < width; ++x) store<Out>(o + x * out_step, op(load<In1>(a + x * step1), load<In2>(b + x * step2)));
+    }
+  }
+}
+
+}  // namespace vg::openvx

@@ -1,0 +1,95 @@
+// Immediate-mode functions (libvxu) of the implemented standard kernels: each builds a one-node graph in the
+// context, on the immediate-mode target and border, verifies and runs it, and releases it again.
+#include <VX/vx.h>
+#include <VX/vxu.h>
+
+#include <mutex>
+#include <string>
+
+#include "context.hpp"
+
+namespace {
+
+bool is_context(vx_context context) noexcept {
+  vx_enum type = VX_TYPE_INVALID;
+  return vxQueryReference(reinterpret_cast<vx_reference>(context), VX_REFERENCE_TYPE, &type, sizeof type) == VX_SUCCESS &&
+         type == VX_TYPE_CONTEXT;
+}
+
+/// The target vxSetImmediateModeTarget chose ("any" or a target name). libvxu sees only the exported API,
+/// which has no query for it, so it reads the context (one build, one layout) under the context's lock.
+std::string immediate_target(vx_context context) {
+  const std::lock_guard guard(context->lock);
+  return context->immediate_target_name;
+}
+
+/// Runs the node @p make_node creates in a new graph of @p context; the graph and node go before returning.
+template <typename MakeNode>
+vx_status run_one_node(vx_context context, MakeNode make_node) noexcept {
+  std::string target;
+  try {
+    target = immediate_target(context);
+  } catch (...) {
+    return VX_ERROR_NO_MEMORY;
+  }
+  vx_graph graph = vxCreateGraph(context);
+  if (const vx_status s = vxGetStatus(reinterpret_cast<vx_reference>(graph)); s != VX_SUCCESS) return s;
+  vx_node node = make_node(graph);
+  vx_status status = vxGetStatus(reinterpret_cast<vx_reference>(node));
+  if (status == VX_SUCCESS && target != "any") status = vxSetNodeTarget(node, VX_TARGET_STRING, target.c_str());
+  if (status == VX_SUCCESS) {
+    vx_border_t border{};
+    status = vxQueryContext(context, VX_CONTEXT_IMMEDIATE_BORDER, &border, sizeof border);
+    if (status == VX_SUCCESS) status = vxSetNodeAttribute(node, VX_NODE_BORDER, &border, sizeof border);
+  }
+  if (status == VX_SUCCESS) status = vxVerifyGraph(graph);
+  if (status == VX_SUCCESS) status = vxProcessGraph(graph);
+  if (vxGetStatus(reinterpret_cast<vx_reference>(node)) == VX_SUCCESS) (void)vxReleaseNode(&node);
+  (void)vxReleaseGraph(&graph);
+  return status;
+}
+
+}  // namespace
+
+extern "C" {
+
+VX_API_ENTRY vx_status VX_API_CALL vxuNot(vx_context context, vx_image input, vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxNotNode(graph, input, output); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuAnd(vx_context context, vx_image in1, vx_image in2, vx_image out) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxAndNode(graph, in1, in2, out); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuOr(vx_context context, vx_image in1, vx_image in2, vx_image out) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxOrNode(graph, in1, in2, out); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuAdd(vx_context context, vx_image in1, vx_image in2, vx_enum policy, vx_image out) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxAddNode(graph, in1, in2, policy, out); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuMeanStdDev(vx_context context, vx_image input, vx_float32* mean, vx_float32* stddev) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  if (mean == nullptr) return VX_ERROR_INVALID_PARAMETERS;
+  // The node writes scalars of the context; their values go to the caller's floats after the run.
+  vx_scalar mean_scalar = vxCreateScalar(context, VX_TYPE_FLOAT32, nullptr);
+  vx_scalar stddev_scalar = stddev != nullptr ? vxCreateScalar(context, VX_TYPE_FLOAT32, nullptr) : nullptr;
+  vx_status status = vxGetStatus(reinterpret_cast<vx_reference>(mean_scalar));
+  if (status == VX_SUCCESS && stddev != nullptr) status = vxGetStatus(reinterpret_cast<vx_reference>(stddev_scalar));
+  if (status == VX_SUCCESS) {
+    status = run_one_node(context, [&](vx_graph graph) { return vxMeanStdDevNode(graph, input, mean_scalar, stddev_scalar); });
+  }
+  if (status == VX_SUCCESS) status = vxCopyScalar(mean_scalar, mean, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
+  if (status == VX_SUCCESS && stddev != nullptr) status = vxCopyScalar(stddev_scalar, stddev, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
+  for (vx_scalar* s : {&mean_scalar, &stddev_scalar}) {
+    if (vxGetStatus(reinterpret_cast<vx_reference>(*s)) == VX_SUCCESS) (void)vxReleaseScalar(s);
+  }
+  return status;
+}
+
+}  // extern "C"

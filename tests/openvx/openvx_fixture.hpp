@@ -1,0 +1,64 @@
+#pragma once
+// The fixture every OpenVX test runs in: a context with a recording log callback, and at teardown the
+// context must hold exactly as many references, modules and kernels as at setup (nothing leaked, nothing
+// released twice).
+#include <VX/vx.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace vg_openvx_test {
+
+struct Counts {
+  vx_uint32 references = 0, modules = 0, kernels = 0;
+};
+
+inline Counts counts_of(vx_context context) {
+  Counts c;
+  EXPECT_EQ(vxQueryContext(context, VX_CONTEXT_REFERENCES, &c.references, sizeof c.references), VX_SUCCESS);
+  EXPECT_EQ(vxQueryContext(context, VX_CONTEXT_MODULES, &c.modules, sizeof c.modules), VX_SUCCESS);
+  EXPECT_EQ(vxQueryContext(context, VX_CONTEXT_UNIQUE_KERNELS, &c.kernels, sizeof c.kernels), VX_SUCCESS);
+  return c;
+}
+
+/// What the log callback received (one test at a time).
+inline std::vector<std::string> log_lines;
+inline std::vector<vx_status> log_statuses;
+
+inline void VX_CALLBACK record_log(vx_context, vx_reference, vx_status status, const vx_char string[]) {
+  log_lines.emplace_back(string);
+  log_statuses.push_back(status);
+}
+
+class OpenVx : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    context_ = vxCreateContext();
+    ASSERT_EQ(vxGetStatus(reinterpret_cast<vx_reference>(context_)), VX_SUCCESS);
+    log_lines.clear();
+    log_statuses.clear();
+    vxRegisterLogCallback(context_, record_log, vx_false_e);
+    at_start_ = counts_of(context_);
+  }
+  void TearDown() override {
+    const Counts at_end = counts_of(context_);
+    EXPECT_EQ(at_end.references, at_start_.references) << "references leaked (or released twice) by the test";
+    EXPECT_EQ(at_end.modules, at_start_.modules) << "modules left loaded";
+    EXPECT_EQ(at_end.kernels, at_start_.kernels) << "kernels left added";
+    EXPECT_EQ(vxReleaseContext(&context_), VX_SUCCESS);
+    EXPECT_EQ(context_, nullptr);
+  }
+  static vx_reference ref(void* handle) { return static_cast<vx_reference>(handle); }
+  static bool logged(const std::string& part) {
+    for (const std::string& l : log_lines) {
+      if (l.find(part) != std::string::npos) return true;
+    }
+    return false;
+  }
+
+  vx_context context_ = nullptr;
+  Counts at_start_;
+};
+
+}  // namespace vg_openvx_test
