@@ -244,6 +244,33 @@ TEST_F(ServiceCliTest, NoPluginsRefusesModuleLibrariesAndRuntimePath) {
 
 // Detections leave as soon as the node producing them finishes: with a frame held open by a node that
 // waits for a file, frame 0's detections line is written (and flushed) while the frame is still running.
+TEST_F(ServiceCliTest, AHungKernelIsGivenUpOnAndTheRunEndsNamingIt) {
+  if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
+  // The slow node sleeps 100 s per frame: past its 300 ms deadline it is given up on, cpu0 is faulted,
+  // every frame fails with timeout, and the run still ends, writes its outputs and names the node.
+  std::string graph = slurp(kSlowFace);
+  const std::string sleep = "    attributes: {micros: 80000}";
+  const auto at = graph.find(sleep);
+  ASSERT_NE(at, std::string::npos);
+  graph.replace(at, sleep.size(), "    attributes: {micros: 100000000}\n    deadline_ms: 300");
+  std::ofstream(base / "hung.yaml") << graph;
+  const fs::path out = base / "out";
+  Child run({"run", (base / "hung.yaml").string(), "--no-progress", "--input", video(), "-o", out.string()},
+            base / "log.txt");
+  ASSERT_TRUE(run.running());
+  const int code = run.wait(90s);
+  const std::string log = slurp(base / "log.txt");
+  EXPECT_EQ(code, 1) << log;
+  EXPECT_NE(log.find("node 'slow' (kernel 'vg.example.wait' on cpu0) has run frame 0 for"), std::string::npos) << log;
+  EXPECT_NE(log.find("past its 300.0 ms deadline"), std::string::npos) << log;
+  EXPECT_NE(log.find("STUCK"), std::string::npos) << "the report names the stuck node\n" << log;
+  EXPECT_NE(log.find("frame(s) failed; last error: node 'slow'"), std::string::npos) << log;
+  EXPECT_EQ(check_jsonl(out / "detections.jsonl"), 270u) << "a line for every frame, failed ones too";
+  EXPECT_TRUE(is_json(slurp(out / "trace.json")));
+  EXPECT_NE(log.find("no annotated.mp4: no frame completed"), std::string::npos) << log;
+  EXPECT_FALSE(fs::exists(out / "annotated.mp4"));
+}
+
 TEST_F(ServiceCliTest, DetectionsLeaveBeforeTheRestOfTheirFrameFinishes) {
   if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
   const fs::path image = vg::test::assets_dir() / "messi5.jpg";

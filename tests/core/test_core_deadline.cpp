@@ -201,6 +201,42 @@ TEST_F(DeadlineTest, VerifyGivesUpOnACreateThatNeverReturns) {
   g.reset();
 }
 
+TEST_F(DeadlineTest, TheKernelsDefaultRunDeadlineAppliesUnlessTheNodeOverridesIt) {
+  auto g = std::make_unique<vg::Graph>(*ctx, "defaults");
+  auto hang = g->add_node("hang", "vg.test.hang_with_deadline");
+  g->bind(hang, "out", g->add_virtual("v", vg::DataKind::scalar)).set_target(hang, "cpu1");
+  g->set_attribute(hang, "hang_frame", 1);
+  auto calm = g->add_node("calm", "vg.test.hang_with_deadline");
+  g->bind(calm, "out", g->add_virtual("w", vg::DataKind::scalar)).set_target(calm, "cpu0");
+  g->set_deadline(calm, 0ms);  // none for this node, whatever its kernel says
+  g->verify();
+  const auto before = g->stats();
+  EXPECT_EQ(before.nodes.at(0).deadline_ns, 50'000'000) << "the kernel's default";
+  EXPECT_EQ(before.nodes.at(1).deadline_ns, 0) << "overridden per node";
+
+  EXPECT_EQ(g->process(), vg::Status::ok);
+  const auto t0 = Clock::now();
+  EXPECT_EQ(g->process(5s), vg::Status::timeout);
+  EXPECT_LT(ms_since(t0), 1000) << "given up on after the kernel's 50 ms, with no set_deadline";
+  EXPECT_EQ(g->last_error().node, "hang");
+  const auto t1 = Clock::now();
+  g.reset();
+  EXPECT_LT(ms_since(t1), 1000) << "~Graph does not wait for the stuck call";
+}
+
+TEST_F(DeadlineTest, TheKernelsDefaultCreateDeadlineApplies) {
+  vg::Graph creating(*ctx, "create_default");
+  auto c = creating.add_node("hang", "vg.test.hang_with_deadline");
+  creating.bind(c, "out", creating.add_virtual("v", vg::DataKind::scalar)).set_target(c, "cpu1");
+  creating.set_attribute(c, "hang_in", std::string("create"));
+  try {
+    creating.verify();
+    FAIL() << "verify should give up on the create after the kernel's 100 ms";
+  } catch (const vg::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("100 ms create deadline"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(DeadlineTest, ACallThatReturnsInTimeIsNotAFault) {
   vg::Graph g(*ctx, "fine");
   auto rec = g.add_node("rec", "vg.test.recorder");

@@ -59,6 +59,7 @@ int live_recorders();
 /// vg.test.hang (cpu): out (scalar, optional) = frame. Attribute hang_in = "process" (on frame
 /// `hang_frame`), "control" (every command) or "create": the call blocks until release_hangs().
 void release_hangs();
+/// vg.test.hang_with_deadline: the same, with kernel-default deadlines of 50 ms (run) and 100 ms (create).
 /// Calls blocked in vg.test.hang right now.
 int hanging();
 

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "visiongraph/kernels/examples/module.hpp"
@@ -367,6 +368,24 @@ nodes:
   o.variables["DIR"] = "/assets";
   EXPECT_EQ(vg::yaml::substitute("${DIR}/m.onnx", o, {}, "model"), "/assets/m.onnx");
   EXPECT_EQ(vg::yaml::substitute("${MISSING:-/d}/m.onnx $$5", o, {}, "model"), "/d/m.onnx $5");
+}
+
+TEST(YamlLoaderTest, DeadlineMsOverridesTheKernelsDefaultPerNode) {
+  const std::string text = R"(modules: [vg.example]
+nodes:
+  kernel_default: {kernel: vg.example.wait, attributes: {micros: 5}}
+  shorter: {kernel: vg.example.wait, attributes: {micros: 5}, deadline_ms: 50, create_deadline_ms: 2000}
+  none: {kernel: vg.example.wait, attributes: {micros: 5}, deadline_ms: 0}
+)";
+  auto loaded = vg::yaml::build(vg::yaml::parse_string(text, "test.yaml"), options());
+  std::map<std::string, std::int64_t> deadline;
+  for (const auto& n : loaded->graph().stats().nodes) deadline[n.name] = n.deadline_ns;
+  EXPECT_EQ(deadline["kernel_default"], 10'000'000'000) << "vg.example.wait's own 10 s";
+  EXPECT_EQ(deadline["shorter"], 50'000'000);
+  EXPECT_EQ(deadline["none"], 0);
+  EXPECT_EQ(loaded->graph().process(), vg::Status::ok);
+  EXPECT_HAS(load_error("modules: [vg.example]\nnodes:\n  w: {kernel: vg.example.wait, deadline_ms: -5}\n"),
+             "test.yaml:3:45: key 'deadline_ms': out of range");
 }
 
 TEST(YamlLoaderTest, AutoSizeMustBeFilledByTheApplication) {

@@ -425,7 +425,8 @@ class RunOutputs {
   std::string describe() const {
     std::string s = jsonl_ ? " detections.jsonl" : "";
     s += " trace.json";
-    if (annotated_) s += images_ ? ", one annotated PNG per input image (same name)" : ", annotated.mp4";
+    // No frame completed, no video: say so rather than name a file that is not there.
+    if (annotated_) s += images_ ? ", one annotated PNG per input image (same name)" : video_ ? ", annotated.mp4" : " (no annotated.mp4: no frame completed)";
     for (const auto& w : writers_) s += ", " + w->path().filename().string() + " (" + std::to_string(w->written()) + " frames)";
     if (video_ && video_->stats().dropped > 0)
       s += " (" + std::to_string(video_->stats().dropped) + " frames dropped: the encoder fell behind)";

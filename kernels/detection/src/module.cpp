@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -543,6 +544,9 @@ class OverlayKernel {
 
 Module make_detection_module() {
   Module m("vg.detection");
+  // Each of these takes milliseconds per frame; one still running after 10 s is stuck, not slow, and is
+  // reported and contained (docs/service.md, deadlines) instead of freezing the graph.
+  constexpr std::chrono::seconds kRunDeadline{10};
 
   m.add(KernelDecl(std::string(kLetterboxKernel),
                    "letterbox an image into a model input tensor (resize keeping aspect, centre, pad, normalise)")
@@ -558,6 +562,7 @@ Module make_detection_module() {
             .attribute("height", 0, "virtual output only: tensor height")
             .attribute("type", "f32", "virtual output only: f32 or u8")
             .attribute("layout", "nhwc", "virtual output only: nhwc or nchw")
+            .deadline(kRunDeadline)
             .validate(validate_letterbox));
   m.implement(std::string(kLetterboxKernel), "cpu", callbacks_for<LetterboxKernel>());
 
@@ -583,6 +588,7 @@ Module make_detection_module() {
       .command(kCmdSetMaxDet, "set_max_det", PayloadKind::integer, "new detection cap (1..256)")
       .command(kCmdSetClassFilter, "set_class_filter", PayloadKind::text, "class ids '0,2,7'; empty = all")
       .command(kCmdGetSettings, "get_settings", PayloadKind::none, "reply with the current settings")
+      .deadline(kRunDeadline)
       .validate(validate_postprocess);
   m.add(std::move(post));
   m.implement(std::string(kPostprocessKernel), "cpu", callbacks_for<PostprocessKernel>());
@@ -597,6 +603,7 @@ Module make_detection_module() {
             .attribute("font_scale", 0.5, "label size (Hershey simplex scale)")
             .attribute("draw_labels", true, "draw 'label score%' above each box")
             .attribute("draw_keypoints", true, "draw keypoints")
+            .deadline(kRunDeadline)
             .validate(validate_overlay));
   m.implement(std::string(kOverlayKernel), "cpu", callbacks_for<OverlayKernel>());
   return m;

@@ -132,6 +132,9 @@ Module make_module() {
             .output("out", DataKind::scalar, false)
             .attribute("micros", 1000, "microseconds to sleep per frame")
             .command(kSetMicros, "set_micros", PayloadKind::integer, "change the sleep")
+            // A set_micros of an hour must not freeze the graph: past 10 s the call is reported and
+            // its target contained (docs/service.md, deadlines).
+            .deadline(std::chrono::seconds(10))
             .validate([](ValidateContext& v) {
               if (v.is_bound(1)) set_f64_output(v, 1);
             }));

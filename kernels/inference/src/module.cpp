@@ -1,6 +1,7 @@
 #include "visiongraph/kernels/inference/module.hpp"
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -471,6 +472,9 @@ Module make_inference_module() {
                  "others are copied, counted as conversions")
       .command(kCmdSetCoreMask, "set_core_mask", PayloadKind::integer, "restrict the NPU cores (rknn)")
       .command(kCmdGetRunTime, "get_run_time", PayloadKind::none, "reply: last run time in microseconds")
+      // Generous: OpenCV DNN's first forward on a small board can take seconds. A run still going after
+      // a minute is stuck and is reported and contained (docs/service.md, deadlines).
+      .deadline(std::chrono::seconds(60))
       .validate(&validate);
   m.add(std::move(decl));
   // rknn reads imported DMA-BUFs through their fd, so the input may be device-only memory (create refuses
