@@ -242,6 +242,24 @@ TEST_F(ServiceCliTest, NoPluginsRefusesModuleLibrariesAndRuntimePath) {
   EXPECT_NE(r.output.find("--no-plugins"), std::string::npos) << r.output;
 }
 
+// docs/service.md: a module library path with a '/' is resolved against the graph file's directory, a
+// bare name.so by the dynamic loader only (never the graph's directory or the working directory).
+TEST_F(ServiceCliTest, ModuleLibraryPathsResolveAsDocumented) {
+  fs::copy_file(VG_TEST_GATE_PATH, base / "libgate_copy.so");
+  const auto graph_with = [&](const std::string& library) {
+    const fs::path graph = base / "lib.yaml";
+    std::ofstream(graph) << "graph: p\nmodules: [vg.example, {library: " << library << "}]\n"
+                            "nodes:\n  n: {kernel: vg.example.nop}\n";
+    return graph.string();
+  };
+  auto r = run_cli("verify " + graph_with("./libgate_copy.so"));
+  EXPECT_EQ(r.code, 0) << "./ is the graph file's directory, not the working directory\n" << r.output;
+  r = run_cli("verify " + graph_with("libgate_copy.so"));
+  EXPECT_NE(r.code, 0) << "a bare name is not looked up beside the graph file\n" << r.output;
+  EXPECT_NE(r.output.find("lib.yaml:2"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("libgate_copy.so"), std::string::npos) << r.output;
+}
+
 // Detections leave as soon as the node producing them finishes: with a frame held open by a node that
 // waits for a file, frame 0's detections line is written (and flushed) while the frame is still running.
 TEST_F(ServiceCliTest, AHungKernelIsGivenUpOnAndTheRunEndsNamingIt) {
