@@ -60,6 +60,23 @@ class FaceDetectCliTest : public ::testing::Test {
   fs::path out;
 };
 
+/// Significant digits of the number written right after the first @p key in @p line (-1: no key).
+int significant_digits_after(const std::string& line, const std::string& key) {
+  const auto at = line.find(key);
+  if (at == std::string::npos) return -1;
+  int digits = 0;
+  bool leading = true;
+  for (std::size_t i = at + key.size(); i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == '-' || c == '.') continue;
+    if (c < '0' || c > '9') break;  // ',', ']', '}' or an exponent: the mantissa ends
+    if (leading && c == '0') continue;
+    leading = false;
+    ++digits;
+  }
+  return digits;
+}
+
 TEST_F(FaceDetectCliTest, MessiImageFaceBoxAndKeypointsAreWhereTheFaceIs) {
   const auto r = run_cli("run " + kFace + " --no-progress --input " + asset("messi5.jpg") + " -o " + out.string());
   ASSERT_EQ(r.code, 0) << r.output;
@@ -84,6 +101,12 @@ TEST_F(FaceDetectCliTest, MessiImageFaceBoxAndKeypointsAreWhereTheFaceIs) {
   EXPECT_NEAR(kps[1][1], 106, 6);
   EXPECT_LT(kps[0][0], kps[1][0]);
   EXPECT_GT(kps[3][1], kps[2][1]) << "mouth below the nose";
+  // The numbers as written: scores to 4 significant digits, pixels to 6 (0.8689, not 0.8689121007919312).
+  std::string raw;
+  std::getline(std::ifstream(out / "detections.jsonl"), raw);
+  EXPECT_LE(significant_digits_after(raw, "\"score\":"), 4) << raw;
+  EXPECT_LE(significant_digits_after(raw, "\"box\":["), 6) << raw;
+  EXPECT_LE(significant_digits_after(raw, "\"keypoints\":[["), 6) << raw;
   const cv::Mat annotated = cv::imread((out / "messi5.png").string());
   ASSERT_FALSE(annotated.empty());
   EXPECT_EQ(annotated.size(), cv::Size(548, 342));

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -179,6 +180,33 @@ TEST_F(ServiceCliTest, AFullDiskEndsTheRunWithAnErrorNamingTheFile) {
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_NE(r.output.find("detections.jsonl"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("No space left on device"), std::string::npos) << r.output;
+}
+
+TEST_F(ServiceCliTest, ATraceThatCannotBeWrittenEndsTheRunWithAnErrorNamingIt) {
+  if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const fs::path out = base / "out";
+  fs::create_directories(out);
+  fs::create_symlink("/dev/full", out / "trace.json");  // the trace is written last, into a full disk
+  const auto r = run_cli("run " + kFace + " --no-progress --frames 5 --input " + video() + " -o " + out.string());
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("trace.json' failed"), std::string::npos) << r.output;
+  EXPECT_EQ(check_jsonl(out / "detections.jsonl"), 5u) << "the other outputs are complete";
+}
+
+TEST_F(ServiceCliTest, AReaderThatClosesStandardOutputEndsThePublishingRunWithAnError) {
+  if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
+  const fs::path out = base / "out";
+  // `--publish -` into a reader that leaves after 100 bytes: the next write fails (EPIPE, not a signal).
+  const std::string command = "set -o pipefail; " + std::string(VG_CLI_PATH) + " run " + kFace +
+                              " --no-progress --publish - --input " + video() + " -o " + out.string() + " 2>" +
+                              (base / "err.txt").string() + " | head -c 100 >/dev/null";
+  const int status = std::system(("bash -c '" + command + "'").c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  const std::string err = slurp(base / "err.txt");
+  EXPECT_EQ(WEXITSTATUS(status), 1) << err;
+  EXPECT_NE(err.find("writing 'standard output' failed"), std::string::npos) << err;
+  EXPECT_GT(check_jsonl(out / "detections.jsonl"), 0u) << "what was written before is flushed";
 }
 
 TEST_F(ServiceCliTest, ARunThatFailsToStartLeavesThePreviousOutputsAlone) {

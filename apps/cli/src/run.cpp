@@ -101,22 +101,28 @@ class JsonLinesWriter {
 
  private:
   void emit(const std::string& line) {
-    out_ << line << '\n';
-    if (to_stdout_) std::cout << line << '\n';
+    if (!file_failed_) out_ << line << '\n';
+    if (to_stdout_ && !stdout_failed_) std::cout << line << '\n';
     for (mqtt::MqttPublisher* p : publishers_) (void)p->publish(line);  // busy = dropped, counted there
   }
+  // A destination that fails is reported once (the run then ends) and written no more; the others go on,
+  // so a closed standard output still leaves every frame's line in the file.
   void flush_streams() {
-    check(out_.flush(), path_.string());
-    if (to_stdout_) check(std::cout.flush(), "standard output");
+    check(out_.flush(), file_failed_, path_.string());
+    if (to_stdout_) check(std::cout.flush(), stdout_failed_, "standard output");
   }
-  static void check(const std::ostream& stream, const std::string& what) {
-    if (!stream) throw std::runtime_error("writing '" + what + "' failed: " + std::strerror(errno));
+  static void check(const std::ostream& stream, bool& failed, const std::string& what) {
+    if (stream || failed) return;
+    failed = true;
+    throw std::runtime_error("writing '" + what + "' failed: " + std::strerror(errno));
   }
   fs::path path_;
   std::mutex mu_;
   std::ofstream out_;
   std::vector<mqtt::MqttPublisher*> publishers_;
   bool to_stdout_ = false;
+  bool file_failed_ = false;
+  bool stdout_failed_ = false;
   std::map<std::uint64_t, std::string> pending_;
   std::uint64_t next_ = 0;
 };
@@ -726,20 +732,27 @@ int run_graph(const RunOptions& opt) {
   };
   FramesInFlight in_flight;
   std::thread detections_thread;
+  // After a failure each consumer goes on (the graph is stopping), so every frame read still gets its line.
   if (params.detections.valid())
     detections_thread = std::thread([&] {
-      try {
-        publish_detections(graph, params, outputs, in_flight);
-      } catch (const std::exception& e) {
-        fail_run(e);
+      for (bool done = false; !done;) {
+        try {
+          publish_detections(graph, params, outputs, in_flight);
+          done = true;
+        } catch (const std::exception& e) {
+          fail_run(e);
+        }
       }
     });
   std::atomic<bool> consumer_done{false};
   std::thread consumer([&] {
-    try {
-      reclaim_frames(graph, input, params, outputs, counts, in_flight, base_ns, progress, producing);
-    } catch (const std::exception& e) {
-      fail_run(e);
+    for (bool done = false; !done;) {
+      try {
+        reclaim_frames(graph, input, params, outputs, counts, in_flight, base_ns, progress, producing);
+        done = true;
+      } catch (const std::exception& e) {
+        fail_run(e);
+      }
     }
     consumer_done.store(true);
   });
