@@ -166,9 +166,7 @@ TEST_F(ControlServerTest, BadPathsAndOptionsAreRefused) {
 // ---- many clients ----
 
 TEST_F(ControlServerTest, FiftyConcurrentClientsAllGetTheirOwnReplies) {
-  ControlServerOptions options;
-  options.max_connections = 64;  // all 50 may be connected at the same moment
-  auto server = make_server(options);
+  auto server = make_server();  // the default limit (64) lets all 50 be connected at the same moment
   server->start(path);
   constexpr int kClients = 50;
   std::vector<std::string> replies(kClients);
@@ -194,25 +192,26 @@ TEST_F(ControlServerTest, FiftyConcurrentClientsAllGetTheirOwnReplies) {
 }
 
 TEST_F(ControlServerTest, IdleConnectionsUpToTheLimitDoNotStopAWorkingClient) {
-  auto server = make_server();  // default limit: 32
-  ASSERT_EQ(server->options().max_connections, 32u);
+  auto server = make_server();  // the default limit
+  const std::size_t limit = server->options().max_connections;
+  ASSERT_EQ(limit, 64u);
   server->start(path);
   std::vector<std::unique_ptr<RawClient>> idle;
-  for (int i = 0; i < 31; ++i) {
+  for (std::size_t i = 0; i + 1 < limit; ++i) {
     idle.push_back(std::make_unique<RawClient>(path));
     ASSERT_TRUE(idle.back()->connected());
   }
-  ASSERT_TRUE(eventually([&] { return server->stats().open == 31; }));
+  ASSERT_TRUE(eventually([&] { return server->stats().open == limit - 1; }));
   const auto t0 = Clock::now();
-  EXPECT_EQ(ask("adder set_bias 4"), "ok bias=4");  // the 32nd connection
+  EXPECT_EQ(ask("adder set_bias 4"), "ok bias=4");  // the last free connection
   EXPECT_LT(Clock::now() - t0, 2s);
-  ASSERT_TRUE(eventually([&] { return server->stats().open == 31; })) << "the working client's connection is closed";
+  ASSERT_TRUE(eventually([&] { return server->stats().open == limit - 1; })) << "the working client's connection is closed";
 
-  idle.push_back(std::make_unique<RawClient>(path));  // now 32 idle ones
-  ASSERT_TRUE(eventually([&] { return server->stats().open == 32; }));
-  EXPECT_TRUE(idle.back()->silent_for(50ms)) << "the 32nd is served, not refused";
+  idle.push_back(std::make_unique<RawClient>(path));  // now `limit` idle ones
+  ASSERT_TRUE(eventually([&] { return server->stats().open == limit; }));
+  EXPECT_TRUE(idle.back()->silent_for(50ms)) << "the last one is served, not refused";
   EXPECT_EQ(server->stats().refused, 0u);
-  RawClient extra(path);  // the 33rd
+  RawClient extra(path);  // one too many
   ASSERT_TRUE(extra.connected());
   EXPECT_EQ(extra.read_line(5s), std::optional<std::string>("error too many connections"));
   EXPECT_TRUE(extra.closed_within(5s));
@@ -220,7 +219,7 @@ TEST_F(ControlServerTest, IdleConnectionsUpToTheLimitDoNotStopAWorkingClient) {
   EXPECT_EQ(server->stats().refused, 2u);
 
   idle.front()->close();  // one slot free again
-  ASSERT_TRUE(eventually([&] { return server->stats().open == 31; }));
+  ASSERT_TRUE(eventually([&] { return server->stats().open == limit - 1; }));
   EXPECT_EQ(ask("adder get_bias"), "ok bias=4");
   for (std::size_t i = 1; i < idle.size(); ++i) EXPECT_TRUE(idle[i]->silent_for(10ms)) << "idle ones stay open";
 }

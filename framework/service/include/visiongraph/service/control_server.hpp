@@ -25,7 +25,7 @@ using ControlRequestHandler = std::function<std::string(std::string_view request
 /// @brief Limits of a ControlServer. Every value must be positive (the constructor throws vg::Error).
 struct ControlServerOptions {
   /// Connections open at once. One more is answered "error too many connections" and closed.
-  std::size_t max_connections = 32;
+  std::size_t max_connections = 64;
   /// Longest request line in bytes, its '\n' excluded. A longer one is answered
   /// "error request too long" and its connection closed; it is never executed.
   std::size_t max_request_size = 4096;
