@@ -166,6 +166,40 @@ TEST_F(ZeroAllocTest, StreamingEnqueueDequeueWithCommandsAllocatesNothing) {
   EXPECT_EQ(g.stats().frames_completed, 1020u);
 }
 
+// An output dequeued as soon as its writer finishes (before the slow reader of the same frame), handed
+// back at once and reused only after its frame: the early-publishing path allocates nothing either.
+TEST_F(ZeroAllocTest, AnOutputLeavingBeforeItsFrameCompletesAllocatesNothing) {
+  vg::Graph g(ctx, "early");
+  auto in = g.add_data("in", vg::DataMeta::scalar_of(vg::ElementType::f64));
+  auto early = g.add_data("early", vg::DataMeta::scalar_of(vg::ElementType::f64));
+  auto late = g.add_data("late", vg::DataMeta::scalar_of(vg::ElementType::f64));
+  auto a = g.add_node("a", "vg.example.scale");
+  g.bind(a, "in", in).bind(a, "out", early).set_attribute(a, "factor", 2.0).set_target(a, "cpu0");
+  auto slow = g.add_node("slow", "vg.example.wait");
+  g.bind(slow, "in", early).bind(slow, "out", late).set_attribute(slow, "micros", 300).set_target(slow, "cpu1");
+  auto gin = g.add_graph_parameter(a, "in", 4);
+  auto gearly = g.add_graph_parameter(a, "out", 3);
+  auto glate = g.add_graph_parameter(slow, "out", 3);
+  g.set_input_policy(gin, vg::InputPolicy::block, 2);
+  g.set_pipeline_depth(2);
+  g.verify();
+  for (std::uint32_t k = 0; k < 3; ++k) ASSERT_EQ(g.enqueue(glate, k), vg::Status::ok);
+  ASSERT_EQ(g.start(), vg::Status::ok);
+  Streamer stream(g, gin, gearly, in, early);
+  double next_late = 0;
+  auto expected = [](double k) { return 2.0 * k; };
+  auto late_output = [&](int) {  // the slow reader's output of the same frame, after the early one
+    vg::DequeuedBuffer d;
+    if (g.dequeue(glate, d, 2s) != vg::Status::ok || d.status != vg::Status::ok) return 1;
+    const int wrong = g.scalar(late, d.index).get<double>() != 2.0 * next_late++ ? 1 : 0;
+    return wrong + (g.enqueue(glate, d.index) != vg::Status::ok ? 1 : 0);
+  };
+  ASSERT_EQ(stream.run(20, expected, late_output), 0);  // warm up
+  expect_no_allocation([&] { return stream.run(300, expected, late_output); });
+  EXPECT_EQ(g.stop(), vg::Status::ok);
+  EXPECT_EQ(g.stats().frames_completed, 320u);
+}
+
 // A node replicated over three targets, graph parameters sized by verify (kAutoBuffers), commands to
 // every replica and to one: still nothing allocated per frame.
 TEST(ZeroAllocReplicas, AReplicatedNodeStreamingWithCommandsAllocatesNothing) {
