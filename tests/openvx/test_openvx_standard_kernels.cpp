@@ -333,6 +333,18 @@ TEST_F(OpenVx, MeanStdDevOfConstantAndTwoValuedImagesIsExact) {
   EXPECT_EQ(vxReleaseImage(&image), VX_SUCCESS);
 }
 
+TEST_F(OpenVx, MeanStdDevStaysExactWhereTheProductsPassSixtyFourBits) {
+  // 8192 x 4608 pixels, half 0 and half 255: the variance's numerator N^2 * 127.5^2 is about 2.3e19, past
+  // 2^64, so it needs the upper word of the kernel's own 128-bit arithmetic (also on 32-bit ARM).
+  U8 halves{8192, 4608, std::vector<vx_uint8>(std::size_t{8192} * 4608, 0)};
+  for (std::size_t i = 0; i < halves.values.size(); i += 2) halves.values[i] = 255;
+  vx_image image = image_of(context_, halves);
+  const MeanStdDev got = graph_mean_stddev(context_, image);
+  EXPECT_EQ(got.mean, 127.5);
+  EXPECT_EQ(got.stddev, 127.5);
+  EXPECT_EQ(vxReleaseImage(&image), VX_SUCCESS);
+}
+
 // --- strides: regions and images from handles ----------------------------------------------------------
 
 TEST_F(OpenVx, KernelsFollowTheStridesOfRegionsAndHandles) {

@@ -40,12 +40,28 @@ vx_status VX_CALLBACK mean_stddev_validate(vx_node node, const vx_reference para
   return float32_output(node, parameters, 2, "stddev", metas[2]);
 }
 
+/// An unsigned 128-bit integer from two 64-bit halves: 32-bit ARM has no __int128, and one code path for
+/// every target keeps the exact arithmetic tested where the tests run.
+struct Wide {
+  std::uint64_t high = 0, low = 0;
+  static Wide product(std::uint64_t a, std::uint64_t b) noexcept {
+    const std::uint64_t a_lo = a & 0xffffffffu, a_hi = a >> 32, b_lo = b & 0xffffffffu, b_hi = b >> 32;
+    const std::uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
+    const std::uint64_t middle = (lo_lo >> 32) + (hi_lo & 0xffffffffu) + (lo_hi & 0xffffffffu);
+    return {hi_hi + (hi_lo >> 32) + (lo_hi >> 32) + (middle >> 32), (middle << 32) | (lo_lo & 0xffffffffu)};
+  }
+  Wide operator-(const Wide& other) const noexcept {
+    return {high - other.high - (low < other.low ? 1u : 0u), low - other.low};
+  }
+  double to_double() const noexcept { return std::ldexp(static_cast<double>(high), 64) + static_cast<double>(low); }
+};
+
 vx_status VX_CALLBACK mean_stddev_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 3) return VX_ERROR_INVALID_PARAMETERS;
   const MappedImage input(reinterpret_cast<vx_image>(parameters[0]), VX_READ_ONLY);
   if (input.status() != VX_SUCCESS) return input.status();
   // The sum and the sum of squares are integers and exact in 64 bits (at most 2^32 pixels of 255^2). The
-  // variance's numerator, N * sum(p^2) - (sum p)^2 = N^2 * variance, is exact in 128 bits, so the only
+  // variance's numerator, N * sum(p^2) - (sum p)^2 = N^2 * variance, is exact in 128 bits (Wide), so the only
   // roundings are the final conversions and divisions in double: far below a float's precision.
   std::uint64_t sum = 0, sum_of_squares = 0;
   const vx_uint32 width = input.width();
@@ -70,11 +86,10 @@ vx_status VX_CALLBACK mean_stddev_function(vx_node, const vx_reference* paramete
     sum_of_squares += row_squares;
   }
   const std::uint64_t count = static_cast<std::uint64_t>(width) * input.height();
-  __extension__ using u128 = unsigned __int128;
-  const u128 numerator = static_cast<u128>(count) * sum_of_squares - static_cast<u128>(sum) * sum;
+  const double numerator = (Wide::product(count, sum_of_squares) - Wide::product(sum, sum)).to_double();
   const double n = static_cast<double>(count);
   vx_float32 mean = static_cast<vx_float32>(static_cast<double>(sum) / n);
-  vx_float32 stddev = static_cast<vx_float32>(std::sqrt(static_cast<double>(numerator) / n / n));
+  vx_float32 stddev = static_cast<vx_float32>(std::sqrt(numerator / n / n));
   vx_status s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[1]), &mean, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
   if (s == VX_SUCCESS && parameters[2] != nullptr) {
     s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[2]), &stddev, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
