@@ -71,7 +71,7 @@ TEST_F(OpenVx, AnArrayAnswersItsAttributes) {
   EXPECT_EQ(vxQueryReference(ref(array), VX_REFERENCE_TYPE, &type, sizeof type), VX_SUCCESS);
   EXPECT_EQ(type, VX_TYPE_ARRAY);
   // Wrong sizes, unknown attributes, wrong handles.
-  vx_uint32 small = 0;
+  vx_uint16 small = 0;  // smaller than vx_size on every ABI
   EXPECT_EQ(vxQueryArray(array, VX_ARRAY_CAPACITY, &small, sizeof small), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(vxQueryArray(array, VX_ARRAY_CAPACITY, nullptr, sizeof(vx_size)), VX_ERROR_INVALID_PARAMETERS);
   vx_size value = 0;
@@ -393,7 +393,7 @@ TEST_F(OpenVx, AUserDataObjectHoldsItsNameSizeAndInitialBytes) {
   EXPECT_EQ(bytes, std::vector<vx_uint8>(32, 0));
   // Query errors.
   vx_size size = 0;
-  vx_uint32 small = 0;
+  vx_uint16 small = 0;  // smaller than vx_size on every ABI
   EXPECT_EQ(vxQueryUserDataObject(object, VX_USER_DATA_OBJECT_SIZE, &small, sizeof small), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(vxQueryUserDataObject(object, VX_ARRAY_CAPACITY, &size, sizeof size), VX_ERROR_NOT_SUPPORTED);
   EXPECT_EQ(vxQueryUserDataObject(nullptr, VX_USER_DATA_OBJECT_SIZE, &size, sizeof size), VX_ERROR_INVALID_REFERENCE);
@@ -569,7 +569,7 @@ TEST_F(OpenVx, AnObjectArrayOfScalarsHoldsIndependentItemsLikeItsExemplar) {
   EXPECT_EQ(vxGetObjectArrayItem(nullptr, 0), nullptr);
   EXPECT_EQ(vxGetObjectArrayItem(reinterpret_cast<vx_object_array>(exemplar), 0), nullptr);
   vx_size count = 0;
-  vx_uint32 small = 0;
+  vx_uint16 small = 0;  // smaller than vx_size on every ABI
   EXPECT_EQ(vxQueryObjectArray(array, VX_OBJECT_ARRAY_NUMITEMS, &small, sizeof small), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(vxQueryObjectArray(array, VX_ARRAY_NUMITEMS, &count, sizeof count), VX_ERROR_NOT_SUPPORTED);
   EXPECT_EQ(vxQueryObjectArray(nullptr, VX_OBJECT_ARRAY_NUMITEMS, &count, sizeof count), VX_ERROR_INVALID_REFERENCE);

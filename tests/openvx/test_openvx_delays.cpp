@@ -224,7 +224,8 @@ TEST_F(Delays, SlotsAreMadeLikeTheExemplarAndBorrowed) {
   EXPECT_EQ(type, VX_TYPE_SCALAR);
   EXPECT_EQ(vxQueryDelay(delay, VX_DELAY_SLOTS, &slots, sizeof slots), VX_SUCCESS);
   EXPECT_EQ(slots, 3u);
-  EXPECT_EQ(vxQueryDelay(delay, VX_DELAY_SLOTS, &type, sizeof type), VX_ERROR_INVALID_PARAMETERS);
+  vx_uint16 small = 0;  // smaller than vx_size on every ABI
+  EXPECT_EQ(vxQueryDelay(delay, VX_DELAY_SLOTS, &small, sizeof small), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(vxQueryDelay(delay, VX_SCALAR_TYPE, &type, sizeof type), VX_ERROR_NOT_SUPPORTED);
   vx_enum ref_type = 0;
   EXPECT_EQ(vxQueryReference(ref(delay), VX_REFERENCE_TYPE, &ref_type, sizeof ref_type), VX_SUCCESS);

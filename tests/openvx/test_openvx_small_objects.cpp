@@ -29,7 +29,8 @@ TEST_F(OpenVx, LutsOfUint8AndInt16AreCreatedAndQueried) {
   EXPECT_EQ(size, 256u);
   EXPECT_EQ(vxQueryLUT(u8, VX_LUT_OFFSET, &offset, sizeof offset), VX_SUCCESS);
   EXPECT_EQ(offset, 0u);
-  EXPECT_EQ(vxQueryLUT(u8, VX_LUT_OFFSET, &offset, sizeof(vx_size)), VX_ERROR_INVALID_PARAMETERS);
+  vx_uint64 wide = 0;  // larger than vx_uint32 on every ABI
+  EXPECT_EQ(vxQueryLUT(u8, VX_LUT_OFFSET, &wide, sizeof wide), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(vxQueryLUT(u8, VX_MATRIX_ROWS, &size, sizeof size), VX_ERROR_NOT_SUPPORTED);
   vx_lut s16 = vxCreateLUT(context_, VX_TYPE_INT16, 65536);
   ASSERT_EQ(vxGetStatus(ref(s16)), VX_SUCCESS);
@@ -132,7 +133,7 @@ TEST_F(OpenVx, MatricesAreCreatedQueriedAndCopied) {
   EXPECT_EQ(origin.y, 1u);
   EXPECT_EQ(vxQueryMatrix(m, VX_MATRIX_PATTERN, &pattern, sizeof pattern), VX_SUCCESS);
   EXPECT_EQ(pattern, VX_PATTERN_OTHER);
-  EXPECT_EQ(vxQueryMatrix(m, VX_MATRIX_ROWS, &rows, sizeof(vx_uint32)), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxQueryMatrix(m, VX_MATRIX_ROWS, &rows, sizeof(vx_uint16)), VX_ERROR_INVALID_PARAMETERS);
   const vx_int32 values[2][3] = {{1, 2, 3}, {-4, -5, -6}};
   ASSERT_EQ(vxCopyMatrix(m, const_cast<vx_int32*>(&values[0][0]), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
   vx_int32 back[2][3] = {};
@@ -233,7 +234,8 @@ TEST_F(OpenVx, ConvolutionsAreCreatedQueriedScaledAndCopied) {
   EXPECT_EQ(vxQueryConvolution(conv, VX_CONVOLUTION_SCALE, &scale, sizeof scale), VX_SUCCESS);
   EXPECT_EQ(scale, 16u);
   for (vx_uint32 bad : {0u, 3u, 12u}) EXPECT_EQ(vxSetConvolutionAttribute(conv, VX_CONVOLUTION_SCALE, &bad, sizeof bad), VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(vxSetConvolutionAttribute(conv, VX_CONVOLUTION_SCALE, &scale, sizeof(vx_size)), VX_ERROR_INVALID_PARAMETERS);
+  const vx_uint64 wide_scale = 16;  // larger than vx_uint32 on every ABI
+  EXPECT_EQ(vxSetConvolutionAttribute(conv, VX_CONVOLUTION_SCALE, &wide_scale, sizeof wide_scale), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(vxSetConvolutionAttribute(conv, VX_CONVOLUTION_ROWS, &rows, sizeof rows), VX_ERROR_NOT_SUPPORTED) << "read-only";
   std::vector<vx_int16> coefficients(15);
   for (int i = 0; i < 15; ++i) coefficients[i] = static_cast<vx_int16>(i - 7);
@@ -373,7 +375,7 @@ TEST_F(OpenVx, DistributionsAreCreatedQueriedMappedAndCopied) {
   EXPECT_EQ(window, 16u);
   EXPECT_EQ(vxQueryDistribution(d, VX_DISTRIBUTION_SIZE, &size, sizeof size), VX_SUCCESS);
   EXPECT_EQ(size, 16u * sizeof(vx_int32));
-  EXPECT_EQ(vxQueryDistribution(d, VX_DISTRIBUTION_BINS, &bins, sizeof(vx_uint32)), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxQueryDistribution(d, VX_DISTRIBUTION_BINS, &bins, sizeof(vx_uint16)), VX_ERROR_INVALID_PARAMETERS);
   vx_int32 zeros[16];
   ASSERT_EQ(vxCopyDistribution(d, zeros, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
   for (vx_int32 z : zeros) EXPECT_EQ(z, 0) << "a new distribution counts nothing";

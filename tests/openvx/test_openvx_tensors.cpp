@@ -133,7 +133,7 @@ TEST_F(OpenVx, TensorQueriesCheckSizesAndAttributes) {
   vx_tensor t = tensor3(context_, 4, 3, 2);
   vx_size dims[3] = {};
   vx_enum type = 0;
-  vx_uint32 small = 0;
+  vx_uint16 small = 0;  // smaller than vx_size on every ABI
   EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_NUMBER_OF_DIMS, &small, sizeof small), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_NUMBER_OF_DIMS, nullptr, sizeof(vx_size)), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_DIMS, dims, 2 * sizeof(vx_size)), VX_ERROR_INVALID_PARAMETERS);
