@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the core (framework, example kernels, core tests) and the live-input library twice more, under
 # ASan+UBSan and under TSan, with assert() live (no NDEBUG), and runs the core suites and the lease
-# accounting suite and the OpenVX API suites in each. Usage: scripts/test_sanitizers.sh [address|thread]...
+# accounting suite and the OpenVX API suites in each, then the NPU replica / async / verify-check suites.
+# Usage: scripts/test_sanitizers.sh [address|thread]...
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"
@@ -23,4 +24,17 @@ for kind in "${kinds[@]}"; do
    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
    ctest -L 'core|lease|openvx' --output-on-failure --timeout 300 -j2)
+  # The NPU suites with several threads of their own (replicas on three targets, asynchronous runs and
+  # their fence thread, recovery after a timeout) against the stand-in runtime: a third tree, since they
+  # need the inference kernel, and only their targets are built.
+  echo "== NPU replica, async and verify-check suites under $flags =="
+  TARGETS="test_npu_replicas test_npu_async test_npu_verify_checks fake_rknnrt fake_rknnrt_old" \
+  BUILD_TYPE=RelWithDebInfo BUILD_DIR="$build-npu" "$root/scripts/build.sh" \
+    -DVG_SANITIZE="$flags" -DVG_ASSERTIONS=ON -DVG_BUILD_KERNELS=ON -DVG_BUILD_NPU=ON \
+    -DVG_BUILD_APPS=OFF -DVG_BUILD_YAML=OFF -DVG_BUILD_BENCHMARKS=OFF -DVG_BUILD_IO=ON -DVG_BUILD_MQTT=OFF \
+    -DVG_BUILD_SERVICE=OFF -DVG_BUILD_OPENVX=OFF
+  (cd "$build-npu" && \
+   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+   ctest -R '^test_npu_(replicas|async|verify_checks)$' --output-on-failure --timeout 300 -j2)
 done

@@ -192,7 +192,11 @@ TEST_F(FakeAsyncContractTest, FenceBecomesReadableExactlyWhenTheRunHasFinished) 
   ASSERT_EQ(submit(ext), rknn::kSucc);
   ASSERT_GE(ext.fence_fd, 0);
   EXPECT_FALSE(readable(ext.fence_fd, 0)) << "not before the run ends";
-  EXPECT_EQ(out1()[0], 0) << "a device writes its outputs when the run ends";
+  // The outputs are not read here: the device may be writing them (a race by design, which TSan reports).
+  // That they are written when the run ends shows below: the run is finished before the fence signals
+  // and the outputs hold the result once it has.
+  ASSERT_EQ(fake_->runs().size(), 1u);
+  EXPECT_LT(fake_->runs()[0].done_us, 0) << "still in flight";
   ASSERT_TRUE(readable(ext.fence_fd, 2000));
   const long long seen_us = fake_->now_us();
   EXPECT_GE(ms_since(t0), 48) << "readable only after the 50 ms run";
