@@ -26,7 +26,8 @@ vx_enum attribute_object(vx_enum attribute) noexcept { return (attribute >> 8) &
 
 vx_status access_attribute(vx_meta_format meta, Access access, vx_enum attribute, void* ptr, vx_size size) noexcept {
   if (attribute == VX_VALID_RECT_CALLBACK) {
-    if (meta->object_type != VX_TYPE_IMAGE) return VX_ERROR_INVALID_TYPE;
+    // Valid regions belong to images, and to a pyramid's levels.
+    if (meta->object_type != VX_TYPE_IMAGE && meta->object_type != VX_TYPE_PYRAMID) return VX_ERROR_INVALID_TYPE;
     return field(access, ptr, size, meta->valid_rect_callback);
   }
   if (attribute_object(attribute) != meta->object_type) return VX_ERROR_INVALID_TYPE;

@@ -13,8 +13,10 @@
 #include "delay.hpp"
 #include "execution.hpp"
 #include "graph.hpp"
+#include "image.hpp"
 #include "kernel.hpp"
 #include "meta_format.hpp"
+#include "pyramid.hpp"
 #include "scalar.hpp"
 
 namespace {
@@ -70,6 +72,56 @@ vx_status apply_output_meta(vx_graph graph, vx_node node, vx_uint32 index, vx_me
   return VX_SUCCESS;
 }
 
+/// The images an image or pyramid argument stands for (one, or one per level); empty for other types.
+std::vector<vx_image> images_of(vx_reference argument) {
+  if (argument == nullptr) return {};
+  if (argument->type == VX_TYPE_IMAGE) return {reinterpret_cast<vx_image>(argument)};
+  if (argument->type == VX_TYPE_PYRAMID) return reinterpret_cast<vx_pyramid>(argument)->images;
+  return {};
+}
+
+/// VX_VALID_RECT_CALLBACK: an output whose validate set one gets its valid rectangles (one per image, one
+/// per pyramid level) from the callback, given those of the node's input images and pyramid levels in
+/// parameter order. Nodes are validated in data-flow order, so inputs already hold what their producers
+/// said. With VX_NODE_VALID_RECT_RESET the outputs are the full image instead and the callback is not called.
+vx_status apply_valid_rectangles(vx_graph graph, vx_node node, const std::vector<vx_meta_format>& metas) {
+  std::vector<vx_rectangle_t> inputs;
+  for (std::size_t i = 0; i < node->arguments.size(); ++i) {
+    if (node->kernel->signature[i].direction != VX_INPUT) continue;
+    for (vx_image image : images_of(node->arguments[i])) inputs.push_back(image->valid);
+  }
+  std::vector<const vx_rectangle_t*> input_pointers;
+  for (const vx_rectangle_t& r : inputs) input_pointers.push_back(&r);
+  for (std::size_t i = 0; i < metas.size(); ++i) {
+    if (metas[i] == nullptr || metas[i]->valid_rect_callback == nullptr) continue;
+    const std::vector<vx_image> outputs = images_of(node->arguments[i]);
+    if (outputs.empty()) {
+      return fail(graph, node, VX_ERROR_INVALID_TYPE, "output parameter %zu: a valid-rectangle callback needs an image or pyramid output", i);
+    }
+    std::vector<vx_rectangle_t> rectangles;
+    for (vx_image image : outputs) rectangles.push_back(vx_rectangle_t{0, 0, image->width, image->height});
+    if (!node->valid_rect_reset) {
+      std::vector<vx_rectangle_t*> output_pointers;
+      for (vx_rectangle_t& r : rectangles) output_pointers.push_back(&r);
+      const vx_status status = metas[i]->valid_rect_callback(node, static_cast<vx_uint32>(i), input_pointers.data(),
+                                                             output_pointers.data());  // user code
+      if (status != VX_SUCCESS) {
+        return fail(graph, node, status, "output parameter %zu: its valid-rectangle callback returned %d", i, static_cast<int>(status));
+      }
+    }
+    for (std::size_t k = 0; k < outputs.size(); ++k) {
+      const vx_rectangle_t& r = rectangles[k];
+      if (r.start_x > r.end_x || r.start_y > r.end_y || r.end_x > outputs[k]->width || r.end_y > outputs[k]->height) {
+        return fail(graph, node, VX_ERROR_INVALID_PARAMETERS,
+                    "output parameter %zu: the valid-rectangle callback gave (%u,%u)-(%u,%u) for a %ux%u image", i,
+                    r.start_x, r.start_y, r.end_x, r.end_y, outputs[k]->width, outputs[k]->height);
+      }
+      outputs[k]->valid = r;
+    }
+  }
+  return VX_SUCCESS;
+}
+
 vx_status validate_node(vx_graph graph, vx_node node) {
   const std::size_t n = node->arguments.size();
   std::vector<vx_meta_format> metas;
@@ -96,6 +148,7 @@ vx_status validate_node(vx_graph graph, vx_node node) {
       }
     }
   }
+  if (status == VX_SUCCESS) status = apply_valid_rectangles(graph, node, metas);
   for (vx_meta_format m : metas) {
     if (m != nullptr) (void)release(m, Hold::internal);
   }
