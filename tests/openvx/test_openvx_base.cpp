@@ -271,7 +271,6 @@ TEST_F(OpenVx, ErrorObjects) {
   vx_image image = vxCreateImage(context_, 64, 48, VX_DF_IMAGE_U8);
   vx_graph graph = vxCreateGraph(context_);
   EXPECT_EQ(vxGetStatus(ref(vxSobel3x3Node(graph, image, image, image))), VX_ERROR_NOT_IMPLEMENTED);
-  EXPECT_EQ(vxRegisterKernelLibrary(context_, "org.visiongraph.test.library", nullptr, nullptr), VX_ERROR_NOT_IMPLEMENTED);
   EXPECT_EQ(vxProcessGraph(graph), VX_ERROR_INVALID_GRAPH) << "a graph without nodes does not verify";
   EXPECT_EQ(vxuSobel3x3(context_, image, image, image), VX_ERROR_NOT_IMPLEMENTED);
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
@@ -493,6 +492,59 @@ TEST_F(OpenVx, ModuleLoadPublishesAndUnloadUnpublishes) {
   EXPECT_EQ(unpublished(), unpublished_before + 1);
   EXPECT_EQ(vxUnloadKernels(context_, VG_OPENVX_TEST_MODULE), VX_ERROR_INVALID_PARAMETERS);
   dlclose(keep);
+}
+
+// A kernel library linked into the application, registered by name (vxRegisterKernelLibrary).
+int linked_published = 0, linked_unpublished = 0;
+vx_status linked_publish_result = VX_SUCCESS;
+vx_status VX_CALLBACK linked_kernel(vx_node, const vx_reference*, vx_uint32) { return VX_SUCCESS; }
+vx_status VX_CALLBACK linked_validate(vx_node, const vx_reference[], vx_uint32, vx_meta_format[]) { return VX_SUCCESS; }
+vx_status VX_CALLBACK publish_linked(vx_context context) {
+  ++linked_published;
+  if (linked_publish_result != VX_SUCCESS) return linked_publish_result;
+  vx_enum id = 0;
+  if (vxAllocateUserKernelId(context, &id) != VX_SUCCESS) return VX_FAILURE;
+  vx_kernel k = vxAddUserKernel(context, "org.visiongraph.test.linked", id, linked_kernel, 1, linked_validate, nullptr, nullptr);
+  vx_status s = vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED);
+  if (s == VX_SUCCESS) s = vxFinalizeKernel(k);
+  if (vxReleaseKernel(&k) != VX_SUCCESS) s = VX_FAILURE;  // the context's table keeps it
+  return s;
+}
+vx_status VX_CALLBACK unpublish_linked(vx_context context) {
+  ++linked_unpublished;
+  vx_kernel k = vxGetKernelByName(context, "org.visiongraph.test.linked");
+  return vxRemoveKernel(k);
+}
+
+TEST_F(OpenVx, ARegisteredKernelLibraryLoadsAndUnloadsWithoutASharedLibrary) {
+  linked_published = linked_unpublished = 0;
+  linked_publish_result = VX_SUCCESS;
+  EXPECT_EQ(vxRegisterKernelLibrary(nullptr, "linked", publish_linked, unpublish_linked), VX_ERROR_INVALID_REFERENCE);
+  EXPECT_EQ(vxRegisterKernelLibrary(context_, nullptr, publish_linked, unpublish_linked), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxRegisterKernelLibrary(context_, "linked", nullptr, unpublish_linked), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxLoadKernels(context_, "linked"), VX_ERROR_INVALID_PARAMETERS) << "no liblinked.so before registering";
+  ASSERT_EQ(vxRegisterKernelLibrary(context_, "linked", publish_linked, unpublish_linked), VX_SUCCESS);
+  ASSERT_EQ(vxLoadKernels(context_, "linked"), VX_SUCCESS);
+  EXPECT_EQ(linked_published, 1);
+  vx_uint32 modules = 0, kernels = 0;
+  EXPECT_EQ(vxQueryContext(context_, VX_CONTEXT_MODULES, &modules, sizeof modules), VX_SUCCESS);
+  EXPECT_EQ(modules, at_start_.modules + 1);
+  EXPECT_EQ(vxQueryContext(context_, VX_CONTEXT_UNIQUE_KERNELS, &kernels, sizeof kernels), VX_SUCCESS);
+  EXPECT_EQ(kernels, at_start_.kernels + 1);
+  EXPECT_EQ(vxLoadKernels(context_, "linked"), VX_SUCCESS) << "loaded once per context";
+  EXPECT_EQ(linked_published, 1);
+  EXPECT_EQ(vxUnloadKernels(context_, "linked"), VX_SUCCESS);
+  EXPECT_EQ(linked_unpublished, 1);
+  vx_kernel gone = vxGetKernelByName(context_, "org.visiongraph.test.linked");
+  EXPECT_NE(vxGetStatus(ref(gone)), VX_SUCCESS);
+  // A publish function that fails: nothing stays loaded, and the next load tries again.
+  linked_publish_result = VX_ERROR_NO_RESOURCES;
+  EXPECT_EQ(vxLoadKernels(context_, "linked"), VX_ERROR_NO_RESOURCES);
+  EXPECT_EQ(vxQueryContext(context_, VX_CONTEXT_MODULES, &modules, sizeof modules), VX_SUCCESS);
+  EXPECT_EQ(modules, at_start_.modules);
+  linked_publish_result = VX_SUCCESS;
+  EXPECT_EQ(vxLoadKernels(context_, "linked"), VX_SUCCESS);
+  EXPECT_EQ(vxUnloadKernels(context_, "linked"), VX_SUCCESS);  // (vxReleaseContext would unload it too)
 }
 
 TEST_F(OpenVx, ModuleByBareNameResolvesAsLibNameDotSo) {

@@ -30,8 +30,17 @@ struct UserStruct {
 
 struct Module {
   std::string name;   // as passed to vxLoadKernels
-  void* handle;       // dlopen handle
+  void* handle = nullptr;  // dlopen handle; null for a module registered with vxRegisterKernelLibrary
+  vx_unpublish_kernels_f unpublish = nullptr;  // a registered module's (a library's is looked up in it)
   std::vector<vx_kernel> kernels;  // added while its vxPublishKernels ran (removed on unload if still there)
+};
+
+/// A kernel library registered with vxRegisterKernelLibrary: vxLoadKernels of its name calls these
+/// instead of opening a shared library.
+struct RegisteredLibrary {
+  std::string name;
+  vx_publish_kernels_f publish = nullptr;
+  vx_unpublish_kernels_f unpublish = nullptr;
 };
 
 }  // namespace vg::openvx
@@ -46,6 +55,7 @@ struct _vx_context final : _vx_reference {
   std::vector<std::unique_ptr<vg::openvx::ErrorObject>> errors;  // one per status, made on first use
   std::vector<vx_kernel> kernels;       // standard declarations first, then user kernels (finalized or not)
   std::vector<vg::openvx::Module> modules;
+  std::vector<vg::openvx::RegisteredLibrary> registered_libraries;
   std::vector<vg::openvx::UserStruct> user_structs;
   vx_uint32 next_user_kernel_id = 0;
   vx_uint32 next_user_library_id = 1;

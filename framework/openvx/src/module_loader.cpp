@@ -1,4 +1,4 @@
-// vxLoadKernels / vxUnloadKernels.
+// vxLoadKernels / vxUnloadKernels, and vxRegisterKernelLibrary for modules linked into the application.
 #include "module_loader.hpp"
 
 #include <dlfcn.h>
@@ -30,7 +30,9 @@ Module* find_module(vx_context context, const char* name) {
 /// Runs the module's vxUnpublishKernels, removes kernels it left behind, closes the library.
 vx_status unload(vx_context context, Module module) noexcept {
   vx_status status = VX_SUCCESS;
-  if (auto unpublish = reinterpret_cast<vx_unpublish_kernels_f>(dlsym(module.handle, "vxUnpublishKernels"))) {
+  vx_unpublish_kernels_f unpublish = module.unpublish;
+  if (module.handle != nullptr) unpublish = reinterpret_cast<vx_unpublish_kernels_f>(dlsym(module.handle, "vxUnpublishKernels"));
+  if (unpublish != nullptr) {
     status = unpublish(context);
     if (status != VX_SUCCESS) log(context, status, "vxUnloadKernels: vxUnpublishKernels of module '%s' failed", module.name.c_str());
   }
@@ -45,8 +47,15 @@ vx_status unload(vx_context context, Module module) noexcept {
       release(kernel, Hold::internal);
     }
   }
-  dlclose(module.handle);
+  if (module.handle != nullptr) dlclose(module.handle);
   return status;
+}
+
+const RegisteredLibrary* find_registered(vx_context context, const char* name) {
+  for (const RegisteredLibrary& r : context->registered_libraries) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -78,33 +87,47 @@ VX_API_ENTRY vx_status VX_API_CALL vxLoadKernels(vx_context context, const vx_ch
     if (context->publishing != nullptr) return VX_ERROR_INVALID_PARAMETERS;  // from inside a vxPublishKernels
     if (find_module(context, module) != nullptr) return VX_SUCCESS;          // loaded once per context
   }
-  std::string file;
-  try {
-    file = library_file(module);
-  } catch (...) {
-    return VX_ERROR_NO_MEMORY;
+  // A registered library first: no shared library to open.
+  vx_publish_kernels_f publish = nullptr;
+  vx_unpublish_kernels_f registered_unpublish = nullptr;
+  {
+    const std::lock_guard guard(context->lock);
+    if (const RegisteredLibrary* r = find_registered(context, module)) {
+      publish = r->publish;
+      registered_unpublish = r->unpublish;
+    }
   }
-  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char* why = dlerror();
-    log(context, VX_ERROR_INVALID_PARAMETERS, "vxLoadKernels: cannot load module '%s' (%s): %s", module, file.c_str(),
-        why != nullptr ? why : "unknown error");
-    return VX_ERROR_INVALID_PARAMETERS;
-  }
-  auto publish = reinterpret_cast<vx_publish_kernels_f>(dlsym(handle, "vxPublishKernels"));
+  void* handle = nullptr;
   if (publish == nullptr) {
-    log(context, VX_ERROR_INVALID_PARAMETERS, "vxLoadKernels: module '%s' (%s) exports no vxPublishKernels", module, file.c_str());
-    dlclose(handle);
-    return VX_ERROR_INVALID_PARAMETERS;
+    std::string file;
+    try {
+      file = library_file(module);
+    } catch (...) {
+      return VX_ERROR_NO_MEMORY;
+    }
+    handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      const char* why = dlerror();
+      log(context, VX_ERROR_INVALID_PARAMETERS, "vxLoadKernels: cannot load module '%s' (%s): %s", module, file.c_str(),
+          why != nullptr ? why : "unknown error");
+      return VX_ERROR_INVALID_PARAMETERS;
+    }
+    publish = reinterpret_cast<vx_publish_kernels_f>(dlsym(handle, "vxPublishKernels"));
+    if (publish == nullptr) {
+      log(context, VX_ERROR_INVALID_PARAMETERS, "vxLoadKernels: module '%s' (%s) exports no vxPublishKernels", module, file.c_str());
+      dlclose(handle);
+      return VX_ERROR_INVALID_PARAMETERS;
+    }
   }
   Module loading;
   try {
     loading.name = module;
   } catch (...) {
-    dlclose(handle);
+    if (handle != nullptr) dlclose(handle);
     return VX_ERROR_NO_MEMORY;
   }
   loading.handle = handle;
+  loading.unpublish = registered_unpublish;
   {
     const std::lock_guard guard(context->lock);
     context->publishing = &loading;
@@ -122,6 +145,26 @@ VX_API_ENTRY vx_status VX_API_CALL vxLoadKernels(vx_context context, const vx_ch
   const std::lock_guard guard(context->lock);
   try {
     context->modules.push_back(std::move(loading));
+  } catch (...) {
+    return VX_ERROR_NO_MEMORY;
+  }
+  return VX_SUCCESS;
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxRegisterKernelLibrary(vx_context context, const vx_char* module,
+                                                           vx_publish_kernels_f publish, vx_unpublish_kernels_f unpublish) {
+  if (!valid(context, VX_TYPE_CONTEXT)) return VX_ERROR_INVALID_REFERENCE;
+  if (module == nullptr || module[0] == '\0' || publish == nullptr) return VX_ERROR_INVALID_PARAMETERS;
+  const std::lock_guard guard(context->lock);
+  try {
+    for (RegisteredLibrary& r : context->registered_libraries) {
+      if (r.name == module) {  // registered again: the new functions serve the next vxLoadKernels
+        r.publish = publish;
+        r.unpublish = unpublish;
+        return VX_SUCCESS;
+      }
+    }
+    context->registered_libraries.push_back(RegisteredLibrary{module, publish, unpublish});
   } catch (...) {
     return VX_ERROR_NO_MEMORY;
   }

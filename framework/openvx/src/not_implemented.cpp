@@ -20,12 +20,6 @@ T not_implemented(Owner owner) noexcept {
 
 extern "C" {
 
-// Kernels, modules and user kernels.
-VX_API_ENTRY vx_status VX_API_CALL vxRegisterKernelLibrary(vx_context, const vx_char*, vx_publish_kernels_f,
-    vx_unpublish_kernels_f) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-
 // Node creators: color, channels and per-pixel image functions.
 VX_API_ENTRY vx_node VX_API_CALL vxColorConvertNode(vx_graph graph, vx_image, vx_image) {
   return not_implemented<vx_node>(graph);
