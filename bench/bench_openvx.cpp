@@ -21,7 +21,10 @@ namespace {
 /// Runs @p frames frames of the native chain of @p nodes nodes; false when a frame fails.
 template <class Loop>
 bool native_chain(int nodes, Loop&& loop) {
-  vg::Context ctx;
+  // The same worker polling as the OpenVX context's (VG_OPENVX_SPIN_US), so counts compare like with like.
+  vg::ContextConfig config = vg::ContextConfig::defaults();
+  if (const char* spin = std::getenv("VG_OPENVX_SPIN_US")) config.spin_us = static_cast<unsigned>(std::atoi(spin));
+  vg::Context ctx(config);
   ctx.load_module(vg::examples::make_module());
   vg::Graph g(ctx, "chain");
   vg::DataId prev = g.add_data("in", vg::DataMeta::scalar_of(vg::ElementType::f64));

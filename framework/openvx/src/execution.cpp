@@ -256,10 +256,23 @@ vx_status run_graph_once(vx_graph graph) noexcept {
   return finish_run(graph, graph->compiled->process(kRunTimeout), begin);
 }
 
+/// The visiongraph context an OpenVX context runs its graphs in: the default targets, and the workers'
+/// polling before they sleep from VG_OPENVX_SPIN_US when set (0 turns polling off: less CPU while idle,
+/// and instruction counts that do not depend on how threads are scheduled).
+static vg::ContextConfig runtime_config() {
+  vg::ContextConfig config = vg::ContextConfig::defaults();
+  if (const char* spin = std::getenv("VG_OPENVX_SPIN_US"); spin != nullptr && spin[0] != '\0') {
+    char* end = nullptr;
+    const unsigned long value = std::strtoul(spin, &end, 10);
+    if (end != nullptr && *end == '\0' && value <= 1'000'000) config.spin_us = static_cast<unsigned>(value);
+  }
+  return config;
+}
+
 vx_status compile_graph(vx_graph graph) noexcept {
   vx_context context = graph->context;
   try {
-    if (!context->runtime) context->runtime = std::make_unique<vg::Context>();
+    if (!context->runtime) context->runtime = std::make_unique<vg::Context>(runtime_config());
     auto compiled = std::make_unique<vg::Graph>(*context->runtime, "vx_graph");
     const std::vector<std::vector<std::size_t>> after = predecessors(graph);
     // What runs: each node, or each replica of a replicated node (all replicas wait for the node's
