@@ -288,8 +288,6 @@ TEST_F(ServiceCliTest, ModuleLibraryPathsResolveAsDocumented) {
   EXPECT_NE(r.output.find("libgate_copy.so"), std::string::npos) << r.output;
 }
 
-// Detections leave as soon as the node producing them finishes: with a frame held open by a node that
-// waits for a file, frame 0's detections line is written (and flushed) while the frame is still running.
 TEST_F(ServiceCliTest, AHungKernelIsGivenUpOnAndTheRunEndsNamingIt) {
   if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
   // The slow node sleeps 100 s per frame: past its 300 ms deadline it is given up on, cpu0 is faulted,
@@ -317,6 +315,8 @@ TEST_F(ServiceCliTest, AHungKernelIsGivenUpOnAndTheRunEndsNamingIt) {
   EXPECT_FALSE(fs::exists(out / "annotated.mp4"));
 }
 
+// Detections leave as soon as the node producing them finishes: with a frame held open by a node that
+// waits for a file, frame 0's detections line is written (and flushed) while the frame is still running.
 TEST_F(ServiceCliTest, DetectionsLeaveBeforeTheRestOfTheirFrameFinishes) {
   if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
   const fs::path image = vg::test::assets_dir() / "messi5.jpg";

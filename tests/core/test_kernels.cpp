@@ -370,21 +370,21 @@ Module make_test_module() {
             .command(kCmdDouble, "double", PayloadKind::none)
             .validate([](ValidateContext& v) { f64_out(v, 0); }));
   m.implement("vg.test.thrower", "cpu", callbacks_for<Thrower>());
-  m.add(KernelDecl("vg.test.hang")
-            .output("out", DataKind::scalar, false)
-            .attribute("hang_frame", -1)
-            .attribute("hang_in", "process")
-            .command(kCmdPing, "ping", PayloadKind::none)
-            .validate([](ValidateContext& v) { f64_out(v, 0); }));
+  const auto hang_decl = [](const char* name) {
+    KernelDecl d(name);
+    d.output("out", DataKind::scalar, false)
+        .attribute("hang_frame", -1)
+        .attribute("hang_in", "process")
+        .command(kCmdPing, "ping", PayloadKind::none)
+        .validate([](ValidateContext& v) { f64_out(v, 0); });
+    return d;
+  };
+  m.add(hang_decl("vg.test.hang"));
   m.implement("vg.test.hang", "cpu", callbacks_for<Hang>());
   // The same with deadlines of its own (KernelDecl::deadline), for the kernel-default path.
-  m.add(KernelDecl("vg.test.hang_with_deadline")
-            .output("out", DataKind::scalar, false)
-            .attribute("hang_frame", -1)
-            .attribute("hang_in", "process")
-            .command(kCmdPing, "ping", PayloadKind::none)
-            .deadline(std::chrono::milliseconds(50), std::chrono::milliseconds(100))
-            .validate([](ValidateContext& v) { f64_out(v, 0); }));
+  KernelDecl hang_with_deadline = hang_decl("vg.test.hang_with_deadline");
+  hang_with_deadline.deadline(std::chrono::milliseconds(50), std::chrono::milliseconds(100));
+  m.add(std::move(hang_with_deadline));
   m.implement("vg.test.hang_with_deadline", "cpu", callbacks_for<Hang>());
   m.add(KernelDecl("vg.test.async")
             .input("in", DataKind::scalar, false)

@@ -58,9 +58,9 @@ int live_recorders();
 
 /// vg.test.hang (cpu): out (scalar, optional) = frame. Attribute hang_in = "process" (on frame
 /// `hang_frame`), "control" (every command) or "create": the call blocks until release_hangs().
-void release_hangs();
 /// vg.test.hang_with_deadline: the same, with kernel-default deadlines of 50 ms (run) and 100 ms (create).
-/// Calls blocked in vg.test.hang right now.
+void release_hangs();
+/// Calls blocked in vg.test.hang (or vg.test.hang_with_deadline) right now.
 int hanging();
 
 /// vg.test.async (cpu, npu): an asynchronous kernel over a simulated device (one thread per instance).

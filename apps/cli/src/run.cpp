@@ -733,27 +733,21 @@ int run_graph(const RunOptions& opt) {
   FramesInFlight in_flight;
   std::thread detections_thread;
   // After a failure each consumer goes on (the graph is stopping), so every frame read still gets its line.
-  if (params.detections.valid())
-    detections_thread = std::thread([&] {
-      for (bool done = false; !done;) {
-        try {
-          publish_detections(graph, params, outputs, in_flight);
-          done = true;
-        } catch (const std::exception& e) {
-          fail_run(e);
-        }
-      }
-    });
-  std::atomic<bool> consumer_done{false};
-  std::thread consumer([&] {
-    for (bool done = false; !done;) {
+  auto consume_until_done = [&](auto consume) {
+    for (;;) {
       try {
-        reclaim_frames(graph, input, params, outputs, counts, in_flight, base_ns, progress, producing);
-        done = true;
+        consume();
+        return;
       } catch (const std::exception& e) {
         fail_run(e);
       }
     }
+  };
+  if (params.detections.valid())
+    detections_thread = std::thread([&] { consume_until_done([&] { publish_detections(graph, params, outputs, in_flight); }); });
+  std::atomic<bool> consumer_done{false};
+  std::thread consumer([&] {
+    consume_until_done([&] { reclaim_frames(graph, input, params, outputs, counts, in_flight, base_ns, progress, producing); });
     consumer_done.store(true);
   });
   std::string source_error;
