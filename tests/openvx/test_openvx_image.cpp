@@ -162,6 +162,12 @@ TEST_F(OpenVx, PatchesMapInPlaceAndCopyBothWays) {
   ASSERT_EQ(vxUnmapImagePatch(image, id), VX_SUCCESS);
   EXPECT_EQ(vxUnmapImagePatch(image, id), VX_ERROR_INVALID_PARAMETERS) << "unmapped twice";
   EXPECT_EQ(vxUnmapImagePatch(image, 12345), VX_ERROR_INVALID_PARAMETERS);
+  // Map ids are not reused: the stale id does not unmap the next map (which takes the same slot).
+  vx_map_id next = 0;
+  ASSERT_EQ(vxMapImagePatch(image, &patch, 0, &next, &addr, &ptr, VX_READ_ONLY, VX_MEMORY_TYPE_HOST, 0), VX_SUCCESS);
+  EXPECT_NE(next, id);
+  EXPECT_EQ(vxUnmapImagePatch(image, id), VX_ERROR_INVALID_PARAMETERS) << "a stale id";
+  EXPECT_EQ(vxUnmapImagePatch(image, next), VX_SUCCESS);
 
   // Copy a smaller patch out, into a user buffer whose rows have a gap.
   const vx_rectangle_t inner{6, 4, 10, 7};

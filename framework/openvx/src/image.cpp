@@ -601,16 +601,16 @@ VX_API_ENTRY vx_status VX_API_CALL vxMapImagePatch(vx_image image, const vx_rect
   const ImagePlane& plane = image->planes[plane_index];
   // Patches are handed out in place; a gap between pixels cannot be hidden without a copy.
   if ((flags & VX_NOGAP_X) != 0 && plane.stride_x != static_cast<vx_int32>(pixel_bytes(image, plane_index))) return VX_ERROR_NOT_SUPPORTED;
+  vx_uint8* const first = image->plane_base(plane_index) + static_cast<std::ptrdiff_t>(rect->start_y >> plane.shift_y) * plane.stride_y +
+                          static_cast<std::ptrdiff_t>(rect->start_x >> plane.shift_x) * plane.stride_x;
   const std::lock_guard guard(image->lock);
-  int slot = 0;
-  while (slot < kMaxImageMaps && image->maps[slot].used) ++slot;
-  if (slot == kMaxImageMaps) {
-    log(image, VX_ERROR_NO_RESOURCES, "vxMapImagePatch: %d patches of the image are mapped already", kMaxImageMaps);
+  const vx_map_id id = image->maps.add(image, usage, first);
+  if (id == 0) {
+    log(image, VX_ERROR_NO_RESOURCES, "vxMapImagePatch: %zu patches of the image are mapped already", kMaxMapsPerObject);
     return VX_ERROR_NO_RESOURCES;
   }
-  image->maps[slot] = ImageMap{true, usage};
   image->root()->maps_in_tree.fetch_add(1);
-  *map_id = static_cast<vx_map_id>(slot + 1);
+  *map_id = id;
   addr->dim_x = rect->end_x - rect->start_x;
   addr->dim_y = rect->end_y - rect->start_y;
   addr->stride_x = plane.stride_x;
@@ -620,16 +620,14 @@ VX_API_ENTRY vx_status VX_API_CALL vxMapImagePatch(vx_image image, const vx_rect
   addr->step_x = 1u << plane.shift_x;
   addr->step_y = static_cast<vx_uint16>(1u << plane.shift_y);
   addr->stride_x_bits = static_cast<vx_uint16>(plane.stride_x * 8);
-  *ptr = image->plane_base(plane_index) + static_cast<std::ptrdiff_t>(rect->start_y >> plane.shift_y) * plane.stride_y +
-         static_cast<std::ptrdiff_t>(rect->start_x >> plane.shift_x) * plane.stride_x;
+  *ptr = first;
   return VX_SUCCESS;
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxUnmapImagePatch(vx_image image, vx_map_id map_id) {
   if (!valid(image, VX_TYPE_IMAGE)) return VX_ERROR_INVALID_REFERENCE;
   const std::lock_guard guard(image->lock);
-  if (map_id == 0 || map_id > static_cast<vx_map_id>(kMaxImageMaps) || !image->maps[map_id - 1].used) return VX_ERROR_INVALID_PARAMETERS;
-  image->maps[map_id - 1] = ImageMap{};
+  if (!image->maps.remove(image, map_id)) return VX_ERROR_INVALID_PARAMETERS;
   image->root()->maps_in_tree.fetch_sub(1);
   return VX_SUCCESS;
 }

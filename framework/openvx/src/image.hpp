@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 
+#include "map_table.hpp"
 #include "object.hpp"
 
 namespace vg::openvx {
@@ -21,13 +22,6 @@ struct ImagePlane {
   vx_uint32 shift_y = 0;
 };
 
-/// One outstanding vxMapImagePatch.
-struct ImageMap {
-  bool used = false;
-  vx_enum usage = 0;
-};
-
-inline constexpr int kMaxImageMaps = 16;
 inline constexpr int kMaxPlanes = 3;
 
 struct FreeDeleter {
@@ -65,7 +59,7 @@ struct _vx_image final : _vx_reference {
 
   std::atomic<int> maps_in_tree{0};  // root: patches mapped of it or of its regions and channels (swap waits for 0)
   std::mutex lock;  // guards the maps: kernels on different targets may map one image at once
-  vg::openvx::ImageMap maps[vg::openvx::kMaxImageMaps];
+  vg::openvx::MapTable maps;
 
   /// The image owning the memory (this one unless a region or channel).
   _vx_image* root() noexcept;
