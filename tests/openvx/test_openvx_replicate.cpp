@@ -1,6 +1,7 @@
 // vxReplicateNode: a node set up with item 0 of object arrays (or level 0 of pyramids) runs once per
 // item, each replica on its own items with its own local data; failures, queries and refusals.
 #include <VX/vx.h>
+#include <VX/vx_khr_pipelining.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -122,6 +123,25 @@ TEST_F(Replicate, EveryItemIsProcessedByItsOwnReplica) {
   }
   EXPECT_EQ(runs.load(), static_cast<int>(3 * kItems));
   EXPECT_EQ(local_data_seen.load(), static_cast<int>(kItems)) << "each replica has its own local data";
+  EXPECT_EQ(vxReleaseNode(&node), VX_SUCCESS);
+}
+
+TEST_F(Replicate, EventsRegisteredAfterVerificationComeFromEveryReplicaNamingTheNode) {
+  vx_node node = node_on_first_items();
+  vx_bool flags[3] = {vx_true_e, vx_false_e, vx_true_e};
+  ASSERT_EQ(vxReplicateNode(graph_, node, flags, 3), VX_SUCCESS);
+  ASSERT_EQ(vxVerifyGraph(graph_), VX_SUCCESS);
+  ASSERT_EQ(vxRegisterEvent(ref(node), VX_EVENT_NODE_COMPLETED, 0, 7), VX_SUCCESS);  // after verification
+  ASSERT_EQ(vxProcessGraph(graph_), VX_SUCCESS);
+  vx_size completed = 0;
+  vx_event_t e{};
+  while (vxWaitEvent(context_, &e, vx_true_e) == VX_SUCCESS) {
+    if (e.type != VX_EVENT_NODE_COMPLETED) continue;
+    ++completed;
+    EXPECT_EQ(e.app_value, 7u);
+    EXPECT_EQ(e.event_info.node_completed.node, node) << "the replicated node, not an internal replica";
+  }
+  EXPECT_EQ(completed, kItems);
   EXPECT_EQ(vxReleaseNode(&node), VX_SUCCESS);
 }
 

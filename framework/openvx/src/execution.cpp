@@ -86,20 +86,22 @@ Status node_process(KernelContext& ctx) noexcept {
   const vx_status s = node->kernel->function(node, node->arguments.data(), static_cast<vx_uint32>(node->arguments.size()));
   if (timed) record(node->performance, begin, now_ns());
   node->status = s;
-  if (s != VX_SUCCESS && node->error_event.registered) {
+  // A replica's events and callback are its node's, read here so ones registered after verification count.
+  const vx_node owner = node->replica_of != nullptr ? node->replica_of : node;
+  if (s != VX_SUCCESS && owner->error_event.registered) {
     vx_event_info_t info{};
-    info.node_error = vx_event_node_error{node->graph, node->replica_of != nullptr ? node->replica_of : node, s};
-    node->context->events.post(VX_EVENT_NODE_ERROR, node->error_event.app_value, info);
-  } else if (s == VX_SUCCESS && node->completed_event.registered) {
+    info.node_error = vx_event_node_error{node->graph, owner, s};
+    node->context->events.post(VX_EVENT_NODE_ERROR, owner->error_event.app_value, info);
+  } else if (s == VX_SUCCESS && owner->completed_event.registered) {
     vx_event_info_t info{};
-    info.node_completed = vx_event_node_completed{node->graph, node->replica_of != nullptr ? node->replica_of : node};
-    node->context->events.post(VX_EVENT_NODE_COMPLETED, node->completed_event.app_value, info);
+    info.node_completed = vx_event_node_completed{node->graph, owner};
+    node->context->events.post(VX_EVENT_NODE_COMPLETED, owner->completed_event.app_value, info);
   }
   if (s != VX_SUCCESS) {
     ctx.set_error("the kernel function failed");
     return Status::kernel_error;
   }
-  if (node->callback != nullptr && node->callback(node) == VX_ACTION_ABANDON) {
+  if (owner->callback != nullptr && owner->callback(node) == VX_ACTION_ABANDON) {
     node->abandoned = true;  // the nodes after it are skipped, as for a failure
     ctx.set_error("the node's completion callback abandoned the graph");
     return Status::aborted;
@@ -213,7 +215,8 @@ bool inside_graph_execution() noexcept { return kernel_callbacks_running > 0; }
 namespace {
 
 /// The replicas of @p node for a compiled graph: internal nodes with item i of each replicated parameter,
-/// the node's other arguments, target, border, local data size and callback. Released with the compiled
+/// the node's other arguments, target, border and local data size (its events and callback are read from
+/// the node as it runs). Released with the compiled
 /// graph (release_compiled_graph).
 std::vector<vx_node> make_replicas(vx_node node) {
   const std::size_t count = replica_count(node);
@@ -230,9 +233,6 @@ std::vector<vx_node> make_replicas(vx_node node) {
     replica->target = node->target;
     replica->border = node->border;
     replica->local_data_size = node->local_data_size;
-    replica->callback = node->callback;
-    replica->completed_event = node->completed_event;
-    replica->error_event = node->error_event;
     std::snprintf(replica->name, sizeof replica->name, "%.40s[%zu]", node->name, r);
     if (adopt(replica, Hold::internal) == nullptr) throw std::bad_alloc();
     node->replicas.push_back(replica);
@@ -269,12 +269,11 @@ static vg::ContextConfig runtime_config() {
   return config;
 }
 
-vx_status compile_graph(vx_graph graph) noexcept {
+vx_status compile_graph(vx_graph graph, const std::vector<std::vector<std::size_t>>& after) noexcept {
   vx_context context = graph->context;
   try {
     if (!context->runtime) context->runtime = std::make_unique<vg::Context>(runtime_config());
     auto compiled = std::make_unique<vg::Graph>(*context->runtime, "vx_graph");
-    const std::vector<std::vector<std::size_t>> after = predecessors(graph);
     // What runs: each node, or each replica of a replicated node (all replicas wait for the node's
     // predecessors; its successors wait for all its replicas).
     std::vector<std::vector<vx_node>> runs(graph->nodes.size());

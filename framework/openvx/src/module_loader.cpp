@@ -51,8 +51,8 @@ vx_status unload(vx_context context, Module module) noexcept {
   return status;
 }
 
-const RegisteredLibrary* find_registered(vx_context context, const char* name) {
-  for (const RegisteredLibrary& r : context->registered_libraries) {
+RegisteredLibrary* find_registered(vx_context context, const char* name) {
+  for (RegisteredLibrary& r : context->registered_libraries) {
     if (r.name == name) return &r;
   }
   return nullptr;
@@ -157,12 +157,10 @@ VX_API_ENTRY vx_status VX_API_CALL vxRegisterKernelLibrary(vx_context context, c
   if (module == nullptr || module[0] == '\0' || publish == nullptr) return VX_ERROR_INVALID_PARAMETERS;
   const std::lock_guard guard(context->lock);
   try {
-    for (RegisteredLibrary& r : context->registered_libraries) {
-      if (r.name == module) {  // registered again: the new functions serve the next vxLoadKernels
-        r.publish = publish;
-        r.unpublish = unpublish;
-        return VX_SUCCESS;
-      }
+    if (RegisteredLibrary* r = find_registered(context, module)) {  // again: the new functions serve the next load
+      r->publish = publish;
+      r->unpublish = unpublish;
+      return VX_SUCCESS;
     }
     context->registered_libraries.push_back(RegisteredLibrary{module, publish, unpublish});
   } catch (...) {

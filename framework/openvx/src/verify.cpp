@@ -42,8 +42,7 @@ vx_status fail(vx_graph graph, vx_node node, vx_status status, const char* forma
 }
 
 /// Data-flow order of the graph's nodes; empty when there is a cycle.
-std::vector<std::size_t> flow_order(vx_graph graph) {
-  const std::vector<std::vector<std::size_t>> after = predecessors(graph);
+std::vector<std::size_t> flow_order(const std::vector<std::vector<std::size_t>>& after) {
   const std::size_t n = after.size();
   std::vector<std::vector<std::size_t>> consumers(n);
   std::vector<std::size_t> waiting(n, 0);
@@ -202,6 +201,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxVerifyGraph(vx_graph graph) {
   if (!valid(graph, VX_TYPE_GRAPH)) return VX_ERROR_INVALID_REFERENCE;
   graph->changed();
   if (graph->nodes.empty()) return fail(graph, nullptr, VX_ERROR_INVALID_GRAPH, "the graph has no nodes");
+  std::vector<std::vector<std::size_t>> after;  // each node's predecessors
   try {
     // Every required parameter is set.
     for (vx_node node : graph->nodes) {
@@ -223,7 +223,10 @@ VX_API_ENTRY vx_status VX_API_CALL vxVerifyGraph(vx_graph graph) {
         written.push_back(node->arguments[i]);
       }
     }
-    const std::vector<std::size_t> order = flow_order(graph);
+    // Validation does not move data between roots (only a virtual object's memory appears, shared with
+    // nothing), so the order found now is the one the compiled graph keeps.
+    after = predecessors(graph);
+    const std::vector<std::size_t> order = flow_order(after);
     if (order.empty()) return fail(graph, nullptr, VX_ERROR_INVALID_GRAPH, "the graph has a cycle");
     for (std::size_t k : order) {
       vx_node node = graph->nodes[k];
@@ -235,7 +238,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxVerifyGraph(vx_graph graph) {
   } catch (...) {
     return VX_ERROR_NO_MEMORY;
   }
-  if (const vx_status s = compile_graph(graph); s != VX_SUCCESS) return s;
+  if (const vx_status s = compile_graph(graph, after); s != VX_SUCCESS) return s;
   graph->verified = true;
   graph->state = VX_GRAPH_STATE_VERIFIED;
   return VX_SUCCESS;
