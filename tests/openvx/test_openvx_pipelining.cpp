@@ -379,7 +379,8 @@ TEST_F(OpenVxPipelining, ReleasingAStreamingGraphStopsIt) {
   EXPECT_EQ(vxSetGraphParameterByIndex(graph_, 0, ref(ins_[0])), VX_SUCCESS);
   EXPECT_EQ(vxSetGraphParameterByIndex(graph_, 1, ref(outs_[0])), VX_SUCCESS);
   ASSERT_EQ(vxStartGraphStreaming(graph_), VX_SUCCESS);
-  std::this_thread::sleep_for(10ms);
+  const auto give_up = std::chrono::steady_clock::now() + 10s;  // a loaded machine may take a while
+  while (calls.load() == 0 && std::chrono::steady_clock::now() < give_up) std::this_thread::sleep_for(1ms);
   EXPECT_GT(calls.load(), 0);
   // TearDown releases the graph while it streams: the executor stops first.
 }

@@ -95,6 +95,15 @@ void GraphExecutor::loop() noexcept {
     }
     bind_frame_references();
     const vx_status status = run_graph_once(graph_);
+    // Before the frame is marked done: whoever sees it done (vxWaitGraph, a dequeue) finds its events posted.
+    for (const ParameterQueue& q : queues) {
+      const EventRegistration& e = graph_->parameters[q.parameter].consumed_event;
+      if (!e.registered) continue;
+      vx_event_info_t info{};
+      info.graph_parameter_consumed.graph = graph_;
+      info.graph_parameter_consumed.graph_parameter_index = q.parameter;
+      graph_->context->events.post(VX_EVENT_GRAPH_PARAMETER_CONSUMED, e.app_value, info);
+    }
     {
       const std::lock_guard guard(lock);
       for (ParameterQueue& q : queues) {
@@ -106,14 +115,6 @@ void GraphExecutor::loop() noexcept {
         if (first_failure == VX_SUCCESS) first_failure = status;
         streaming = false;  // a failing node stops streaming, as the extension says
       }
-    }
-    for (const ParameterQueue& q : queues) {
-      const EventRegistration& e = graph_->parameters[q.parameter].consumed_event;
-      if (!e.registered) continue;
-      vx_event_info_t info{};
-      info.graph_parameter_consumed.graph = graph_;
-      info.graph_parameter_consumed.graph_parameter_index = q.parameter;
-      graph_->context->events.post(VX_EVENT_GRAPH_PARAMETER_CONSUMED, e.app_value, info);
     }
     changed.notify_all();
   }
