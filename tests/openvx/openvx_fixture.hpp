@@ -31,6 +31,25 @@ inline void VX_CALLBACK record_log(vx_context, vx_reference, vx_status status, c
   log_statuses.push_back(status);
 }
 
+/// vxGetStatus of any handle (an object, or the error object a failed creator returned).
+inline vx_status status_of(void* object) { return vxGetStatus(static_cast<vx_reference>(object)); }
+
+/// The value of an INT32 scalar (-1 and a test failure when it cannot be read).
+inline vx_int32 read_int32(void* scalar) {
+  vx_int32 v = -1;
+  EXPECT_EQ(vxCopyScalar(static_cast<vx_scalar>(scalar), &v, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  return v;
+}
+inline void write_int32(void* scalar, vx_int32 v) {
+  EXPECT_EQ(vxCopyScalar(static_cast<vx_scalar>(scalar), &v, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+}
+
+/// A kernel validator for kernels whose last parameter is an INT32 scalar output.
+inline vx_status VX_CALLBACK int32_output(vx_node, const vx_reference[], vx_uint32 count, vx_meta_format metas[]) {
+  const vx_enum type = VX_TYPE_INT32;
+  return vxSetMetaFormatAttribute(metas[count - 1], VX_SCALAR_TYPE, &type, sizeof type);
+}
+
 class OpenVx : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -15,16 +15,11 @@
 
 namespace {
 
+using vg_openvx_test::read_int32;
+using vg_openvx_test::write_int32;
+using vg_openvx_test::int32_output;
 using vg_openvx_test::OpenVx;
 
-vx_int32 read(vx_reference scalar) {
-  vx_int32 v = -1;
-  EXPECT_EQ(vxCopyScalar(reinterpret_cast<vx_scalar>(scalar), &v, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
-  return v;
-}
-void write(vx_reference scalar, vx_int32 v) {
-  EXPECT_EQ(vxCopyScalar(reinterpret_cast<vx_scalar>(scalar), &v, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
-}
 
 constexpr vx_uint32 kWidth = 8, kHeight = 4;
 
@@ -60,10 +55,6 @@ vx_status VX_CALLBACK count_initialize(vx_node, const vx_reference*, vx_uint32) 
   return VX_SUCCESS;
 }
 
-vx_status VX_CALLBACK int32_output(vx_node, const vx_reference[], vx_uint32 count, vx_meta_format metas[]) {
-  const vx_enum type = VX_TYPE_INT32;
-  return vxSetMetaFormatAttribute(metas[count - 1], VX_SCALAR_TYPE, &type, sizeof type);
-}
 
 vx_status VX_CALLBACK output_like_first(vx_node, const vx_reference parameters[], vx_uint32 count, vx_meta_format metas[]) {
   return vxSetMetaFormatFromReference(metas[count - 1], parameters[0]);
@@ -185,7 +176,7 @@ class Delays : public OpenVx {
   vx_delay scalar_delay(vx_size slots) {
     vx_delay delay = vxCreateDelay(context_, ref(zero_), slots);
     EXPECT_EQ(vxGetStatus(ref(delay)), VX_SUCCESS);
-    for (vx_size i = 0; i < slots; ++i) write(vxGetReferenceFromDelay(delay, -static_cast<vx_int32>(i)), 0);
+    for (vx_size i = 0; i < slots; ++i) write_int32(vxGetReferenceFromDelay(delay, -static_cast<vx_int32>(i)), 0);
     return delay;
   }
 
@@ -386,15 +377,15 @@ TEST_F(Delays, AgingRotatesTheSlots) {
   vx_reference s0 = vxGetReferenceFromDelay(delay, 0);
   vx_reference s1 = vxGetReferenceFromDelay(delay, -1);
   vx_reference s2 = vxGetReferenceFromDelay(delay, -2);
-  write(s0, 10);
-  write(s1, 11);
-  write(s2, 12);
+  write_int32(s0, 10);
+  write_int32(s1, 11);
+  write_int32(s2, 12);
   ASSERT_EQ(vxAgeDelay(delay), VX_SUCCESS);
   // 0 became -1, -1 became -2, the oldest came back as 0.
   EXPECT_EQ(vxGetReferenceFromDelay(delay, 0), s2);
   EXPECT_EQ(vxGetReferenceFromDelay(delay, -1), s0);
   EXPECT_EQ(vxGetReferenceFromDelay(delay, -2), s1);
-  EXPECT_EQ(read(vxGetReferenceFromDelay(delay, -1)), 10);
+  EXPECT_EQ(read_int32(vxGetReferenceFromDelay(delay, -1)), 10);
   ASSERT_EQ(vxAgeDelay(delay), VX_SUCCESS);
   ASSERT_EQ(vxAgeDelay(delay), VX_SUCCESS);
   EXPECT_EQ(vxGetReferenceFromDelay(delay, 0), s0) << "three agings of three slots: back where it started";
@@ -420,7 +411,7 @@ TEST_F(Delays, AutoAgingAccumulates) {
   EXPECT_EQ(initializes, 1);
   vx_int32 expected = 0;
   for (vx_int32 t = 1; t <= 10; ++t) {
-    write(ref(in), t);
+    write_int32(ref(in), t);
     if (t % 2 == 0) {
       ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);
     } else {
@@ -429,7 +420,7 @@ TEST_F(Delays, AutoAgingAccumulates) {
     }
     expected += t;
     // Aged after the run: what the node wrote to 0 is now -1, and the node follows.
-    EXPECT_EQ(read(vxGetReferenceFromDelay(sums, -1)), expected) << "after run " << t;
+    EXPECT_EQ(read_int32(vxGetReferenceFromDelay(sums, -1)), expected) << "after run " << t;
     EXPECT_EQ(argument(node, 1), vxGetReferenceFromDelay(sums, -1));
     EXPECT_EQ(argument(node, 2), vxGetReferenceFromDelay(sums, 0));
   }
@@ -472,9 +463,9 @@ TEST_F(Delays, AQueuedGraphCarriesTheDelayAcrossFramesLikeAnUnpipelinedOne) {
     vx_graph graph = vxCreateGraph(context_);
     build(graph, sums);
     for (int t = 1; t <= kFrames; ++t) {
-      write(ref(ins[0]), t * t);
+      write_int32(ref(ins[0]), t * t);
       ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);
-      unpipelined.push_back(read(ref(outs[0])));
+      unpipelined.push_back(read_int32(ref(outs[0])));
     }
     EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
     EXPECT_EQ(vxReleaseDelay(&sums), VX_SUCCESS);
@@ -493,10 +484,10 @@ TEST_F(Delays, AQueuedGraphCarriesTheDelayAcrossFramesLikeAnUnpipelinedOne) {
       vx_reference done = nullptr;
       vx_uint32 n = 0;
       ASSERT_EQ(vxGraphParameterDequeueDoneRef(graph, 1, &done, 1, &n), VX_SUCCESS);
-      queued.push_back(read(done));
+      queued.push_back(read_int32(done));
       ASSERT_EQ(vxGraphParameterDequeueDoneRef(graph, 0, &done, 1, &n), VX_SUCCESS);
     }
-    write(ref(ins[i]), t * t);
+    write_int32(ref(ins[i]), t * t);
     vx_reference in = ref(ins[i]), out = ref(outs[i]);
     ASSERT_EQ(vxGraphParameterEnqueueReadyRef(graph, 0, &in, 1), VX_SUCCESS);
     ASSERT_EQ(vxGraphParameterEnqueueReadyRef(graph, 1, &out, 1), VX_SUCCESS);
@@ -505,7 +496,7 @@ TEST_F(Delays, AQueuedGraphCarriesTheDelayAcrossFramesLikeAnUnpipelinedOne) {
   vx_reference done[kRefs] = {};
   vx_uint32 n = 0;
   ASSERT_EQ(vxGraphParameterDequeueDoneRef(graph, 1, done, kRefs, &n), VX_SUCCESS);
-  for (vx_uint32 k = 0; k < n; ++k) queued.push_back(read(done[k]));
+  for (vx_uint32 k = 0; k < n; ++k) queued.push_back(read_int32(done[k]));
   EXPECT_EQ(queued, unpipelined);
   EXPECT_EQ(unpipelined.back(), 285 + 1) << "1 + 4 + ... + 81, plus one";
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
@@ -523,19 +514,19 @@ TEST_F(Delays, ExplicitAgingWithoutAutoAging) {
   vx_graph graph = vxCreateGraph(context_);
   vx_node node = nullptr;
   add_node(graph, kernel, {ref(in), vxGetReferenceFromDelay(sums, -1), vxGetReferenceFromDelay(sums, 0)}, &node);
-  write(ref(in), 5);
+  write_int32(ref(in), 5);
   ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);
   ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);
-  EXPECT_EQ(read(vxGetReferenceFromDelay(sums, 0)), 5) << "not aged: -1 still holds 0";
+  EXPECT_EQ(read_int32(vxGetReferenceFromDelay(sums, 0)), 5) << "not aged: -1 still holds 0";
   vx_reference written = vxGetReferenceFromDelay(sums, 0);
   ASSERT_EQ(vxAgeDelay(sums), VX_SUCCESS);
   EXPECT_EQ(argument(node, 1), written) << "the node's 'slot -1' is what was slot 0";
   ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);
-  EXPECT_EQ(read(vxGetReferenceFromDelay(sums, 0)), 10);
+  EXPECT_EQ(read_int32(vxGetReferenceFromDelay(sums, 0)), 10);
   ASSERT_EQ(vxAgeDelay(sums), VX_SUCCESS);
   ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);
-  EXPECT_EQ(read(vxGetReferenceFromDelay(sums, 0)), 15);
-  EXPECT_EQ(read(vxGetReferenceFromDelay(sums, -2)), 5);
+  EXPECT_EQ(read_int32(vxGetReferenceFromDelay(sums, 0)), 15);
+  EXPECT_EQ(read_int32(vxGetReferenceFromDelay(sums, -2)), 5);
   EXPECT_EQ(initializes, 1);
 
   // Set to something else, a parameter no longer follows the delay.
@@ -567,8 +558,8 @@ TEST_F(Delays, ReadingTheOldSlotAndWritingTheNewOneIsNoCycle) {
   ASSERT_EQ(vxRegisterAutoAging(graph, counter), VX_SUCCESS);
   ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
   for (int t = 1; t <= 5; ++t) ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);
-  EXPECT_EQ(read(vxGetReferenceFromDelay(counter, -1)), 10) << "two per run, A before B each time";
-  EXPECT_EQ(read(ref(middle)), 9);
+  EXPECT_EQ(read_int32(vxGetReferenceFromDelay(counter, -1)), 10) << "two per run, A before B each time";
+  EXPECT_EQ(read_int32(ref(middle)), 9);
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
   EXPECT_EQ(vxReleaseScalar(&middle), VX_SUCCESS);
   EXPECT_EQ(vxReleaseDelay(&counter), VX_SUCCESS);
@@ -647,7 +638,7 @@ TEST_F(Delays, ObjectArrayItemsFollowTheirSlot) {
     EXPECT_EQ(vxReleaseReference(&counted), VX_SUCCESS);
     return r;
   };
-  write(item(-1, 2), 100);
+  write_int32(item(-1, 2), 100);
   vx_graph graph = vxCreateGraph(context_);
   vx_node node = nullptr;
   add_node(graph, kernel, {item(-1, 2), item(0, 2)}, &node);
@@ -655,7 +646,7 @@ TEST_F(Delays, ObjectArrayItemsFollowTheirSlot) {
     ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);
     ASSERT_EQ(vxAgeDelay(arrays), VX_SUCCESS);
     EXPECT_EQ(argument(node, 0), item(-1, 2));
-    EXPECT_EQ(read(item(-1, 2)), 100 + t);
+    EXPECT_EQ(read_int32(item(-1, 2)), 100 + t);
   }
   EXPECT_EQ(initializes, 1);
   EXPECT_EQ(vxReleaseNode(&node), VX_SUCCESS);
@@ -709,14 +700,14 @@ TEST_F(Delays, AbandonedRunAgesFailedRunDoesNot) {
   EXPECT_EQ(vxGetReferenceFromDelay(delay, -1), first) << "the specification ages after an abandoned run too";
   // A run that fails does not age.
   callback_action = VX_ACTION_CONTINUE;
-  write(vxGetReferenceFromDelay(delay, -1), -1);
+  write_int32(vxGetReferenceFromDelay(delay, -1), -1);
   vx_reference current = vxGetReferenceFromDelay(delay, 0);
   EXPECT_EQ(vxProcessGraph(graph), VX_FAILURE);
   EXPECT_EQ(vxGetReferenceFromDelay(delay, 0), current);
-  write(vxGetReferenceFromDelay(delay, -1), 7);
+  write_int32(vxGetReferenceFromDelay(delay, -1), 7);
   EXPECT_EQ(vxProcessGraph(graph), VX_SUCCESS);
   EXPECT_EQ(vxGetReferenceFromDelay(delay, -1), current);
-  EXPECT_EQ(read(current), 8);
+  EXPECT_EQ(read_int32(current), 8);
   EXPECT_EQ(vxReleaseNode(&node), VX_SUCCESS);
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
   EXPECT_EQ(vxReleaseDelay(&delay), VX_SUCCESS);
@@ -751,7 +742,7 @@ TEST_F(Delays, WholeDelayAsAnInput) {
   vx_delay delay = scalar_delay(2);
   vx_scalar in = vxCreateScalar(context_, VX_TYPE_INT32, &kZero);
   vx_scalar out = vxCreateScalar(context_, VX_TYPE_INT32, &kZero);
-  write(ref(in), 41);
+  write_int32(ref(in), 41);
   vx_graph graph = vxCreateGraph(context_);
   add_node(graph, reader, {ref(delay), ref(out)});  // created first, runs after the writer of slot 0
   add_node(graph, writer, {ref(in), vxGetReferenceFromDelay(delay, 0)});
@@ -759,7 +750,7 @@ TEST_F(Delays, WholeDelayAsAnInput) {
   EXPECT_EQ(vxSetParameterByIndex(bad, 1, ref(delay)), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(vxRemoveNode(&bad), VX_SUCCESS);
   ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);
-  EXPECT_EQ(read(ref(out)), 42);
+  EXPECT_EQ(read_int32(ref(out)), 42);
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
   EXPECT_EQ(vxReleaseScalar(&in), VX_SUCCESS);
   EXPECT_EQ(vxReleaseScalar(&out), VX_SUCCESS);
@@ -773,7 +764,7 @@ TEST_F(Delays, DelayReleasedBeforeTheGraph) {
   const vx_uint32 before = references();
   vx_delay sums = scalar_delay(2);
   vx_scalar in = vxCreateScalar(context_, VX_TYPE_INT32, &kZero);
-  write(ref(in), 2);
+  write_int32(ref(in), 2);
   vx_graph graph = vxCreateGraph(context_);
   vx_node node = nullptr;
   add_node(graph, kernel, {ref(in), vxGetReferenceFromDelay(sums, -1), vxGetReferenceFromDelay(sums, 0)}, &node);
@@ -783,7 +774,7 @@ TEST_F(Delays, DelayReleasedBeforeTheGraph) {
   ASSERT_EQ(vxReleaseDelay(&sums), VX_SUCCESS);
   EXPECT_EQ(references(), before + 3);
   for (int t = 1; t <= 3; ++t) ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);
-  EXPECT_EQ(read(argument(node, 1)), 6) << "still aged by the graph";
+  EXPECT_EQ(read_int32(argument(node, 1)), 6) << "still aged by the graph";
   EXPECT_EQ(vxReleaseNode(&node), VX_SUCCESS);
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
   EXPECT_EQ(vxReleaseScalar(&in), VX_SUCCESS);
@@ -794,14 +785,14 @@ TEST_F(Delays, DelayReleasedBeforeTheGraphWithoutAutoAging) {
   vx_kernel kernel = accumulate_kernel();
   vx_delay sums = scalar_delay(2);
   vx_scalar in = vxCreateScalar(context_, VX_TYPE_INT32, &kZero);
-  write(ref(in), 3);
+  write_int32(ref(in), 3);
   vx_graph graph = vxCreateGraph(context_);
   vx_node node = nullptr;
   add_node(graph, kernel, {ref(in), vxGetReferenceFromDelay(sums, -1), vxGetReferenceFromDelay(sums, 0)}, &node);
   vx_reference slot0 = vxGetReferenceFromDelay(sums, 0);
   ASSERT_EQ(vxReleaseDelay(&sums), VX_SUCCESS);  // the node keeps the slots it uses, as plain objects now
   ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);
-  EXPECT_EQ(read(slot0), 3);
+  EXPECT_EQ(read_int32(slot0), 3);
   vx_scalar other = vxCreateScalar(context_, VX_TYPE_INT32, &kZero);
   EXPECT_EQ(vxSetParameterByIndex(node, 2, ref(other)), VX_SUCCESS);
   EXPECT_NE(vxGetStatus(slot0), VX_SUCCESS) << "its last holder let it go";

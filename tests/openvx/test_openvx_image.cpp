@@ -15,9 +15,9 @@
 
 namespace {
 
+using vg_openvx_test::status_of;
 using vg_openvx_test::OpenVx;
 
-vx_status status_of(void* object) { return vxGetStatus(static_cast<vx_reference>(object)); }
 
 /// Maps the whole of @p plane of @p image, calls @p body(ptr, addr), unmaps.
 template <typename Body>

@@ -16,14 +16,11 @@
 namespace {
 
 using namespace std::chrono_literals;
+using vg_openvx_test::read_int32;
+using vg_openvx_test::write_int32;
+using vg_openvx_test::int32_output;
 using vg_openvx_test::OpenVx;
 
-vx_int32 read(vx_scalar s) {
-  vx_int32 v = -1;
-  EXPECT_EQ(vxCopyScalar(s, &v, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
-  return v;
-}
-void write(vx_scalar s, vx_int32 v) { EXPECT_EQ(vxCopyScalar(s, &v, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS); }
 
 std::atomic<int> calls{0};
 std::atomic<bool> fail_next{false};
@@ -37,10 +34,6 @@ vx_status VX_CALLBACK twice_plus_one(vx_node, const vx_reference* parameters, vx
   v = v * 2 + 1;
   return vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[1]), &v, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
 }
-vx_status VX_CALLBACK validate_int32(vx_node, const vx_reference[], vx_uint32, vx_meta_format metas[]) {
-  const vx_enum type = VX_TYPE_INT32;
-  return vxSetMetaFormatAttribute(metas[1], VX_SCALAR_TYPE, &type, sizeof type);
-}
 
 class OpenVxPipelining : public OpenVx {
  protected:
@@ -51,7 +44,7 @@ class OpenVxPipelining : public OpenVx {
     fail_next = false;
     vx_enum id = 0;
     ASSERT_EQ(vxAllocateUserKernelId(context_, &id), VX_SUCCESS);
-    kernel_ = vxAddUserKernel(context_, "org.visiongraph.test.twice_plus_one", id, twice_plus_one, 2, validate_int32, nullptr, nullptr);
+    kernel_ = vxAddUserKernel(context_, "org.visiongraph.test.twice_plus_one", id, twice_plus_one, 2, int32_output, nullptr, nullptr);
     EXPECT_EQ(vxAddParameterToKernel(kernel_, 0, VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
     EXPECT_EQ(vxAddParameterToKernel(kernel_, 1, VX_OUTPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
     EXPECT_EQ(vxFinalizeKernel(kernel_), VX_SUCCESS);
@@ -117,9 +110,9 @@ TEST_F(OpenVxPipelining, QueueAutoRunsAFramePerEnqueuedSetAndReturnsTheReference
   // The unpipelined result first.
   EXPECT_EQ(vxSetGraphParameterByIndex(graph_, 0, ref(ins_[0])), VX_SUCCESS);
   EXPECT_EQ(vxSetGraphParameterByIndex(graph_, 1, ref(outs_[0])), VX_SUCCESS);
-  write(ins_[0], 5);
+  write_int32(ins_[0], 5);
   ASSERT_EQ(vxProcessGraph(graph_), VX_SUCCESS);
-  const vx_int32 unpipelined = read(outs_[0]);
+  const vx_int32 unpipelined = read_int32(outs_[0]);
   EXPECT_EQ(unpipelined, expected(5));
 
   ASSERT_EQ(configure(VX_GRAPH_SCHEDULE_MODE_QUEUE_AUTO), VX_SUCCESS);
@@ -136,11 +129,11 @@ TEST_F(OpenVxPipelining, QueueAutoRunsAFramePerEnqueuedSetAndReturnsTheReference
       ASSERT_EQ(vxGraphParameterDequeueDoneRef(graph_, 1, done, 1, &n), VX_SUCCESS);
       ASSERT_EQ(n, 1u);
       EXPECT_EQ(done[0], ref(outs_[i])) << "outputs come back in the order they went in";
-      EXPECT_EQ(read(outs_[i]), expected(frame - kRefs)) << "frame " << frame - kRefs << " equals an unpipelined run";
+      EXPECT_EQ(read_int32(outs_[i]), expected(frame - kRefs)) << "frame " << frame - kRefs << " equals an unpipelined run";
       ASSERT_EQ(vxGraphParameterDequeueDoneRef(graph_, 0, done, 1, &n), VX_SUCCESS);
       EXPECT_EQ(done[0], ref(ins_[i]));
     }
-    write(ins_[i], frame);
+    write_int32(ins_[i], frame);
     enqueue(i);
   }
   EXPECT_EQ(vxWaitGraph(graph_), VX_SUCCESS);
@@ -151,14 +144,14 @@ TEST_F(OpenVxPipelining, QueueAutoRunsAFramePerEnqueuedSetAndReturnsTheReference
   vx_uint32 n = 0;
   ASSERT_EQ(vxGraphParameterDequeueDoneRef(graph_, 1, done, kRefs, &n), VX_SUCCESS);
   ASSERT_EQ(n, static_cast<vx_uint32>(kRefs));
-  for (int k = 0; k < kRefs; ++k) EXPECT_EQ(read(reinterpret_cast<vx_scalar>(done[k])), expected(12 - kRefs + k));
+  for (int k = 0; k < kRefs; ++k) EXPECT_EQ(read_int32(reinterpret_cast<vx_scalar>(done[k])), expected(12 - kRefs + k));
   EXPECT_EQ(calls.load(), 2 * (12 + 1));
 }
 
 TEST_F(OpenVxPipelining, QueueManualRunsWhatIsEnqueuedWhenScheduled) {
   ASSERT_EQ(configure(VX_GRAPH_SCHEDULE_MODE_QUEUE_MANUAL), VX_SUCCESS);
   for (int i = 0; i < 3; ++i) {
-    write(ins_[i], 10 * i);
+    write_int32(ins_[i], 10 * i);
     enqueue(i);
   }
   std::this_thread::sleep_for(20ms);
@@ -169,7 +162,7 @@ TEST_F(OpenVxPipelining, QueueManualRunsWhatIsEnqueuedWhenScheduled) {
   vx_uint32 n = 0;
   EXPECT_EQ(vxGraphParameterCheckDoneRef(graph_, 1, &n), VX_SUCCESS);
   EXPECT_EQ(n, 3u);
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(read(outs_[i]), expected(10 * i));
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(read_int32(outs_[i]), expected(10 * i));
   EXPECT_EQ(vxScheduleGraph(graph_), VX_FAILURE) << "nothing enqueued";
   // A failing frame is reported by vxWaitGraph; the references still come back.
   vx_reference back[3] = {};
@@ -306,16 +299,12 @@ vx_status VX_CALLBACK count_up(vx_node, const vx_reference* parameters, vx_uint3
   vx_int32 v = produced.fetch_add(1) + 1;
   return vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[0]), &v, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
 }
-vx_status VX_CALLBACK validate_source(vx_node, const vx_reference[], vx_uint32, vx_meta_format metas[]) {
-  const vx_enum type = VX_TYPE_INT32;
-  return vxSetMetaFormatAttribute(metas[0], VX_SCALAR_TYPE, &type, sizeof type);
-}
 
 TEST_F(OpenVxPipelining, StreamingRunsFrameAfterFrameWithoutGapsUntilStopped) {
   produced = 0;
   vx_enum id = 0;
   ASSERT_EQ(vxAllocateUserKernelId(context_, &id), VX_SUCCESS);
-  vx_kernel source = vxAddUserKernel(context_, "org.visiongraph.test.count_up", id, count_up, 1, validate_source, nullptr, nullptr);
+  vx_kernel source = vxAddUserKernel(context_, "org.visiongraph.test.count_up", id, count_up, 1, int32_output, nullptr, nullptr);
   EXPECT_EQ(vxAddParameterToKernel(source, 0, VX_OUTPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
   EXPECT_EQ(vxFinalizeKernel(source), VX_SUCCESS);
   vx_graph graph = vxCreateGraph(context_);
@@ -363,7 +352,7 @@ TEST_F(OpenVxPipelining, StreamingRunsFrameAfterFrameWithoutGapsUntilStopped) {
   const vx_int32 frames = produced.load();
   EXPECT_GE(frames, 20);
   EXPECT_EQ(seen, frames) << "every frame the source produced was consumed: no gaps";
-  EXPECT_EQ(read(outs_[0]), frames * 2 + 1) << "the last frame's result";
+  EXPECT_EQ(read_int32(outs_[0]), frames * 2 + 1) << "the last frame's result";
   std::this_thread::sleep_for(20ms);
   EXPECT_EQ(produced.load(), frames) << "nothing runs after the stop";
   EXPECT_EQ(vxProcessGraph(graph), VX_ERROR_NOT_SUPPORTED);

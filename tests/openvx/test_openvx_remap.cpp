@@ -9,9 +9,9 @@
 
 namespace {
 
+using vg_openvx_test::status_of;
 using vg_openvx_test::OpenVx;
 
-vx_status status_of(void* object) { return vxGetStatus(static_cast<vx_reference>(object)); }
 
 TEST_F(OpenVx, RemapTablesHoldOneSourceCoordinatePerDestinationPixel) {
   vx_remap remap = vxCreateRemap(context_, 64, 48, 8, 6);

@@ -11,16 +11,13 @@
 
 namespace {
 
+using vg_openvx_test::read_int32;
+using vg_openvx_test::status_of;
+using vg_openvx_test::write_int32;
+using vg_openvx_test::int32_output;
 using vg_openvx_test::OpenVx;
 
-vx_status status_of(void* object) { return vxGetStatus(static_cast<vx_reference>(object)); }
 
-vx_int32 read(vx_reference s) {
-  vx_int32 v = -1;
-  EXPECT_EQ(vxCopyScalar(reinterpret_cast<vx_scalar>(s), &v, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
-  return v;
-}
-void write(vx_reference s, vx_int32 v) { EXPECT_EQ(vxCopyScalar(reinterpret_cast<vx_scalar>(s), &v, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS); }
 
 std::atomic<int> runs{0};
 std::atomic<int> local_data_seen{0};
@@ -41,10 +38,6 @@ vx_status VX_CALLBACK add(vx_node node, const vx_reference* parameters, vx_uint3
   if (s == VX_SUCCESS) s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[2]), &out, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
   return s;
 }
-vx_status VX_CALLBACK validate_add(vx_node, const vx_reference[], vx_uint32, vx_meta_format metas[]) {
-  const vx_enum type = VX_TYPE_INT32;
-  return vxSetMetaFormatAttribute(metas[2], VX_SCALAR_TYPE, &type, sizeof type);
-}
 
 class Replicate : public OpenVx {
  protected:
@@ -55,7 +48,7 @@ class Replicate : public OpenVx {
     local_data_seen = 0;
     vx_enum id = 0;
     ASSERT_EQ(vxAllocateUserKernelId(context_, &id), VX_SUCCESS);
-    kernel_ = vxAddUserKernel(context_, "org.visiongraph.test.replicated_add", id, add, 3, validate_add, nullptr, nullptr);
+    kernel_ = vxAddUserKernel(context_, "org.visiongraph.test.replicated_add", id, add, 3, int32_output, nullptr, nullptr);
     EXPECT_EQ(vxAddParameterToKernel(kernel_, 0, VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
     EXPECT_EQ(vxAddParameterToKernel(kernel_, 1, VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
     EXPECT_EQ(vxAddParameterToKernel(kernel_, 2, VX_OUTPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
@@ -71,7 +64,7 @@ class Replicate : public OpenVx {
     addend_ = vxCreateScalar(context_, VX_TYPE_INT32, &ten);
     for (vx_uint32 i = 0; i < kItems; ++i) {
       vx_reference item = vxGetObjectArrayItem(ins_, i);
-      write(item, static_cast<vx_int32>(100 * i));
+      write_int32(item, static_cast<vx_int32>(100 * i));
       EXPECT_EQ(vxReleaseReference(&item), VX_SUCCESS);
     }
   }
@@ -96,7 +89,7 @@ class Replicate : public OpenVx {
   }
   vx_int32 out(vx_uint32 i) {
     vx_reference item = vxGetObjectArrayItem(outs_, i);
-    const vx_int32 v = read(item);
+    const vx_int32 v = read_int32(item);
     EXPECT_EQ(vxReleaseReference(&item), VX_SUCCESS);
     return v;
   }
@@ -150,12 +143,12 @@ TEST_F(Replicate, AFailingReplicaIsTheNodesStatus) {
   vx_bool flags[3] = {vx_true_e, vx_false_e, vx_true_e};
   ASSERT_EQ(vxReplicateNode(graph_, node, flags, 3), VX_SUCCESS);
   vx_reference third = vxGetObjectArrayItem(ins_, 3);
-  write(third, -1);
+  write_int32(third, -1);
   EXPECT_EQ(vxProcessGraph(graph_), VX_ERROR_INVALID_VALUE);
   vx_status status = VX_SUCCESS;
   EXPECT_EQ(vxQueryNode(node, VX_NODE_STATUS, &status, sizeof status), VX_SUCCESS);
   EXPECT_EQ(status, VX_ERROR_INVALID_VALUE);
-  write(third, 3);
+  write_int32(third, 3);
   EXPECT_EQ(vxProcessGraph(graph_), VX_SUCCESS);
   EXPECT_EQ(out(3), 13);
   EXPECT_EQ(vxReleaseReference(&third), VX_SUCCESS);

@@ -19,9 +19,9 @@
 
 namespace {
 
+using vg_openvx_test::status_of;
 using vg_openvx_test::OpenVx;
 
-vx_status status_of(void* object) { return vxGetStatus(static_cast<vx_reference>(object)); }
 
 /// Pixels on the host, row after row: what is written into an image and what a reference loop computes.
 template <typename T>
