@@ -106,10 +106,12 @@ vx_status output_image(vx_node node, const vx_reference parameters[], vx_uint32 
 }
 
 MappedImage::MappedImage(vx_image image, vx_enum usage) noexcept : image_(image) {
-  vx_uint32 width = 0, height = 0;
-  status_ = vxQueryImage(image, VX_IMAGE_WIDTH, &width, sizeof width);
-  if (status_ == VX_SUCCESS) status_ = vxQueryImage(image, VX_IMAGE_HEIGHT, &height, sizeof height);
-  if (status_ != VX_SUCCESS) return;
+  // Per frame: the size straight from the object (one handle check here, one in the map).
+  if (!valid(image, VX_TYPE_IMAGE)) {
+    status_ = VX_ERROR_INVALID_REFERENCE;
+    return;
+  }
+  const vx_uint32 width = image->width, height = image->height;
   const vx_rectangle_t whole{0, 0, width, height};
   void* base = nullptr;
   status_ = vxMapImagePatch(image, &whole, 0, &map_id_, &addressing_, &base, usage, VX_MEMORY_TYPE_HOST, 0);
