@@ -129,6 +129,43 @@ TEST_F(PipelineTest, TargetsOverlapWhilePipelinedAndEachTargetRunsOneCommandAtAT
   }
 }
 
+TEST_F(PipelineTest, OrderAcrossFramesMakesTheNextFrameOfOneNodeWaitForAnother) {
+  // stage1 of frame f + 1 waits for stage3 of frame f (as if stage1 overwrote memory stage3 reads);
+  // stage2 stays free to overlap stage1 and stage3.
+  ThreeStage t(ctx, 3, 10000);
+  t.g.order_across_frames(t.stages[2], t.stages[0]);
+  t.g.verify();
+  ASSERT_EQ(t.g.start(), vg::Status::ok);
+  std::vector<double> values;
+  for (int i = 0; i < 10; ++i) values.push_back(i);
+  const std::vector<double> results = run_stream(t, values);
+  ASSERT_EQ(t.g.stop(), vg::Status::ok);
+  ASSERT_EQ(results.size(), values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) EXPECT_EQ(results[i], values[i] + 3.0);
+  const auto first = t.g.executions(t.stages[0]), last = t.g.executions(t.stages[2]);
+  ASSERT_EQ(first.size(), values.size());
+  ASSERT_EQ(last.size(), values.size());
+  for (std::size_t f = 0; f + 1 < values.size(); ++f) {
+    ASSERT_EQ(first[f + 1].frame, last[f].frame + 1);
+    EXPECT_GE(first[f + 1].start_ns, last[f].end_ns) << "frame " << f + 1;
+  }
+  // Without the order, stage1 runs ahead: some frame f + 1 starts before stage3 has finished frame f.
+  ThreeStage free_running(ctx, 3, 10000);
+  free_running.g.verify();
+  ASSERT_EQ(free_running.g.start(), vg::Status::ok);
+  ASSERT_EQ(run_stream(free_running, values).size(), values.size());
+  ASSERT_EQ(free_running.g.stop(), vg::Status::ok);
+  const auto a = free_running.g.executions(free_running.stages[0]), c = free_running.g.executions(free_running.stages[2]);
+  bool ahead = false;
+  for (std::size_t f = 0; f + 1 < a.size() && f < c.size(); ++f) ahead |= a[f + 1].start_ns < c[f].end_ns;
+  EXPECT_TRUE(ahead);
+}
+
+TEST_F(PipelineTest, OrderAcrossFramesRefusesAnUnknownNode) {
+  ThreeStage t(ctx, 2, 0);
+  EXPECT_THROW(t.g.order_across_frames(t.stages[0], vg::NodeId{99}), vg::Error);
+}
+
 TEST_F(PipelineTest, CommandsAndFramesOnOneTargetRunInArrivalOrder) {
   // Two nodes on cpu0: their callbacks never overlap, and a command lands between two process calls.
   vg::Graph g(ctx, "fifo");

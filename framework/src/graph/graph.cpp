@@ -64,6 +64,14 @@ Graph& Graph::set_targets(NodeId node, std::vector<std::string> targets) {
   else n.requested_targets = std::move(targets);
   return *this;
 }
+Graph& Graph::order_across_frames(NodeId earlier, NodeId later) {
+  core_->check_building("order_across_frames");
+  (void)core_->node(earlier.value);  // both must exist (throws naming the id otherwise)
+  (void)core_->node(later.value);
+  if (earlier.value != later.value) core_->frame_orders_.emplace_back(earlier.value, later.value);
+  return *this;
+}
+
 Graph& Graph::set_deadline(NodeId node, std::chrono::nanoseconds run, std::chrono::nanoseconds create) {
   core_->check_building("set_deadline");
   auto& n = core_->node(node.value);

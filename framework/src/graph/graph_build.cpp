@@ -598,6 +598,23 @@ void GraphCore::build_tables() {
     s.published.assign(params_.size(), 0);
     s.skip = std::make_unique<std::atomic<std::uint8_t>[]>(nodes_.size());
   }
+  // order_across_frames, over every replica of both nodes.
+  auto states_of = [&](std::uint32_t u) {
+    const NodeState& n = *nodes_[u];
+    return n.replicas.empty() ? std::vector<std::uint32_t>{u} : n.replicas;
+  };
+  for (auto& np : nodes_) {
+    np->next_frame_succs.clear();
+    np->previous_frame_preds = 0;
+  }
+  for (auto [earlier, later] : frame_orders_) {
+    for (std::uint32_t e : states_of(earlier)) {
+      for (std::uint32_t l : states_of(later)) {
+        nodes_[e]->next_frame_succs.push_back(l);
+        ++nodes_[l]->previous_frame_preds;
+      }
+    }
+  }
   for (auto& np : nodes_) {
     NodeState& n = *np;
     n.table.assign(depth_ * n.num_params, nullptr);
@@ -612,8 +629,11 @@ void GraphCore::build_tables() {
       }
     }
     n.pending = std::make_unique<std::atomic<std::int32_t>[]>(depth_ + 1);
-    n.initial_tokens = static_cast<std::int32_t>(n.preds.size()) + 2;  // preds + start + previous frame
-    for (std::size_t k = 0; k <= depth_; ++k) n.pending[k].store(n.initial_tokens - (k == 0 ? 1 : 0));
+    // preds + start + previous frame + the other nodes' previous frames (order_across_frames); frame 0
+    // has no previous frame, so its counter starts without those.
+    const auto previous = static_cast<std::int32_t>(n.previous_frame_preds) + 1;
+    n.initial_tokens = static_cast<std::int32_t>(n.preds.size()) + 1 + previous;
+    for (std::size_t k = 0; k <= depth_; ++k) n.pending[k].store(n.initial_tokens - (k == 0 ? previous : 0));
     n.ring_capacity = telemetry_capacity_ ? telemetry_capacity_ : 1;
     n.ring = std::make_unique<ExecSlot[]>(n.ring_capacity);
   }

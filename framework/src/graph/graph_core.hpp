@@ -146,6 +146,10 @@ struct NodeState {
   std::string label;                    // telemetry name: the node's, or "name[target]" for a replica
   std::vector<std::uint32_t> preds;
   std::vector<std::uint32_t> succs;
+  // Graph::order_across_frames: states whose next frame waits for this one's current frame, and how
+  // many states this one's frames wait for that way (tokens beside preds, start and previous frame).
+  std::vector<std::uint32_t> next_frame_succs;
+  std::uint32_t previous_frame_preds = 0;
   std::vector<std::uint32_t> publishes;  // output graph parameters this node writes (published when it finishes)
   std::size_t num_params = 0;
   std::vector<const DataMeta*> metas;          // per param
@@ -284,6 +288,7 @@ class GraphCore {
   std::vector<std::unique_ptr<NodeState>> nodes_;
   std::vector<std::unique_ptr<DataObject>> data_;
   std::vector<std::unique_ptr<GraphParam>> params_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> frame_orders_;  // (earlier, later): order_across_frames
   std::vector<std::uint32_t> order_;       // the user's nodes, in execution order
   std::vector<std::uint32_t> exec_order_;  // every node state (replicas after their node), in execution order
   std::vector<NodeState*> async_nodes_;      // nodes with a complete callback (the fence thread watches them)

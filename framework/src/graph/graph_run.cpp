@@ -249,6 +249,7 @@ void GraphCore::finish_node(NodeState& n, std::uint64_t frame, Status status, bo
     for (std::uint32_t succ : n.succs) slot.skip[succ].store(1, std::memory_order_release);
   for (std::uint32_t succ : n.succs) release_token(succ, frame);
   release_token(n.index, frame + 1);  // this node may now run the next frame
+  for (std::uint32_t later : n.next_frame_succs) release_token(later, frame + 1);
   // Last: once the frame completes, release() may free everything this thread would touch. (A replica's
   // next frame let through just above may even be done before this one; complete_frame keeps the order.)
   if (slot.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) complete_frame(frame);

@@ -123,6 +123,11 @@ class Graph {
   /// verify() gives up on a create running past @p create. Negative = keep the kernel's.
   Graph& set_deadline(NodeId node, std::chrono::nanoseconds run,
                       std::chrono::nanoseconds create = std::chrono::nanoseconds(-1));
+  /// @brief Frame f + 1 of @p later waits until @p earlier has finished frame f (run, failed or skipped),
+  /// beside the data flow inside each frame. For memory the two nodes share across frames without a buffer
+  /// per frame: a node overwriting what the previous frame's readers still read, or a value carried from
+  /// one frame to the next. Every replica of either node is ordered the same way.
+  Graph& order_across_frames(NodeId earlier, NodeId later);
   /// @brief Expose a node parameter for enqueue/dequeue with @p num_buffers buffers (allocated at verify).
   /// kAutoBuffers: as many as keep the pipeline full, decided at verify (outputs: depth + 1; inputs:
   /// depth + queue capacity + 1; at least 2), so replicas and targets need no arithmetic.
