@@ -50,6 +50,30 @@ inline vx_status VX_CALLBACK int32_output(vx_node, const vx_reference[], vx_uint
   return vxSetMetaFormatAttribute(metas[count - 1], VX_SCALAR_TYPE, &type, sizeof type);
 }
 
+/// One parameter of a user kernel, as vxAddParameterToKernel takes it.
+struct Param {
+  vx_enum direction;
+  vx_enum type;
+  vx_enum state = VX_PARAMETER_STATE_REQUIRED;
+};
+
+/// A finalized user kernel @p name with @p params (in index order), for tests that need a working kernel, not for
+/// the tests of vxAddUserKernel itself; the caller removes it with vxRemoveKernel.
+inline vx_kernel add_user_kernel(vx_context context, const char* name, vx_kernel_f function, const std::vector<Param>& params,
+                                 vx_kernel_validate_f validate, vx_kernel_initialize_f initialize = nullptr,
+                                 vx_kernel_deinitialize_f deinitialize = nullptr) {
+  vx_enum id = 0;
+  EXPECT_EQ(vxAllocateUserKernelId(context, &id), VX_SUCCESS) << name;
+  vx_kernel kernel = vxAddUserKernel(context, name, id, function, static_cast<vx_uint32>(params.size()), validate, initialize,
+                                     deinitialize);
+  EXPECT_EQ(vxGetStatus(reinterpret_cast<vx_reference>(kernel)), VX_SUCCESS) << name;
+  for (vx_uint32 i = 0; i < params.size(); ++i) {
+    EXPECT_EQ(vxAddParameterToKernel(kernel, i, params[i].direction, params[i].type, params[i].state), VX_SUCCESS) << name;
+  }
+  EXPECT_EQ(vxFinalizeKernel(kernel), VX_SUCCESS) << name;
+  return kernel;
+}
+
 class OpenVx : public ::testing::Test {
  protected:
   void SetUp() override {

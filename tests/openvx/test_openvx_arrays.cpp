@@ -18,6 +18,7 @@
 namespace {
 
 using vg_openvx_test::OpenVx;
+using vg_openvx_test::add_user_kernel;
 
 vx_size query_size(vx_array array, vx_enum attribute) {
   vx_size value = 12345;
@@ -794,24 +795,21 @@ class OpenVxGraph : public OpenVx {
  protected:
   void SetUp() override {
     OpenVx::SetUp();
-    vx_enum ids[2] = {};
-    ASSERT_EQ(vxAllocateUserKernelId(context_, &ids[0]), VX_SUCCESS);
-    ASSERT_EQ(vxAllocateUserKernelId(context_, &ids[1]), VX_SUCCESS);
-    produce_ = vxAddUserKernel(context_, "org.visiongraph.test.arrays_produce", ids[0], produce, 4, produce_validate, nullptr, nullptr);
+    produce_ = add_user_kernel(context_, "org.visiongraph.test.arrays_produce", produce,
+                               {{VX_INPUT, VX_TYPE_ARRAY},
+                                {VX_OUTPUT, VX_TYPE_ARRAY},
+                                {VX_OUTPUT, VX_TYPE_USER_DATA_OBJECT},
+                                {VX_OUTPUT, VX_TYPE_OBJECT_ARRAY}},
+                               produce_validate);
     ASSERT_EQ(vxGetStatus(ref(produce_)), VX_SUCCESS);
-    EXPECT_EQ(vxAddParameterToKernel(produce_, 0, VX_INPUT, VX_TYPE_ARRAY, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxAddParameterToKernel(produce_, 1, VX_OUTPUT, VX_TYPE_ARRAY, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxAddParameterToKernel(produce_, 2, VX_OUTPUT, VX_TYPE_USER_DATA_OBJECT, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxAddParameterToKernel(produce_, 3, VX_OUTPUT, VX_TYPE_OBJECT_ARRAY, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxFinalizeKernel(produce_), VX_SUCCESS);
-    consume_ = vxAddUserKernel(context_, "org.visiongraph.test.arrays_consume", ids[1], consume, 5, consume_validate, nullptr, nullptr);
+    consume_ = add_user_kernel(context_, "org.visiongraph.test.arrays_consume", consume,
+                               {{VX_INPUT, VX_TYPE_ARRAY},
+                                {VX_INPUT, VX_TYPE_USER_DATA_OBJECT},
+                                {VX_INPUT, VX_TYPE_OBJECT_ARRAY},
+                                {VX_OUTPUT, VX_TYPE_ARRAY},
+                                {VX_OUTPUT, VX_TYPE_USER_DATA_OBJECT}},
+                               consume_validate);
     ASSERT_EQ(vxGetStatus(ref(consume_)), VX_SUCCESS);
-    EXPECT_EQ(vxAddParameterToKernel(consume_, 0, VX_INPUT, VX_TYPE_ARRAY, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxAddParameterToKernel(consume_, 1, VX_INPUT, VX_TYPE_USER_DATA_OBJECT, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxAddParameterToKernel(consume_, 2, VX_INPUT, VX_TYPE_OBJECT_ARRAY, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxAddParameterToKernel(consume_, 3, VX_OUTPUT, VX_TYPE_ARRAY, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxAddParameterToKernel(consume_, 4, VX_OUTPUT, VX_TYPE_USER_DATA_OBJECT, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxFinalizeKernel(consume_), VX_SUCCESS);
   }
   void TearDown() override {
     EXPECT_EQ(vxRemoveKernel(produce_), VX_SUCCESS);

@@ -21,6 +21,7 @@ using vg_openvx_test::counts_of;
 using vg_openvx_test::log_lines;
 using vg_openvx_test::log_statuses;
 using vg_openvx_test::OpenVx;
+using vg_openvx_test::add_user_kernel;
 
 // --- a user kernel for graphs: out = in + 1, int32 scalars ---------------------------------------------
 
@@ -47,14 +48,7 @@ vx_status VX_CALLBACK validate_add_one(vx_node node, const vx_reference paramete
 }
 
 vx_kernel add_add_one(vx_context context, const char* name = "org.visiongraph.test.add_one_local") {
-  vx_enum id = 0;
-  EXPECT_EQ(vxAllocateUserKernelId(context, &id), VX_SUCCESS);
-  vx_kernel k = vxAddUserKernel(context, name, id, add_one, 2, validate_add_one, nullptr, nullptr);
-  EXPECT_EQ(vxGetStatus(reinterpret_cast<vx_reference>(k)), VX_SUCCESS);
-  EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-  EXPECT_EQ(vxAddParameterToKernel(k, 1, VX_OUTPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-  EXPECT_EQ(vxFinalizeKernel(k), VX_SUCCESS);
-  return k;
+  return add_user_kernel(context, name, add_one, {{VX_INPUT, VX_TYPE_SCALAR}, {VX_OUTPUT, VX_TYPE_SCALAR}}, validate_add_one);
 }
 
 // --- context -------------------------------------------------------------------------------------------
@@ -850,12 +844,8 @@ vx_status VX_CALLBACK validate_with_meta_checks(vx_node, const vx_reference para
 }
 
 TEST_F(OpenVx, MetaFormatFromAnExemplar) {
-  vx_enum id = 0;
-  ASSERT_EQ(vxAllocateUserKernelId(context_, &id), VX_SUCCESS);
-  vx_kernel k = vxAddUserKernel(context_, "x.copy_scalar", id, add_one, 2, validate_with_meta_checks, nullptr, nullptr);
-  EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-  EXPECT_EQ(vxAddParameterToKernel(k, 1, VX_OUTPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-  EXPECT_EQ(vxFinalizeKernel(k), VX_SUCCESS);
+  vx_kernel k = add_user_kernel(context_, "x.copy_scalar", add_one, {{VX_INPUT, VX_TYPE_SCALAR}, {VX_OUTPUT, VX_TYPE_SCALAR}},
+                                validate_with_meta_checks);
   vx_graph g = vxCreateGraph(context_);
   vx_scalar in = vxCreateScalar(context_, VX_TYPE_UINT16, nullptr);
   vx_scalar out = vxCreateVirtualScalar(g, VX_TYPE_INVALID);

@@ -19,6 +19,8 @@ using vg_openvx_test::read_int32;
 using vg_openvx_test::write_int32;
 using vg_openvx_test::int32_output;
 using vg_openvx_test::OpenVx;
+using vg_openvx_test::add_user_kernel;
+using vg_openvx_test::Param;
 
 
 constexpr vx_uint32 kWidth = 8, kHeight = 4;
@@ -116,10 +118,6 @@ vx_status VX_CALLBACK read_delay(vx_node, const vx_reference* parameters, vx_uin
 
 vx_action VX_CALLBACK node_done(vx_node) { return callback_action; }
 
-struct Param {
-  vx_enum direction, type;
-};
-
 class Delays : public OpenVx {
  protected:
   void SetUp() override {
@@ -138,16 +136,8 @@ class Delays : public OpenVx {
   }
 
   vx_kernel add_kernel(const char* name, vx_kernel_f function, vx_kernel_validate_f validate, const std::vector<Param>& params) {
-    vx_enum id = 0;
-    EXPECT_EQ(vxAllocateUserKernelId(context_, &id), VX_SUCCESS);
     const std::string full = std::string("org.visiongraph.test.delays.") + name;
-    vx_kernel k = vxAddUserKernel(context_, full.c_str(), id, function, static_cast<vx_uint32>(params.size()), validate,
-                                  count_initialize, nullptr);
-    EXPECT_EQ(vxGetStatus(ref(k)), VX_SUCCESS);
-    for (vx_uint32 i = 0; i < params.size(); ++i) {
-      EXPECT_EQ(vxAddParameterToKernel(k, i, params[i].direction, params[i].type, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    }
-    EXPECT_EQ(vxFinalizeKernel(k), VX_SUCCESS);
+    vx_kernel k = add_user_kernel(context_, full.c_str(), function, params, validate, count_initialize);
     kernels_.push_back(k);
     return k;
   }
@@ -835,12 +825,8 @@ TEST_F(Delays, ContextReleasedWithDelaysInUse) {
   ASSERT_EQ(vxRegisterAutoAging(graph, pyramids), VX_SUCCESS);
   vx_reference retained = vxGetReferenceFromDelay(delay, -2);
   EXPECT_EQ(vxRetainReference(retained), VX_SUCCESS);
-  vx_enum id = 0;
-  EXPECT_EQ(vxAllocateUserKernelId(context, &id), VX_SUCCESS);
-  vx_kernel kernel = vxAddUserKernel(context, "org.visiongraph.test.delays.teardown", id, add_one, 2, int32_output, nullptr, nullptr);
-  EXPECT_EQ(vxAddParameterToKernel(kernel, 0, VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-  EXPECT_EQ(vxAddParameterToKernel(kernel, 1, VX_OUTPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-  EXPECT_EQ(vxFinalizeKernel(kernel), VX_SUCCESS);
+  vx_kernel kernel = add_user_kernel(context, "org.visiongraph.test.delays.teardown", add_one,
+                                     {{VX_INPUT, VX_TYPE_SCALAR}, {VX_OUTPUT, VX_TYPE_SCALAR}}, int32_output);
   vx_node node = vxCreateGenericNode(graph, kernel);
   EXPECT_EQ(vxSetParameterByIndex(node, 0, vxGetReferenceFromDelay(delay, -1)), VX_SUCCESS);
   EXPECT_EQ(vxSetParameterByIndex(node, 1, vxGetReferenceFromDelay(delay, 0)), VX_SUCCESS);

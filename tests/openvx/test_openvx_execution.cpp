@@ -13,9 +13,12 @@
 #include <thread>
 #include <vector>
 
+#include "openvx_fixture.hpp"
+
 namespace {
 
 using namespace std::chrono_literals;
+using vg_openvx_test::add_user_kernel;
 
 vx_reference ref(void* handle) { return static_cast<vx_reference>(handle); }
 
@@ -314,12 +317,8 @@ TEST_F(OpenVxRun, ReleasingTheContextWithAVerifiedGraphDeinitializesItsNodes) {
   ASSERT_EQ(vxProcessGraph(graph_), VX_SUCCESS);
   // The context goes with everything in it (TearDown releases what is left, after this context is gone).
   vx_context c = vxCreateContext();
-  vx_enum id = 0;
-  ASSERT_EQ(vxAllocateUserKernelId(c, &id), VX_SUCCESS);
-  vx_kernel k = vxAddUserKernel(c, "x.other", id, add_one, 2, validate, initialize, deinitialize);
-  EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-  EXPECT_EQ(vxAddParameterToKernel(k, 1, VX_OUTPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-  EXPECT_EQ(vxFinalizeKernel(k), VX_SUCCESS);
+  vx_kernel k = add_user_kernel(c, "x.other", add_one, {{VX_INPUT, VX_TYPE_SCALAR}, {VX_OUTPUT, VX_TYPE_SCALAR}}, validate,
+                                initialize, deinitialize);
   vx_graph g = vxCreateGraph(c);
   vx_scalar i = vxCreateScalar(c, VX_TYPE_INT32, nullptr), o = vxCreateVirtualScalar(g, VX_TYPE_INVALID);
   vx_node n = vxCreateGenericNode(g, k);

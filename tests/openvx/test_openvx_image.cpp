@@ -17,6 +17,7 @@ namespace {
 
 using vg_openvx_test::status_of;
 using vg_openvx_test::OpenVx;
+using vg_openvx_test::add_user_kernel;
 
 
 /// Maps the whole of @p plane of @p image, calls @p body(ptr, addr), unmaps.
@@ -499,11 +500,12 @@ TEST_F(OpenVx, ValidRectanglesAndTheColorSpace) {
 
 // ---- images in graphs -----------------------------------------------------------------------------
 
-// "invert": out = 255 - in (U8), the output typed like the input by validate. Takes its time when asked.
-std::atomic<int> invert_sleep_ms{0};
+// "invert": out = 255 - in (U8), the output typed like the input by validate. Takes 20 ms when it writes
+// `slow_output` (so only that node is slow).
+std::atomic<vx_image> slow_output{nullptr};
 vx_status VX_CALLBACK invert(vx_node, const vx_reference* parameters, vx_uint32) {
-  std::this_thread::sleep_for(std::chrono::milliseconds(invert_sleep_ms.load()));
   auto in = reinterpret_cast<vx_image>(parameters[0]), out = reinterpret_cast<vx_image>(parameters[1]);
+  if (out == slow_output.load()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   vx_uint32 width = 0, height = 0;
   vxQueryImage(in, VX_IMAGE_WIDTH, &width, sizeof width);
   vxQueryImage(in, VX_IMAGE_HEIGHT, &height, sizeof height);
@@ -556,12 +558,7 @@ class OpenVxImageGraph : public OpenVx {
     OpenVx::TearDown();
   }
   vx_kernel add_kernel(const char* name, vx_kernel_validate_f validate) {
-    vx_enum id = 0;
-    EXPECT_EQ(vxAllocateUserKernelId(context_, &id), VX_SUCCESS);
-    vx_kernel k = vxAddUserKernel(context_, name, id, invert, 2, validate, nullptr, nullptr);
-    EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_IMAGE, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxAddParameterToKernel(k, 1, VX_OUTPUT, VX_TYPE_IMAGE, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxFinalizeKernel(k), VX_SUCCESS);
+    vx_kernel k = add_user_kernel(context_, name, invert, {{VX_INPUT, VX_TYPE_IMAGE}, {VX_OUTPUT, VX_TYPE_IMAGE}}, validate);
     kernels_.push_back(k);
     return k;
   }
@@ -677,14 +674,14 @@ TEST_F(OpenVxImageGraph, ARegionWaitsForTheNodeWritingItsImage) {
   ASSERT_EQ(vxSetImagePixelValues(in, &value), VX_SUCCESS);
   add_node(kernel_, region, out, "cpu1");  // created first on purpose
   add_node(kernel_, in, whole, "cpu0");
-  invert_sleep_ms = 20;
+  slow_output = whole;  // only the writer is slow: a reader not waiting for it would read stale pixels
   for (int frame = 0; frame < 3; ++frame) {
     ASSERT_EQ(vxProcessGraph(graph_), VX_SUCCESS);
     EXPECT_EQ(pixel_u8(out, 0, 7, 7), 5) << "255 - (255 - 5): the reader saw the writer's pixels";
     value.U8 = 0;
     ASSERT_EQ(vxSetImagePixelValues(whole, &value), VX_SUCCESS);
   }
-  invert_sleep_ms = 0;
+  slow_output = nullptr;
   for (vx_image* i : {&in, &whole, &region, &out}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
 }
 
@@ -745,8 +742,6 @@ TEST_F(OpenVxImageGraph, AnItemOfAnObjectArrayOfImagesWaitsForTheArraysWriter) {
   ASSERT_EQ(status_of(frames), VX_SUCCESS);
   vx_image item = reinterpret_cast<vx_image>(vxGetObjectArrayItem(frames, 1));
   EXPECT_EQ(width_of(item), 8u);
-  vx_enum id = 0;
-  ASSERT_EQ(vxAllocateUserKernelId(context_, &id), VX_SUCCESS);
   auto fill_all = [](vx_node, const vx_reference* parameters, vx_uint32) -> vx_status {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     auto array = reinterpret_cast<vx_object_array>(parameters[1]);
@@ -766,10 +761,8 @@ TEST_F(OpenVxImageGraph, AnItemOfAnObjectArrayOfImagesWaitsForTheArraysWriter) {
     vxSetMetaFormatAttribute(metas[1], VX_OBJECT_ARRAY_ITEMTYPE, &type, sizeof type);
     return vxSetMetaFormatAttribute(metas[1], VX_OBJECT_ARRAY_NUMITEMS, &count, sizeof count);
   };
-  vx_kernel writer = vxAddUserKernel(context_, "org.visiongraph.test.fill_all", id, fill_all, 2, validate_all, nullptr, nullptr);
-  EXPECT_EQ(vxAddParameterToKernel(writer, 0, VX_INPUT, VX_TYPE_IMAGE, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-  EXPECT_EQ(vxAddParameterToKernel(writer, 1, VX_OUTPUT, VX_TYPE_OBJECT_ARRAY, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-  EXPECT_EQ(vxFinalizeKernel(writer), VX_SUCCESS);
+  vx_kernel writer = add_user_kernel(context_, "org.visiongraph.test.fill_all", fill_all,
+                                     {{VX_INPUT, VX_TYPE_IMAGE}, {VX_OUTPUT, VX_TYPE_OBJECT_ARRAY}}, validate_all);
   kernels_.push_back(writer);
   vx_image out = vxCreateImage(context_, 8, 8, VX_DF_IMAGE_U8);
   add_node(kernel_, item, out, "cpu1");  // created first on purpose
@@ -880,12 +873,8 @@ vx_status VX_CALLBACK validate_to_pyramid(vx_node, const vx_reference parameters
 }
 
 TEST_F(OpenVxImageGraph, AVirtualPyramidIsSizedByValidateAndItsLevelsFeedOtherNodes) {
-  vx_enum id = 0;
-  ASSERT_EQ(vxAllocateUserKernelId(context_, &id), VX_SUCCESS);
-  vx_kernel k = vxAddUserKernel(context_, "org.visiongraph.test.to_pyramid", id, to_pyramid, 2, validate_to_pyramid, nullptr, nullptr);
-  EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_IMAGE, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-  EXPECT_EQ(vxAddParameterToKernel(k, 1, VX_OUTPUT, VX_TYPE_PYRAMID, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-  EXPECT_EQ(vxFinalizeKernel(k), VX_SUCCESS);
+  vx_kernel k = add_user_kernel(context_, "org.visiongraph.test.to_pyramid", to_pyramid,
+                                {{VX_INPUT, VX_TYPE_IMAGE}, {VX_OUTPUT, VX_TYPE_PYRAMID}}, validate_to_pyramid);
   kernels_.push_back(k);
   vx_image in = vxCreateImage(context_, 16, 12, VX_DF_IMAGE_U8);
   vx_pixel_value_t value{};

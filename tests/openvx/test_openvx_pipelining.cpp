@@ -20,6 +20,7 @@ using vg_openvx_test::read_int32;
 using vg_openvx_test::write_int32;
 using vg_openvx_test::int32_output;
 using vg_openvx_test::OpenVx;
+using vg_openvx_test::add_user_kernel;
 
 
 std::atomic<int> calls{0};
@@ -42,12 +43,8 @@ class OpenVxPipelining : public OpenVx {
     OpenVx::SetUp();
     calls = 0;
     fail_next = false;
-    vx_enum id = 0;
-    ASSERT_EQ(vxAllocateUserKernelId(context_, &id), VX_SUCCESS);
-    kernel_ = vxAddUserKernel(context_, "org.visiongraph.test.twice_plus_one", id, twice_plus_one, 2, int32_output, nullptr, nullptr);
-    EXPECT_EQ(vxAddParameterToKernel(kernel_, 0, VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxAddParameterToKernel(kernel_, 1, VX_OUTPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxFinalizeKernel(kernel_), VX_SUCCESS);
+    kernel_ = add_user_kernel(context_, "org.visiongraph.test.twice_plus_one", twice_plus_one,
+                              {{VX_INPUT, VX_TYPE_SCALAR}, {VX_OUTPUT, VX_TYPE_SCALAR}}, int32_output);
     graph_ = vxCreateGraph(context_);
     for (int i = 0; i < kRefs; ++i) {
       ins_[i] = vxCreateScalar(context_, VX_TYPE_INT32, nullptr);
@@ -302,11 +299,7 @@ vx_status VX_CALLBACK count_up(vx_node, const vx_reference* parameters, vx_uint3
 
 TEST_F(OpenVxPipelining, StreamingRunsFrameAfterFrameWithoutGapsUntilStopped) {
   produced = 0;
-  vx_enum id = 0;
-  ASSERT_EQ(vxAllocateUserKernelId(context_, &id), VX_SUCCESS);
-  vx_kernel source = vxAddUserKernel(context_, "org.visiongraph.test.count_up", id, count_up, 1, int32_output, nullptr, nullptr);
-  EXPECT_EQ(vxAddParameterToKernel(source, 0, VX_OUTPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-  EXPECT_EQ(vxFinalizeKernel(source), VX_SUCCESS);
+  vx_kernel source = add_user_kernel(context_, "org.visiongraph.test.count_up", count_up, {{VX_OUTPUT, VX_TYPE_SCALAR}}, int32_output);
   vx_graph graph = vxCreateGraph(context_);
   vx_scalar counted = vxCreateVirtualScalar(graph, VX_TYPE_INT32);
   vx_node producer = vxCreateGenericNode(graph, source);

@@ -11,6 +11,7 @@ namespace {
 
 using vg_openvx_test::status_of;
 using vg_openvx_test::OpenVx;
+using vg_openvx_test::add_user_kernel;
 
 
 TEST_F(OpenVx, RemapTablesHoldOneSourceCoordinatePerDestinationPixel) {
@@ -137,12 +138,8 @@ TEST_F(OpenVx, AVirtualRemapCarriesATableBetweenKernels) {
   } decls[2] = {{"org.visiongraph.test.shift", shift, validate_shift, VX_TYPE_REMAP, VX_TYPE_REMAP},
                 {"org.visiongraph.test.apply", apply, validate_apply, VX_TYPE_REMAP, VX_TYPE_SCALAR}};
   for (int k = 0; k < 2; ++k) {
-    vx_enum id = 0;
-    ASSERT_EQ(vxAllocateUserKernelId(context_, &id), VX_SUCCESS);
-    kernels[k] = vxAddUserKernel(context_, decls[k].name, id, decls[k].function, 2, decls[k].validate, nullptr, nullptr);
-    EXPECT_EQ(vxAddParameterToKernel(kernels[k], 0, VX_INPUT, decls[k].in, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxAddParameterToKernel(kernels[k], 1, VX_OUTPUT, decls[k].out, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxFinalizeKernel(kernels[k]), VX_SUCCESS);
+    kernels[k] = add_user_kernel(context_, decls[k].name, decls[k].function, {{VX_INPUT, decls[k].in}, {VX_OUTPUT, decls[k].out}},
+                                 decls[k].validate);
   }
   vx_graph graph = vxCreateGraph(context_);
   vx_remap shape = vxCreateRemap(context_, 4, 4, 4, 4);

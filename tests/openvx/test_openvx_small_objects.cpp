@@ -12,6 +12,7 @@
 namespace {
 
 using vg_openvx_test::OpenVx;
+using vg_openvx_test::add_user_kernel;
 
 // ---- LUT ----
 
@@ -615,13 +616,7 @@ class OpenVxSmallObjectGraph : public OpenVx {
     OpenVx::TearDown();
   }
   vx_kernel add_kernel(vx_enum type, vx_kernel_validate_f validate, const char* name) {
-    vx_enum id = 0;
-    EXPECT_EQ(vxAllocateUserKernelId(context_, &id), VX_SUCCESS);
-    vx_kernel k = vxAddUserKernel(context_, name, id, add_one_to_bytes, 2, validate, nullptr, nullptr);
-    EXPECT_EQ(vxGetStatus(ref(k)), VX_SUCCESS);
-    EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, type, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxAddParameterToKernel(k, 1, VX_OUTPUT, type, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxFinalizeKernel(k), VX_SUCCESS);
+    vx_kernel k = add_user_kernel(context_, name, add_one_to_bytes, {{VX_INPUT, type}, {VX_OUTPUT, type}}, validate);
     kernels_.push_back(k);
     return k;
   }

@@ -13,6 +13,7 @@ namespace {
 
 using vg_openvx_test::log_lines;
 using vg_openvx_test::OpenVx;
+using vg_openvx_test::add_user_kernel;
 
 constexpr vx_uint32 kWidth = 64, kHeight = 48;
 
@@ -110,13 +111,7 @@ class ValidRectangles : public OpenVx {
     OpenVx::TearDown();
   }
   vx_kernel add_kernel(const char* name, vx_enum output_type, vx_kernel_validate_f validate) {
-    vx_enum id = 0;
-    EXPECT_EQ(vxAllocateUserKernelId(context_, &id), VX_SUCCESS);
-    vx_kernel k = vxAddUserKernel(context_, name, id, nothing, 2, validate, nullptr, nullptr);
-    EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_IMAGE, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxAddParameterToKernel(k, 1, VX_OUTPUT, output_type, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
-    EXPECT_EQ(vxFinalizeKernel(k), VX_SUCCESS);
-    return k;
+    return add_user_kernel(context_, name, nothing, {{VX_INPUT, VX_TYPE_IMAGE}, {VX_OUTPUT, output_type}}, validate);
   }
   vx_node node(vx_kernel kernel, vx_reference in, vx_reference out) {
     vx_node n = vxCreateGenericNode(graph_, kernel);
