@@ -29,16 +29,76 @@ vx_context context_of(vx_reference owner) noexcept {
   return owner->type == VX_TYPE_CONTEXT ? reinterpret_cast<vx_context>(owner) : owner->context;
 }
 
+bool is_data_object_type(vx_enum type) noexcept {
+  switch (type) {
+    case VX_TYPE_ARRAY:
+    case VX_TYPE_CONVOLUTION:
+    case VX_TYPE_DISTRIBUTION:
+    case VX_TYPE_IMAGE:
+    case VX_TYPE_LUT:
+    case VX_TYPE_MATRIX:
+    case VX_TYPE_OBJECT_ARRAY:
+    case VX_TYPE_PYRAMID:
+    case VX_TYPE_REMAP:
+    case VX_TYPE_SCALAR:
+    case VX_TYPE_THRESHOLD:
+    case VX_TYPE_TENSOR:
+    case VX_TYPE_USER_DATA_OBJECT: return true;
+    default: return false;
+  }
+}
+
+void take_item(_vx_reference* container, vx_reference item) noexcept {
+  retain(item, Hold::internal);
+  (void)release(item, Hold::external);
+  item->container = container;
+}
+
+void drop_item(vx_reference item) noexcept {
+  if (!valid(item)) return;  // already unregistered: the context is going and deletes it itself
+  item->container = nullptr;
+  (void)release(item, Hold::internal);
+}
+
+vx_status make_items_like(vx_reference owner, vx_reference exemplar, vx_size count, _vx_reference* container,
+                          std::vector<vx_reference>& items) noexcept {
+  for (vx_size i = 0; i < count; ++i) {
+    const vx_reference item = create_like(owner, exemplar);
+    if (const vx_status status = vxGetStatus(item); status != VX_SUCCESS) return status;
+    take_item(container, item);
+    items.push_back(item);  // reserved by the caller: cannot throw
+  }
+  return VX_SUCCESS;
+}
+
+std::size_t item_count(const _vx_reference* container) noexcept {
+  if (container->type == VX_TYPE_PYRAMID) return static_cast<const _vx_pyramid*>(container)->images.size();
+  if (container->type == VX_TYPE_OBJECT_ARRAY) return static_cast<const _vx_object_array*>(container)->items.size();
+  return 0;
+}
+
+vx_reference item_at(const _vx_reference* container, std::size_t index) noexcept {
+  if (index >= item_count(container)) return nullptr;
+  if (container->type == VX_TYPE_PYRAMID) return reinterpret_cast<vx_reference>(static_cast<const _vx_pyramid*>(container)->images[index]);
+  return static_cast<const _vx_object_array*>(container)->items[index];
+}
+
+bool item_index(const _vx_reference* container, const _vx_reference* item, std::size_t& index) noexcept {
+  const std::size_t count = item_count(container);
+  for (index = 0; index < count; ++index) {
+    if (item_at(container, index) == item) return true;
+  }
+  return false;
+}
+
 const void* data_root(vx_reference ref) noexcept {
   for (;;) {
     if (ref->type == VX_TYPE_IMAGE && static_cast<_vx_image*>(ref)->parent != nullptr) {
       ref = static_cast<_vx_image*>(ref)->root();
     } else if (ref->type == VX_TYPE_IMAGE && static_cast<_vx_image*>(ref)->memory_owner != nullptr) {
       ref = static_cast<_vx_image*>(ref)->memory_owner;  // an image on a tensor's slice
-    } else if (ref->type == VX_TYPE_OBJECT_ARRAY && !static_cast<_vx_object_array*>(ref)->items.empty() &&
-               static_cast<_vx_object_array*>(ref)->items.front()->type == VX_TYPE_IMAGE &&
-               static_cast<_vx_image*>(static_cast<_vx_object_array*>(ref)->items.front())->memory_owner != nullptr) {
-      ref = static_cast<_vx_image*>(static_cast<_vx_object_array*>(ref)->items.front())->memory_owner;  // images of a tensor
+    } else if (ref->type == VX_TYPE_OBJECT_ARRAY && static_cast<_vx_object_array*>(ref)->memory_owner != nullptr) {
+      ref = static_cast<_vx_object_array*>(ref)->memory_owner;  // images on a tensor's slices
     } else if (ref->container != nullptr && ref->container->type != VX_TYPE_DELAY) {
       ref = ref->container;  // not a delay's: its slots are separate data (slot 0 written, -1 read: no cycle)
     } else if (ref->type == VX_TYPE_TENSOR && static_cast<_vx_tensor_t*>(ref)->memory) {

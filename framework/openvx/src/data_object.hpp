@@ -3,6 +3,9 @@
 // exemplar (object arrays, virtual objects), a meta format filled from an object
 // (vxSetMetaFormatFromReference), and a validate result applied to a node's output at vxVerifyGraph
 // (a virtual object takes it, any other object must match it).
+#include <cstddef>
+#include <vector>
+
 #include "object.hpp"
 
 namespace vg::openvx {
@@ -20,6 +23,29 @@ vx_status meta_from_reference(vx_meta_format meta, vx_reference exemplar) noexce
 /// Applies what validate said (@p meta) to @p output: a virtual object with open attributes takes them and
 /// gets its memory; any other object must match. On a mismatch, @p why says what differs.
 vx_status apply_meta(vx_reference output, vx_meta_format meta, char* why, vx_size why_size) noexcept;
+
+/// The data object types (what a delay slot, an object array item or a kernel parameter can be): true for
+/// every one except delays; object arrays included.
+bool is_data_object_type(vx_enum type) noexcept;
+
+/// Containers (pyramids, object arrays, delays) hold their items internally. take_item makes @p item, a
+/// new object with the creator's (external) hold, an item of @p container: the container holds it and
+/// nodes using the item are ordered with those using the container. drop_item is the container going: an
+/// item the application or a node still holds lives on as an object of its own.
+void take_item(_vx_reference* container, vx_reference item) noexcept;
+void drop_item(vx_reference item) noexcept;
+
+/// @p count new objects made like @p exemplar (create_like, owned by @p owner), taken as items of
+/// @p container and appended to @p items (reserved by the caller). Stops at the first failure and
+/// returns its status; the items made so far stay in @p items.
+vx_status make_items_like(vx_reference owner, vx_reference exemplar, vx_size count, _vx_reference* container,
+                          std::vector<vx_reference>& items) noexcept;
+
+/// The items of a pyramid (its levels) or an object array: how many (0 for anything else), item
+/// @p index (null out of range), and where @p item sits in @p container (false when it is not there).
+std::size_t item_count(const _vx_reference* container) noexcept;
+vx_reference item_at(const _vx_reference* container, std::size_t index) noexcept;
+bool item_index(const _vx_reference* container, const _vx_reference* item, std::size_t& index) noexcept;
 
 /// What identifies the memory @p ref lives in, to order graph nodes: the root image of a region or
 /// channel, the memory a tensor view shares, the container of an item (pyramid level, object array

@@ -20,11 +20,7 @@
 _vx_delay::~_vx_delay() {
   // A no-op for slots already unregistered (the context going); a slot the application retained or a node
   // still uses outlives the delay, as an object of its own.
-  for (vx_reference slot : slots) {
-    if (!vg::openvx::valid(slot)) continue;
-    slot->container = nullptr;
-    (void)vg::openvx::release(slot, vg::openvx::Hold::internal);
-  }
+  for (vx_reference slot : slots) vg::openvx::drop_item(slot);
 }
 
 namespace vg::openvx {
@@ -33,30 +29,10 @@ namespace {
 // Indices run from 0 down to -(slots - 1), a vx_int32.
 constexpr vx_size kMaxSlots = static_cast<vx_size>(std::numeric_limits<vx_int32>::max()) + 1;
 
-/// Types a delay can hold: the data objects, except delays.
-bool is_slot_type(vx_enum type) noexcept {
-  switch (type) {
-    case VX_TYPE_ARRAY:
-    case VX_TYPE_CONVOLUTION:
-    case VX_TYPE_DISTRIBUTION:
-    case VX_TYPE_IMAGE:
-    case VX_TYPE_LUT:
-    case VX_TYPE_MATRIX:
-    case VX_TYPE_OBJECT_ARRAY:
-    case VX_TYPE_PYRAMID:
-    case VX_TYPE_REMAP:
-    case VX_TYPE_SCALAR:
-    case VX_TYPE_THRESHOLD:
-    case VX_TYPE_TENSOR:
-    case VX_TYPE_USER_DATA_OBJECT: return true;
-    default: return false;
-  }
-}
-
 vx_delay make_delay(vx_context context, vx_reference exemplar, vx_size num_slots) noexcept {
   auto fail = [context](vx_status status) { return reinterpret_cast<vx_delay>(error_object(context, status)); };
   if (!valid(exemplar) || exemplar->type == VX_TYPE_ERROR) return fail(VX_ERROR_INVALID_REFERENCE);
-  if (!is_slot_type(exemplar->type)) {
+  if (!is_data_object_type(exemplar->type)) {
     log(context, VX_ERROR_INVALID_TYPE, "vxCreateDelay: an object of type 0x%x cannot be a delay slot", static_cast<unsigned>(exemplar->type));
     return fail(VX_ERROR_INVALID_TYPE);
   }
@@ -73,17 +49,10 @@ vx_delay make_delay(vx_context context, vx_reference exemplar, vx_size num_slots
     delete delay;
     return fail(VX_ERROR_NO_MEMORY);
   }
-  for (vx_size i = 0; i < num_slots; ++i) {
-    vx_reference slot = create_like(context, exemplar);
-    if (const vx_status status = vxGetStatus(slot); status != VX_SUCCESS) {
-      delete delay;  // not adopted yet: its destructor releases the slots made so far
-      return fail(status);
-    }
-    // The delay holds its slots; the application only borrows them (vxGetReferenceFromDelay).
-    retain(slot, Hold::internal);
-    (void)release(slot, Hold::external);
-    slot->container = delay;
-    delay->slots.push_back(slot);  // reserved: cannot throw
+  // The delay holds its slots; the application only borrows them (vxGetReferenceFromDelay).
+  if (const vx_status status = make_items_like(context, exemplar, num_slots, delay, delay->slots); status != VX_SUCCESS) {
+    delete delay;  // not adopted yet: its destructor releases the slots made so far
+    return fail(status);
   }
   vx_reference ref = adopt(delay, Hold::external);
   return ref != nullptr ? reinterpret_cast<vx_delay>(ref) : fail(VX_ERROR_NO_MEMORY);
@@ -97,25 +66,13 @@ _vx_delay* delay_of(vx_reference ref) noexcept {
   return nullptr;
 }
 
-/// Where @p part sits in @p whole (a pyramid's level, an object array's item); false for other containers.
-bool index_in(const _vx_reference* whole, const _vx_reference* part, std::size_t& index) noexcept {
-  auto find = [&](const auto& parts) {
-    const auto it = std::find(parts.begin(), parts.end(), part);
-    index = static_cast<std::size_t>(it - parts.begin());
-    return it != parts.end();
-  };
-  if (whole->type == VX_TYPE_PYRAMID) return find(static_cast<const _vx_pyramid*>(whole)->images);
-  if (whole->type == VX_TYPE_OBJECT_ARRAY) return find(static_cast<const _vx_object_array*>(whole)->items);
-  return false;
-}
-
 /// Fills @p use's age and path for @p ref, which lies in @p delay. False when a container on the way is not
 /// one this knows how to index. May throw std::bad_alloc.
 bool locate(const _vx_delay* delay, vx_reference ref, DelaySlotUse& use) {
   _vx_reference* slot = ref;
   while (slot->container != delay) {
     std::size_t index = 0;
-    if (!index_in(slot->container, slot, index)) return false;
+    if (!item_index(slot->container, slot, index)) return false;
     use.path.push_back(index);
     slot = slot->container;
   }
@@ -127,13 +84,7 @@ bool locate(const _vx_delay* delay, vx_reference ref, DelaySlotUse& use) {
 
 /// The object at @p path inside @p slot (slots are made alike, so every slot has it).
 vx_reference part_of(vx_reference slot, const std::vector<std::size_t>& path) noexcept {
-  for (std::size_t index : path) {
-    if (slot->type == VX_TYPE_PYRAMID) {
-      slot = static_cast<_vx_pyramid*>(slot)->images[index];
-    } else {
-      slot = static_cast<_vx_object_array*>(slot)->items[index];
-    }
-  }
+  for (std::size_t index : path) slot = item_at(slot, index);
   return slot;
 }
 

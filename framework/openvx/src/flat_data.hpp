@@ -1,6 +1,7 @@
 #pragma once
-// The memory of the small data objects (LUT, matrix, convolution, distribution): one zeroed block, made at
-// creation (or at vxVerifyGraph for a virtual object), copied whole and mapped in place.
+// The memory of the small data objects (LUT, matrix, convolution, distribution, remap table, user data
+// object): one zeroed block, made at creation (or at vxVerifyGraph for a virtual object), copied and mapped
+// in place, whole or a byte range of it.
 #include <memory>
 #include <mutex>
 
@@ -24,6 +25,10 @@ class FlatData {
   vx_status copy(bool is_virtual, void* user_ptr, vx_enum usage, vx_enum user_mem_type) noexcept;
   vx_status map(const void* object, bool is_virtual, vx_map_id* map_id, void** ptr, vx_enum usage, vx_enum mem_type) noexcept;
   vx_status unmap(const void* object, vx_map_id map_id) noexcept;
+  /// The same over bytes [offset, offset + size) only (the caller checked the range is inside).
+  vx_status copy_range(bool is_virtual, vx_size offset, vx_size size, void* user_ptr, vx_enum usage, vx_enum user_mem_type) noexcept;
+  vx_status map_range(const void* object, bool is_virtual, vx_size offset, vx_map_id* map_id, void** ptr, vx_enum usage,
+                      vx_enum mem_type) noexcept;
 
  private:
   std::mutex lock_;  // guards the map table (kernels on several threads may map one object)

@@ -4,6 +4,7 @@
 #include <new>
 
 #include "context.hpp"
+#include "data_object.hpp"
 #include "error_object.hpp"
 #include "image.hpp"
 #include "object_array.hpp"
@@ -70,11 +71,10 @@ VX_API_ENTRY vx_object_array VX_API_CALL vxCreateImageObjectArrayFromTensor(vx_t
       delete array;  // releases the images made so far
       return reinterpret_cast<vx_object_array>(error_object(tensor, s));
     }
-    retain(image, Hold::internal);
-    (void)release(image, Hold::external);
-    image->container = array;
+    take_item(array, image);
     array->items.push_back(image);
   }
+  array->memory_owner = tensor;
   vx_reference ref = adopt(array, Hold::external);
   return ref != nullptr ? reinterpret_cast<vx_object_array>(ref) : reinterpret_cast<vx_object_array>(error_object(tensor, VX_ERROR_NO_MEMORY));
 }

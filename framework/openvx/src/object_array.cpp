@@ -14,34 +14,14 @@
 _vx_object_array::~_vx_object_array() {
   // A no-op for items already unregistered (the context going); an item the application still holds
   // stays alive until it is released.
-  for (vx_reference item : items) {
-    if (!vg::openvx::valid(item)) continue;
-    item->container = nullptr;  // an item the application holds outlives the array, on its own
-    (void)vg::openvx::release(item, vg::openvx::Hold::internal);
-  }
+  for (vx_reference item : items) vg::openvx::drop_item(item);
 }
 
 namespace vg::openvx {
 namespace {
 
 /// Types an object array can hold: the data objects, except delays and object arrays.
-bool is_item_type(vx_enum type) noexcept {
-  switch (type) {
-    case VX_TYPE_LUT:
-    case VX_TYPE_DISTRIBUTION:
-    case VX_TYPE_PYRAMID:
-    case VX_TYPE_THRESHOLD:
-    case VX_TYPE_MATRIX:
-    case VX_TYPE_CONVOLUTION:
-    case VX_TYPE_SCALAR:
-    case VX_TYPE_ARRAY:
-    case VX_TYPE_IMAGE:
-    case VX_TYPE_REMAP:
-    case VX_TYPE_TENSOR:
-    case VX_TYPE_USER_DATA_OBJECT: return true;
-    default: return false;
-  }
-}
+bool is_item_type(vx_enum type) noexcept { return is_data_object_type(type) && type != VX_TYPE_OBJECT_ARRAY; }
 
 vx_object_array make_object_array(vx_reference owner, vx_reference exemplar, vx_size count) noexcept {
   auto fail = [owner](vx_status status) { return reinterpret_cast<vx_object_array>(error_object(owner, status)); };
@@ -60,17 +40,10 @@ vx_object_array make_object_array(vx_reference owner, vx_reference exemplar, vx_
     delete array;
     return fail(VX_ERROR_NO_MEMORY);
   }
-  for (vx_size i = 0; i < count; ++i) {
-    vx_reference item = create_like(owner, exemplar);
-    if (const vx_status status = vxGetStatus(item); status != VX_SUCCESS) {
-      delete array;  // not adopted yet: its destructor releases the items made so far
-      return fail(status);
-    }
-    // The array holds its items; the application only holds what vxGetObjectArrayItem gives it.
-    retain(item, Hold::internal);
-    (void)release(item, Hold::external);
-    item->container = array;  // nodes using the item are ordered with those using the array
-    array->items.push_back(item);  // reserved: cannot throw
+  // The array holds its items; the application only holds what vxGetObjectArrayItem gives it.
+  if (const vx_status status = make_items_like(owner, exemplar, count, array, array->items); status != VX_SUCCESS) {
+    delete array;  // not adopted yet: its destructor releases the items made so far
+    return fail(status);
   }
   vx_reference ref = adopt(array, Hold::external);
   return ref != nullptr ? reinterpret_cast<vx_object_array>(ref) : fail(VX_ERROR_NO_MEMORY);

@@ -13,6 +13,8 @@ struct _vx_object_array final : _vx_reference {
   const vx_enum item_type;
   const bool is_virtual;            // its items are virtual too
   std::vector<vx_reference> items;  // held internally; fixed after creation
+  // vxCreateImageObjectArrayFromTensor: the tensor whose memory the items use (held by the items).
+  vx_reference memory_owner = nullptr;
 };
 
 namespace vg::openvx {

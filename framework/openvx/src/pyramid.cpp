@@ -58,9 +58,7 @@ vx_pyramid make_pyramid(vx_reference owner, vx_size levels, vx_float32 scale, vx
     status = vxGetStatus(reinterpret_cast<vx_reference>(image));
     if (status != VX_SUCCESS) break;
     // The pyramid holds its levels; the application only through vxGetPyramidLevel.
-    retain(image, Hold::internal);
-    (void)release(image, Hold::external);
-    image->container = pyramid;
+    take_item(pyramid, image);
     pyramid->images.push_back(image);
   }
   if (status != VX_SUCCESS) {
@@ -117,12 +115,8 @@ vx_status pyramid_apply_meta(_vx_pyramid* pyramid, vx_meta_format meta, char* wh
 using namespace vg::openvx;
 
 _vx_pyramid::~_vx_pyramid() {
-  for (vx_image image : images) {
-    // A level the application still holds outlives the pyramid, as an image of its own.
-    if (!valid(image, VX_TYPE_IMAGE)) continue;
-    image->container = nullptr;
-    (void)release(image, Hold::internal);
-  }
+  // A level the application still holds outlives the pyramid, as an image of its own.
+  for (vx_image image : images) drop_item(image);
 }
 
 extern "C" {

@@ -117,20 +117,16 @@ VX_API_ENTRY vx_status VX_API_CALL vxMapRemapPatch(vx_remap remap, const vx_rect
   if (!valid(remap, VX_TYPE_REMAP)) return VX_ERROR_INVALID_REFERENCE;
   if (map_id == nullptr || stride_y == nullptr || ptr == nullptr || !is_map_usage(usage)) return VX_ERROR_INVALID_PARAMETERS;
   if (const vx_status s = check_patch(remap, rect, coordinate_type, mem_type); s != VX_SUCCESS) return s;
-  vx_uint8* first = entry(remap, rect->start_x, rect->start_y);
-  const std::lock_guard guard(remap->lock);
-  const vx_map_id id = remap->maps.add(remap, usage, first);
-  if (id == 0) return VX_ERROR_NO_RESOURCES;
-  *map_id = id;
+  // In place: the patch's rows are the table's rows.
+  const auto offset = static_cast<vx_size>(entry(remap, rect->start_x, rect->start_y) - remap->table.data());
+  if (const vx_status s = remap->table.map_range(remap, remap->is_virtual, offset, map_id, ptr, usage, mem_type); s != VX_SUCCESS) return s;
   *stride_y = static_cast<vx_size>(remap->destination_width) * kEntry;
-  *ptr = first;  // in place: the patch's rows are the table's rows
   return VX_SUCCESS;
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxUnmapRemapPatch(vx_remap remap, vx_map_id map_id) {
   if (!valid(remap, VX_TYPE_REMAP)) return VX_ERROR_INVALID_REFERENCE;
-  const std::lock_guard guard(remap->lock);
-  return remap->maps.remove(remap, map_id) ? VX_SUCCESS : VX_ERROR_INVALID_PARAMETERS;
+  return remap->table.unmap(remap, map_id);
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxCopyRemapPatch(vx_remap remap, const vx_rectangle_t* rect, vx_size user_stride_y, void* user_ptr,

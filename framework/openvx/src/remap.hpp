@@ -1,9 +1,6 @@
 #pragma once
 // Remap tables: for each destination pixel, the (x, y) source coordinate it is read from, as floats.
-#include <mutex>
-
 #include "flat_data.hpp"
-#include "map_table.hpp"
 #include "object.hpp"
 
 struct _vx_remap final : _vx_reference {
@@ -12,9 +9,7 @@ struct _vx_remap final : _vx_reference {
   vx_uint32 source_width = 0, source_height = 0;
   vx_uint32 destination_width = 0, destination_height = 0;  // the table has one entry per destination pixel
   bool is_virtual = false;
-  vg::openvx::FlatData table;  // vx_coordinates2df_t, rows of destination_width entries
-  std::mutex lock;             // guards the map table
-  vg::openvx::MapTable maps;
+  vg::openvx::FlatData table;  // vx_coordinates2df_t, rows of destination_width entries (mapped in place)
 };
 
 namespace vg::openvx {

@@ -3,10 +3,9 @@
 #include <VX/vx.h>
 
 #include "context.hpp"
+#include "data_object.hpp"
 #include "graph.hpp"
 #include "kernel.hpp"
-#include "object_array.hpp"
-#include "pyramid.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -22,13 +21,9 @@ struct Siblings {
 Siblings siblings(vx_reference item, std::size_t wanted) noexcept {
   Siblings s;
   if (item == nullptr || item->container == nullptr) return s;
-  auto look = [&](const auto& list) {
-    s.count = list.size();
-    while (s.position < list.size() && reinterpret_cast<vx_reference>(list[s.position]) != item) ++s.position;
-    if (wanted < list.size()) s.wanted = reinterpret_cast<vx_reference>(list[wanted]);
-  };
-  if (item->container->type == VX_TYPE_OBJECT_ARRAY) look(static_cast<_vx_object_array*>(item->container)->items);
-  if (item->container->type == VX_TYPE_PYRAMID) look(static_cast<_vx_pyramid*>(item->container)->images);
+  s.count = item_count(item->container);
+  if (!item_index(item->container, item, s.position)) s.position = s.count;
+  s.wanted = item_at(item->container, wanted);
   return s;
 }
 

@@ -24,21 +24,24 @@ vx_user_data_object make_user_data_object(vx_reference owner, const vx_char* typ
   try {
     object = new _vx_user_data_object(context_of(owner), size, is_virtual);
     // A virtual object gets its memory at verification, once its producer has said what it holds.
-    if (!is_virtual) object->bytes.assign(size, 0);
   } catch (...) {
+    delete object;
+    return reinterpret_cast<vx_user_data_object>(error_object(owner, VX_ERROR_NO_MEMORY));
+  }
+  if (!is_virtual && !object->data.allocate(size)) {
     delete object;
     return reinterpret_cast<vx_user_data_object>(error_object(owner, VX_ERROR_NO_MEMORY));
   }
   if (type_name != nullptr) std::snprintf(object->type_name, sizeof object->type_name, "%s", type_name);
   object->name_open = is_virtual && object->type_name[0] == '\0';
-  if (initial != nullptr) std::memcpy(object->bytes.data(), initial, size);
+  if (initial != nullptr) std::memcpy(object->data.data(), initial, size);
   vx_reference ref = adopt(object, Hold::external);
   return reinterpret_cast<vx_user_data_object>(ref != nullptr ? ref : error_object(owner, VX_ERROR_NO_MEMORY));
 }
 
 /// Resolves (offset, size) against the object's memory; size 0 means up to the end. False when outside.
 bool byte_range(const _vx_user_data_object* object, vx_size offset, vx_size& size) noexcept {
-  const vx_size total = object->bytes.size();  // 0 for a virtual object not verified yet
+  const vx_size total = object->data.allocated() ? object->data.size() : 0;  // 0: a virtual object not verified yet
   if (offset >= total) return false;
   if (size == 0) size = total - offset;
   return size <= total - offset;
@@ -63,7 +66,6 @@ vx_status user_data_object_apply_meta(_vx_user_data_object* object, vx_meta_form
     std::snprintf(why, why_size, "validate did not set VX_USER_DATA_OBJECT_SIZE");
     return VX_ERROR_INVALID_DIMENSION;
   }
-  const std::lock_guard guard(object->lock);
   if (!object->size_open && object->size != meta->user_data_size) {
     std::snprintf(why, why_size, "the user data object has %zu bytes, validate says %zu", static_cast<size_t>(object->size),
                   static_cast<size_t>(meta->user_data_size));
@@ -82,14 +84,7 @@ vx_status user_data_object_apply_meta(_vx_user_data_object* object, vx_meta_form
   }
   const vx_size size = object->size_open ? meta->user_data_size : object->size;
   // A virtual object is allocated here; again only when a new verification changed its size.
-  if (object->bytes.size() != size) {
-    try {
-      std::vector<vx_uint8> storage(size, 0);
-      object->bytes.swap(storage);
-    } catch (...) {
-      return VX_ERROR_NO_MEMORY;
-    }
-  }
+  if (!object->data.allocate(size)) return VX_ERROR_NO_MEMORY;
   object->size = size;
   if (object->name_open) std::memcpy(object->type_name, meta->user_data_name, sizeof object->type_name);
   return VX_SUCCESS;
@@ -134,13 +129,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxCopyUserDataObject(vx_user_data_object user
   if (const vx_status s = content_access(user_data_object->is_virtual); s != VX_SUCCESS) return s;
   if (user_ptr == nullptr || user_mem_type != VX_MEMORY_TYPE_HOST || !is_copy_usage(usage)) return VX_ERROR_INVALID_PARAMETERS;
   if (!byte_range(user_data_object, offset, size)) return VX_ERROR_INVALID_PARAMETERS;
-  vx_uint8* bytes = user_data_object->bytes.data() + offset;
-  if (usage == VX_READ_ONLY) {
-    std::memcpy(user_ptr, bytes, size);
-  } else {
-    std::memcpy(bytes, user_ptr, size);
-  }
-  return VX_SUCCESS;
+  return user_data_object->data.copy_range(user_data_object->is_virtual, offset, size, user_ptr, usage, user_mem_type);
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxMapUserDataObject(vx_user_data_object user_data_object, vx_size offset, vx_size size,
@@ -152,19 +141,13 @@ VX_API_ENTRY vx_status VX_API_CALL vxMapUserDataObject(vx_user_data_object user_
     return VX_ERROR_INVALID_PARAMETERS;
   }
   if (!byte_range(user_data_object, offset, size)) return VX_ERROR_INVALID_PARAMETERS;
-  const std::lock_guard guard(user_data_object->lock);
-  const vx_map_id id = user_data_object->maps.add(user_data_object, usage, user_data_object->bytes.data() + offset);
-  if (id == 0) return VX_ERROR_NO_RESOURCES;
-  *ptr = user_data_object->bytes.data() + offset;  // straight into the object's memory
-  *map_id = id;
-  return VX_SUCCESS;
+  return user_data_object->data.map_range(user_data_object, user_data_object->is_virtual, offset, map_id, ptr, usage, mem_type);
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxUnmapUserDataObject(vx_user_data_object user_data_object, vx_map_id map_id) {
   if (!valid(user_data_object, VX_TYPE_USER_DATA_OBJECT)) return VX_ERROR_INVALID_REFERENCE;
   if (const vx_status s = content_access(user_data_object->is_virtual); s != VX_SUCCESS) return s;
-  const std::lock_guard guard(user_data_object->lock);
-  return user_data_object->maps.remove(user_data_object, map_id) ? VX_SUCCESS : VX_ERROR_INVALID_PARAMETERS;
+  return user_data_object->data.unmap(user_data_object, map_id);
 }
 
 }  // extern "C"

@@ -3,10 +3,7 @@
 // whole when created (or at verification for a virtual one), so maps point straight into it.
 #include <VX/vx_khr_user_data_object.h>
 
-#include <mutex>
-#include <vector>
-
-#include "map_table.hpp"
+#include "flat_data.hpp"
 #include "object.hpp"
 
 struct _vx_user_data_object final : _vx_reference {
@@ -24,9 +21,7 @@ struct _vx_user_data_object final : _vx_reference {
   const bool size_open;
   bool name_open = false;
 
-  std::mutex lock;              // guards maps: kernels on several threads may map the object
-  std::vector<vx_uint8> bytes;  // `size` bytes once allocated, never resized while in use
-  vg::openvx::MapTable maps;
+  vg::openvx::FlatData data;  // `size` bytes once allocated (a virtual object's at verification)
 };
 
 namespace vg::openvx {
