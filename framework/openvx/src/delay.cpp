@@ -147,6 +147,8 @@ vx_status age_delay(vx_delay delay) noexcept {
   // re-verification (graph->changed() would drop the compiled graph).
   for (const DelaySlotUse& use : delay->uses) {
     vx_reference now = part_of(delay->slots[use.age], use.path);
+    // A pipelined graph with a delay runs one frame at a time (pipeline_slots): its one slot follows too.
+    for (std::vector<vx_reference>& slot : use.node->slot_arguments) slot[use.parameter] = now;
     vx_reference& argument = use.node->arguments[use.parameter];
     if (argument == now) continue;
     retain(now, Hold::internal);

@@ -10,10 +10,11 @@
 namespace vg::openvx {
 
 void EventQueue::post(vx_enum type, vx_uint32 app_value, const vx_event_info_t& info) noexcept {
-  const auto now = std::chrono::steady_clock::now().time_since_epoch();
   {
     const std::lock_guard guard(lock_);
     if (!enabled_) return;
+    // Read under the lock: events posted from several targets at once still queue in timestamp order.
+    const auto now = std::chrono::steady_clock::now().time_since_epoch();
     if (count_ == kCapacity) {  // nobody reads: the oldest goes, the newest is what a late reader wants
       head_ = (head_ + 1) % kCapacity;
       --count_;

@@ -3,29 +3,38 @@
 
 #include <VX/vx.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <map>
+#include <stdexcept>
 #include <string>
 
+#include "array.hpp"
 #include "context.hpp"
+#include "data_object.hpp"
 #include "delay.hpp"
 #include "graph.hpp"
+#include "image.hpp"
 #include "kernel.hpp"
 #include "pipelining.hpp"
+#include "scalar.hpp"
+#include "tensor.hpp"
+#include "user_data_object.hpp"
 #include "visiongraph/visiongraph.hpp"
 
 namespace vg::openvx {
-namespace {
-
-using vg::Status;
 
 std::uint64_t now_ns() noexcept {
   return static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
 }
+
+namespace {
+
+using vg::Status;
 
 void record(vx_perf_t& perf, std::uint64_t begin, std::uint64_t end) noexcept {
   perf.beg = begin;
@@ -77,15 +86,48 @@ Status node_create(KernelContext& ctx) {
   return Status::ok;
 }
 
+/// Pipe-up of a kernel with VX_KERNEL_PIPEUP_OUTPUT_DEPTH above one, before its first steady call: the
+/// same inputs and a different set of outputs each call, nothing passed downstream.
+vx_status run_output_pipeup(vx_node node, const vx_reference* arguments, vx_uint32 count) noexcept {
+  const vx_uint32 calls = node->pipeup_output_calls;
+  node->pipeup_output_calls = 0;
+  node->state.store(VX_NODE_STATE_PIPEUP, std::memory_order_release);
+  vx_status s = VX_SUCCESS;
+  for (vx_uint32 c = 0; c < calls && s == VX_SUCCESS; ++c) {
+    for (vx_uint32 i = 0; i < count; ++i) {
+      const vx_reference own = node->pipeup_outputs[c * count + i];
+      node->pipeup_arguments[i] = own != nullptr ? own : arguments[i];
+    }
+    s = node->kernel->function(node, node->pipeup_arguments.data(), count);
+  }
+  node->state.store(VX_NODE_STATE_STEADY, std::memory_order_release);
+  return s;
+}
+
 Status node_process(KernelContext& ctx) noexcept {
   auto* node = static_cast<vx_node>(ctx.instance());
+  // A pipelined graph: the arguments of the frame's slot (numbered by the `frame` parameter's buffer).
+  vx_reference* arguments =
+      node->slot_arguments.empty() ? node->arguments.data() : node->slot_arguments[ctx.buffer_index(node->frame_parameter)].data();
+  const auto count = static_cast<vx_uint32>(node->arguments.size());
   // Timing costs two clock reads per node: only while performance measurement is on (vxDirective).
   const bool timed = node->context->performance_enabled;
   const std::uint64_t begin = timed ? now_ns() : 0;
   const InKernelCallback in_callback;
-  const vx_status s = node->kernel->function(node, node->arguments.data(), static_cast<vx_uint32>(node->arguments.size()));
+  node->abandoned.store(false, std::memory_order_relaxed);
+  vx_status s = node->pipeup_output_calls > 0 ? run_output_pipeup(node, arguments, count) : VX_SUCCESS;
+  if (s == VX_SUCCESS) {
+    // Input pipe-up: the first (depth - 1) runs after verification keep their inputs (pipelining.hpp).
+    const bool input_pipeup = node->pipeup_input_calls > 0;
+    if (input_pipeup) node->state.store(VX_NODE_STATE_PIPEUP, std::memory_order_release);
+    s = node->kernel->function(node, arguments, count);
+    if (input_pipeup) {
+      --node->pipeup_input_calls;
+      node->state.store(VX_NODE_STATE_STEADY, std::memory_order_release);
+    }
+  }
   if (timed) record(node->performance, begin, now_ns());
-  node->status = s;
+  node->status.store(s, std::memory_order_relaxed);
   // A replica's events and callback are its node's, read here so ones registered after verification count.
   const vx_node owner = node->replica_of != nullptr ? node->replica_of : node;
   if (s != VX_SUCCESS && owner->error_event.registered) {
@@ -133,6 +175,7 @@ const std::string& runtime_kernel(vx_context context, vx_kernel kernel, std::siz
   KernelDecl decl(name, "the OpenVX kernel " + kernel->kernel_name);
   for (std::size_t i = 0; i < inputs; ++i) decl.input("after" + std::to_string(i), DataKind::scalar);
   decl.output("done", DataKind::scalar, false);
+  decl.input("frame", DataKind::scalar, false);  // pipelined graphs: its buffer number is the frame's slot
   decl.required_attribute("vx_node", AttrType::integer);
   const std::size_t done = inputs;
   decl.validate([done](ValidateContext& v) {
@@ -157,7 +200,7 @@ vx_status run_status(vx_graph graph, Status status) noexcept {
   // A replicated node's status is its first failing replica's.
   for (vx_node node : graph->nodes) {
     for (vx_node replica : node->replicas) {
-      if (replica->status != VX_SUCCESS && node->status == VX_SUCCESS) node->status = replica->status;
+      if (replica->status != VX_SUCCESS && node->status == VX_SUCCESS) node->status = replica->status.load();
       node->abandoned = node->abandoned || replica->abandoned;
     }
   }
@@ -172,10 +215,13 @@ vx_status run_status(vx_graph graph, Status status) noexcept {
   return VX_FAILURE;
 }
 
-/// The end of a run, on the thread that started (vxProcessGraph) or waited for it (vxWaitGraph): no node
-/// runs now. The delays registered for auto-aging age after a completed run and, as the specification
-/// says, after one a node callback abandoned.
-vx_status finish_run(vx_graph graph, Status status, std::uint64_t begin) noexcept {
+}  // namespace
+
+/// The end of a run, on the thread that started (vxProcessGraph), waited for it (vxWaitGraph) or saw it
+/// complete (a pipelined graph, which has no delays): no node runs this frame now. The delays registered
+/// for auto-aging age after a completed run and, as the specification says, after one a node callback
+/// abandoned.
+vx_status finish_frame(vx_graph graph, Status status, std::uint64_t begin) noexcept {
   record(graph->performance, begin, now_ns());
   const vx_status result = run_status(graph, status);
   if (result == VX_SUCCESS || result == VX_ERROR_GRAPH_ABANDONED) {
@@ -191,6 +237,8 @@ vx_status finish_run(vx_graph graph, Status status, std::uint64_t begin) noexcep
   return result;
 }
 
+namespace {
+
 /// vxProcessGraph and vxScheduleGraph: verified (now, if needed) and not running.
 vx_status prepare_run(vx_graph graph) noexcept {
   if (graph->scheduled) return VX_ERROR_GRAPH_SCHEDULED;
@@ -198,8 +246,8 @@ vx_status prepare_run(vx_graph graph) noexcept {
     if (const vx_status s = vxVerifyGraph(graph); s != VX_SUCCESS) return s;
   }
   for (vx_node node : graph->nodes) {
-    node->status = VX_SUCCESS;
-    node->abandoned = false;
+    node->status.store(VX_SUCCESS, std::memory_order_relaxed);
+    node->abandoned.store(false, std::memory_order_relaxed);
   }
   graph->state = VX_GRAPH_STATE_RUNNING;
   return VX_SUCCESS;
@@ -240,20 +288,133 @@ std::vector<vx_node> make_replicas(vx_node node) {
   return node->replicas;
 }
 
+/// An internal hold on a new object made for the compiled graph (the creator gave the application's).
+vx_reference hold_internally(vx_reference object) {
+  if (vxGetStatus(object) != VX_SUCCESS) throw std::runtime_error("no memory for an object the pipelined graph needs");
+  retain(object, Hold::internal);
+  (void)release(object, Hold::external);
+  return object;
+}
+
+/// Pipe-up counters from the kernel's VX_KERNEL_PIPEUP_*_DEPTH, and the output objects the output
+/// pipe-up calls write (one set per call, like the node's outputs).
+void prepare_pipeup(vx_node run) {
+  const auto count = static_cast<vx_uint32>(run->arguments.size());
+  run->state.store(VX_NODE_STATE_STEADY, std::memory_order_relaxed);
+  run->pipeup_input_calls = run->kernel->pipeup_input_depth - 1;
+  run->pipeup_output_calls = run->kernel->pipeup_output_depth - 1;
+  if (run->pipeup_output_calls == 0) return;
+  run->pipeup_arguments.assign(count, nullptr);
+  run->pipeup_outputs.assign(std::size_t{run->pipeup_output_calls} * count, nullptr);
+  for (vx_uint32 c = 0; c < run->pipeup_output_calls; ++c) {
+    for (vx_uint32 i = 0; i < count; ++i) {
+      if (run->kernel->signature[i].direction != VX_OUTPUT || run->arguments[i] == nullptr) continue;
+      run->pipeup_outputs[std::size_t{c} * count + i] = hold_internally(create_like(reinterpret_cast<vx_reference>(run->context), run->arguments[i]));
+    }
+  }
+}
+
+void drop_pipeup(vx_node run) noexcept {
+  for (vx_reference& output : run->pipeup_outputs) {
+    if (output != nullptr) (void)release(output, Hold::internal);
+    output = nullptr;
+  }
+  run->pipeup_outputs.clear();
+  run->pipeup_arguments.clear();
+  run->pipeup_output_calls = 0;
+  run->pipeup_input_calls = 0;
+}
+
+/// A virtual object a pipelined graph may copy per frame slot: nothing else shares its memory (not a
+/// region, channel, view, item or delay slot) and it is of a type kernels only reach through the handle.
+bool copyable_per_slot(vx_reference object) noexcept {
+  if (object->container != nullptr || data_root(object) != object) return false;
+  switch (object->type) {
+    case VX_TYPE_IMAGE: {
+      const auto* image = reinterpret_cast<const _vx_image*>(object);
+      return image->is_virtual && !image->is_uniform && image->parent == nullptr && image->memory_owner == nullptr;
+    }
+    case VX_TYPE_SCALAR: return reinterpret_cast<const _vx_scalar*>(object)->is_virtual;
+    case VX_TYPE_ARRAY: return reinterpret_cast<const _vx_array*>(object)->is_virtual;
+    case VX_TYPE_TENSOR: return reinterpret_cast<const _vx_tensor_t*>(object)->is_virtual;
+    case VX_TYPE_USER_DATA_OBJECT: return reinterpret_cast<const _vx_user_data_object*>(object)->is_virtual;
+    default: return false;
+  }
+}
+
+/// A pipelined graph's frame slots (pipelining.hpp): each compiled node's arguments per slot, the queued
+/// parameters' positions, a copy per slot of each virtual object that allows one, and, for memory the
+/// frames share, an order across frames: a node writing it waits for the previous frame's users.
+void set_up_slots(vx_graph graph, const std::vector<vx_node>& runs, const std::vector<NodeId>& ids, std::size_t slots, vg::Graph& compiled) {
+  GraphExecutor& e = *graph->executor;
+  for (vx_node run : runs) run->slot_arguments.assign(slots, run->arguments);
+  std::vector<vx_reference> queued_objects;
+  for (ParameterQueue& q : e.queues) {
+    const GraphParameter& p = graph->parameters[q.parameter];
+    const vx_reference object = p.node->arguments[p.index];
+    queued_objects.push_back(object);
+    q.positions.clear();
+    q.hold = 0;
+    for (vx_node run : runs) {
+      for (vx_uint32 i = 0; i < run->arguments.size(); ++i) {
+        if (run->arguments[i] != object) continue;
+        q.positions.emplace_back(run, i);
+        if (run->kernel->signature[i].direction == VX_INPUT) q.hold = std::max<std::size_t>(q.hold, run->kernel->pipeup_input_depth - 1);
+      }
+    }
+  }
+  if (slots == 1) return;  // frames one after another: nothing is shared at the same time
+  struct Use {
+    std::size_t run;
+    vx_uint32 index;
+    bool writes;
+  };
+  std::vector<std::pair<const void*, std::vector<Use>>> roots;  // the objects the frames would share, by memory
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    for (vx_uint32 i = 0; i < runs[r]->arguments.size(); ++i) {
+      const vx_reference a = runs[r]->arguments[i];
+      if (a == nullptr || std::find(queued_objects.begin(), queued_objects.end(), a) != queued_objects.end()) continue;
+      const void* root = data_root(a);
+      auto at = std::find_if(roots.begin(), roots.end(), [&](const auto& entry) { return entry.first == root; });
+      if (at == roots.end()) at = roots.insert(roots.end(), {root, {}});
+      at->second.push_back(Use{r, i, runs[r]->kernel->signature[i].direction != VX_INPUT});
+    }
+  }
+  for (const auto& [root, uses] : roots) {
+    const vx_reference object = runs[uses.front().run]->arguments[uses.front().index];
+    const bool alone = std::all_of(uses.begin(), uses.end(), [&](const Use& u) { return runs[u.run]->arguments[u.index] == object; });
+    if (alone && copyable_per_slot(object)) {
+      for (std::size_t slot = 1; slot < slots; ++slot) {
+        const vx_reference copy = hold_internally(create_like(reinterpret_cast<vx_reference>(graph->context), object));
+        e.slot_copies.push_back(copy);
+        if (object->type == VX_TYPE_IMAGE) reinterpret_cast<_vx_image*>(copy)->valid = reinterpret_cast<const _vx_image*>(object)->valid;
+        for (const Use& u : uses) runs[u.run]->slot_arguments[slot][u.index] = copy;
+      }
+      continue;
+    }
+    for (const Use& writer : uses) {
+      if (!writer.writes) continue;
+      for (const Use& user : uses) {
+        if (user.run != writer.run) compiled.order_across_frames(ids[user.run], ids[writer.run]);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 vx_status run_graph_once(vx_graph graph) noexcept {
   for (vx_node node : graph->nodes) {
-    node->status = VX_SUCCESS;
-    node->abandoned = false;
+    node->status.store(VX_SUCCESS, std::memory_order_relaxed);
+    node->abandoned.store(false, std::memory_order_relaxed);
     for (vx_node replica : node->replicas) {
-      replica->status = VX_SUCCESS;
-      replica->abandoned = false;
+      replica->status.store(VX_SUCCESS, std::memory_order_relaxed);
+      replica->abandoned.store(false, std::memory_order_relaxed);
     }
   }
   graph->state = VX_GRAPH_STATE_RUNNING;
   const std::uint64_t begin = now_ns();
-  return finish_run(graph, graph->compiled->process(kRunTimeout), begin);
+  return finish_frame(graph, graph->compiled->process(kRunTimeout), begin);
 }
 
 /// The visiongraph context an OpenVX context runs its graphs in: the default targets, and the workers'
@@ -287,11 +448,21 @@ vx_status compile_graph(vx_graph graph, const std::vector<std::vector<std::size_
     }
     std::vector<std::vector<DataId>> done(graph->nodes.size());
     std::vector<std::vector<NodeId>> ids(graph->nodes.size());
+    const bool pipelined = queued(graph);
+    std::vector<vx_node> all_runs;
+    std::vector<NodeId> all_ids;
+    for (std::size_t k = 0; k < graph->nodes.size(); ++k) {
+      for (vx_node run : runs[k]) prepare_pipeup(run);
+      all_runs.insert(all_runs.end(), runs[k].begin(), runs[k].end());
+    }
+    const std::size_t slots = pipelined ? pipeline_slots(graph, all_runs) : 1;
+    const DataId frame = pipelined ? compiled->add_data("frame", vg::DataMeta::scalar_of(vg::ElementType::u8)) : DataId{};
     for (std::size_t k = 0; k < graph->nodes.size(); ++k) {
       std::size_t inputs = 0;
       for (std::size_t p : after[k]) inputs += runs[p].size();
       for (std::size_t r = 0; r < runs[k].size(); ++r) {
         vx_node run = runs[k][r];
+        run->frame_parameter = inputs + 1;
         const std::string name = "n" + std::to_string(k) + (runs[k].size() > 1 ? "r" + std::to_string(r) : "");
         const NodeId id = compiled->add_node(name, runtime_kernel(context, run->kernel, inputs));
         compiled->set_attribute(id, "vx_node", static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(run)));
@@ -300,7 +471,9 @@ vx_status compile_graph(vx_graph graph, const std::vector<std::vector<std::size_
           done[k].push_back(compiled->add_virtual("done" + name.substr(1), DataKind::scalar));
           compiled->bind(id, inputs, done[k].back());
         }
+        if (pipelined) compiled->bind(id, inputs + 1, frame);
         ids[k].push_back(id);
+        all_ids.push_back(id);
       }
     }
     for (std::size_t k = 0; k < graph->nodes.size(); ++k) {
@@ -311,8 +484,16 @@ vx_status compile_graph(vx_graph graph, const std::vector<std::vector<std::size_
         }
       }
     }
-    compiled->set_pipeline_depth(1);  // one run at a time: the vx objects are the data, single-buffered
-    compiled->verify();               // initializers run here, each on its node's target
+    GraphParamId frame_parameter{};
+    if (pipelined) {
+      // Frames at once, each in its own slot, started by enqueueing the slot's number (pipelining.hpp).
+      frame_parameter = compiled->add_graph_parameter(all_ids.front(), "frame", slots);
+      compiled->set_input_policy(frame_parameter, vg::InputPolicy::block, slots);
+      set_up_slots(graph, all_runs, all_ids, slots, *compiled);
+    }
+    compiled->set_pipeline_depth(slots);  // without a pipeline, one run at a time: the vx objects are the data
+    compiled->verify();                   // initializers run here, each on its node's target
+    if (pipelined) graph->executor->compiled(slots, frame_parameter);
     graph->compiled = std::move(compiled);
     return VX_SUCCESS;
   } catch (const std::bad_alloc&) {
@@ -332,10 +513,16 @@ void release_compiled_graph(vx_graph graph) noexcept {
   std::unique_ptr<vg::Graph> compiled = std::move(graph->compiled);
   graph->scheduled = false;
   compiled.reset();
+  if (graph->executor) graph->executor->drop_copies();
   for (vx_node node : graph->nodes) {
     if (!valid(node, VX_TYPE_NODE)) continue;  // the context is going: it deletes every node itself
-    for (vx_node replica : node->replicas) (void)release(replica, Hold::internal);
+    for (vx_node replica : node->replicas) {
+      drop_pipeup(replica);
+      (void)release(replica, Hold::internal);
+    }
     node->replicas.clear();
+    drop_pipeup(node);
+    node->slot_arguments.clear();
   }
 }
 
@@ -374,7 +561,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxWaitGraph(vx_graph graph) {
   if (!graph->scheduled) return VX_FAILURE;  // nothing scheduled
   const vg::Status status = graph->compiled->wait_submitted(kRunTimeout);
   graph->scheduled = false;
-  return finish_run(graph, status, graph->performance.beg);
+  return finish_frame(graph, status, graph->performance.beg);
 }
 
 }  // extern "C"

@@ -3,9 +3,11 @@
 // node, on the node's target; one token per data object, so the data flow orders the nodes), and each
 // visiongraph node calls its vx kernel through a trampoline with the vx objects themselves.
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "object.hpp"
+#include "visiongraph/core/status.hpp"
 
 namespace vg::openvx {
 
@@ -20,6 +22,16 @@ void release_compiled_graph(vx_graph graph) noexcept;
 /// One run of @p graph (verified) on the calling thread: node statuses reset, the run, then the graph's
 /// state, performance and completion event. Returns the run's status.
 vx_status run_graph_once(vx_graph graph) noexcept;
+
+/// The most frames a pipelined graph runs at once (pipelining.hpp).
+inline constexpr std::size_t kMaxPipelineSlots = 8;
+
+/// The steady clock, in nanoseconds (performance records).
+std::uint64_t now_ns() noexcept;
+
+/// The end of one frame of @p graph that started at @p begin and ended with @p status: the graph's state,
+/// performance, delay aging and completion event. Returns the frame's vx status.
+vx_status finish_frame(vx_graph graph, vg::Status status, std::uint64_t begin) noexcept;
 
 /// Whether @p graph runs on its executor (a queue mode, or streaming enabled; pipelining.hpp).
 bool queued(vx_graph graph) noexcept;

@@ -202,7 +202,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxQueryNode(vx_node node, vx_enum attribute, 
       return VX_SUCCESS;
     }
     case VX_NODE_VALID_RECT_RESET: return put<vx_bool>(ptr, size, node->valid_rect_reset ? vx_true_e : vx_false_e);
-    case VX_NODE_STATE: return put<vx_enum>(ptr, size, VX_NODE_STATE_STEADY);
+    case VX_NODE_STATE: return put<vx_enum>(ptr, size, node->state.load(std::memory_order_acquire));
     default: return VX_ERROR_NOT_SUPPORTED;
   }
 }

@@ -1,6 +1,9 @@
 #pragma once
 // Graphs and nodes. A node holds its kernel and the references set on its parameters; a graph holds its
 // nodes, so the application may release a node handle right after creating it.
+#include <VX/vx_khr_pipelining.h>
+
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -28,10 +31,12 @@ struct _vx_node final : _vx_reference {
   vx_graph graph;                        // not held: the graph holds the node
   vx_kernel kernel;                      // held internally
   std::vector<vx_reference> arguments;   // one per kernel parameter, held internally; null when unset
-  vx_status status = VX_SUCCESS;
+  // Written by the node's target thread, read by whoever finishes a frame (frames overlap when pipelined);
+  // relaxed: the frame's completion orders the write before the read.
+  std::atomic<vx_status> status{VX_SUCCESS};
   vx_perf_t performance{};
   vx_border_t border{};
-  bool abandoned = false;  // its callback answered VX_ACTION_ABANDON in the latest run
+  std::atomic<bool> abandoned{false};  // its callback answered VX_ACTION_ABANDON in the latest run
   vx_size local_data_size = 0;
   void* local_data = nullptr;
   bool local_data_set_by_user = false;
@@ -46,6 +51,20 @@ struct _vx_node final : _vx_reference {
   std::vector<vx_bool> replicated;
   std::vector<vx_node> replicas;  // held internally
   vx_node replica_of = nullptr;   // a replica: the node it replicates (not held)
+  // A pipelined graph (pipelining.hpp): the arguments each frame slot runs with, the slot read from the
+  // compiled node's `frame` parameter. A queued parameter's position holds the frame's reference and a
+  // virtual object has a copy per slot; the rest are `arguments`. Not held: the executor holds the
+  // copies, the queues their references. Empty when the graph is not pipelined.
+  std::vector<std::vector<vx_reference>> slot_arguments;
+  std::size_t frame_parameter = 0;  // index of the compiled node's `frame` parameter
+  // Pipe-up (VX_KERNEL_PIPEUP_OUTPUT_DEPTH / _INPUT_DEPTH): calls in VX_NODE_STATE_PIPEUP still to make
+  // since verification. Output pipe-up calls, all before the first steady one, write
+  // `pipeup_outputs` (one set of output objects per call, held internally) through `pipeup_arguments`.
+  vx_uint32 pipeup_output_calls = 0;
+  vx_uint32 pipeup_input_calls = 0;
+  std::vector<vx_reference> pipeup_outputs;    // (output depth - 1) x arguments.size(); null where not an output
+  std::vector<vx_reference> pipeup_arguments;  // scratch for one pipe-up call (sized at verification)
+  std::atomic<vx_enum> state{VX_NODE_STATE_STEADY};  // VX_NODE_STATE, read by the kernel while it runs
 
   /// Sets @p value (may be null) on parameter @p index, holding the new and dropping the old reference; a
   /// delay slot (or a part of one) is recorded so that the parameter follows the delay's aging.
@@ -79,7 +98,7 @@ struct _vx_graph final : _vx_reference {
 
   std::vector<vx_node> nodes;  // held internally, creation order
   std::vector<vg::openvx::GraphParameter> parameters;
-  vx_enum state = VX_GRAPH_STATE_UNVERIFIED;
+  std::atomic<vx_enum> state{VX_GRAPH_STATE_UNVERIFIED};  // a pipelined graph's frames start and end on two threads
   bool verified = false;
   bool scheduled = false;  // vxScheduleGraph ran, vxWaitGraph not yet
   vx_perf_t performance{};

@@ -10,45 +10,71 @@
 #include "execution.hpp"
 #include "graph.hpp"
 #include "kernel.hpp"
+#include "visiongraph/graph/graph.hpp"
 
 namespace vg::openvx {
 
+bool ParameterQueue::holds(vx_reference ref) const noexcept {
+  return ready.contains(ref) || done.contains(ref) || held.contains(ref) || std::find(in_flight.begin(), in_flight.end(), ref) != in_flight.end();
+}
+
 GraphExecutor::~GraphExecutor() {
   stop();
+  drop_copies();
   for (ParameterQueue& q : queues) {
     for (vx_reference ref : q.candidates) (void)release(ref, Hold::internal);  // a no-op once the context is going
   }
 }
 
+void GraphExecutor::compiled(std::size_t slots, vg::GraphParamId frame) {
+  frame_ = frame;
+  free_slots_.clear();
+  for (std::size_t s = slots; s-- > 0;) free_slots_.push_back(static_cast<std::uint32_t>(s));  // slot 0 first
+  slot_begin_.assign(slots, 0);
+  for (ParameterQueue& q : queues) q.in_flight.assign(slots, nullptr);
+}
+
+void GraphExecutor::drop_copies() noexcept {
+  for (vx_reference copy : slot_copies) (void)release(copy, Hold::internal);
+  slot_copies.clear();
+}
+
 vx_status GraphExecutor::start() noexcept {
   const std::lock_guard guard(lock);
-  if (thread_.joinable()) return VX_SUCCESS;
-  stopping_ = false;
+  if (started_) return VX_SUCCESS;
+  if (!graph_->compiled || graph_->compiled->start() != vg::Status::ok) return VX_FAILURE;
   try {
-    thread_ = std::thread([this] { loop(); });
+    completer_ = std::thread([this] { complete_frames(); });
   } catch (...) {
+    (void)graph_->compiled->stop();
     return VX_ERROR_NO_RESOURCES;
   }
+  started_ = true;
   return VX_SUCCESS;
 }
 
 void GraphExecutor::stop() noexcept {
   {
     const std::lock_guard guard(lock);
-    if (!thread_.joinable()) return;
-    stopping_ = true;
+    if (!started_) return;
+    started_ = false;  // nothing more is admitted
+    streaming = false;
+    manual_runs = 0;
+  }
+  (void)graph_->compiled->stop(vg::StopMode::drain);  // frames in flight finish (the completer sees them)
+  completer_.join();
+  {
+    const std::lock_guard guard(lock);
+    for (ParameterQueue& q : queues) {
+      while (q.held.size() > 0) (void)q.done.push(q.held.pop());
+    }
   }
   changed.notify_all();
-  thread_.join();
-  const std::lock_guard guard(lock);
-  thread_ = std::thread();
-  streaming = false;
-  manual_runs = 0;
 }
 
 bool GraphExecutor::busy() noexcept {
   const std::lock_guard guard(lock);
-  return running || streaming || can_run();
+  return in_flight > 0 || streaming || (started_ && can_run());
 }
 
 bool GraphExecutor::can_run() const noexcept {
@@ -65,59 +91,87 @@ ParameterQueue* GraphExecutor::queue_of(vx_uint32 parameter) noexcept {
   return nullptr;
 }
 
-void GraphExecutor::bind_frame_references() noexcept {
-  for (ParameterQueue& q : queues) {
-    const GraphParameter& p = graph_->parameters[q.parameter];
-    const vx_reference old = p.node->arguments[p.index];
-    if (old == q.in_flight) continue;
-    // Every node reading or writing the parameter's object gets the frame's reference instead; the
-    // graph stays verified (the references were checked at vxSetGraphScheduleConfig).
-    for (vx_node node : graph_->nodes) {
-      for (vx_reference& a : node->arguments) {
-        if (a != old) continue;
-        retain(q.in_flight, Hold::internal);
-        a = q.in_flight;
-        (void)release(old, Hold::internal);
+void GraphExecutor::admit_locked() noexcept {
+  while (started_ && !free_slots_.empty() && can_run()) {
+    const std::uint32_t slot = free_slots_.back();
+    free_slots_.pop_back();
+    for (ParameterQueue& q : queues) {
+      const vx_reference ref = q.ready.pop();
+      q.in_flight[slot] = ref;
+      for (auto [node, index] : q.positions) node->slot_arguments[slot][index] = ref;
+    }
+    if (!streaming && manual_runs > 0) --manual_runs;
+    ++in_flight;
+    slot_begin_[slot] = now_ns();
+    graph_->state = VX_GRAPH_STATE_RUNNING;
+    // Never waits: the compiled graph has room for every slot.
+    const vg::Status s = graph_->compiled->enqueue(frame_, slot, vg::FrameStamp{}, std::chrono::nanoseconds(0));
+    if (s != vg::Status::ok) {
+      log(graph_, VX_FAILURE, "a frame could not be started: %s", vg::to_string(s).data());
+      for (ParameterQueue& q : queues) {
+        (void)q.done.push(q.in_flight[slot]);
+        q.in_flight[slot] = nullptr;
       }
+      free_slots_.push_back(slot);
+      --in_flight;
+      if (first_failure == VX_SUCCESS) first_failure = VX_FAILURE;
+      streaming = false;
+      return;
     }
   }
 }
 
-void GraphExecutor::loop() noexcept {
+void GraphExecutor::complete_frames() noexcept {
   for (;;) {
-    {
-      std::unique_lock guard(lock);
-      changed.wait(guard, [this] { return stopping_ || can_run(); });
-      if (stopping_) return;
-      for (ParameterQueue& q : queues) q.in_flight = q.ready.pop();
-      if (!streaming && manual_runs > 0) --manual_runs;
-      running = true;
-    }
-    bind_frame_references();
-    const vx_status status = run_graph_once(graph_);
-    // Before the frame is marked done: whoever sees it done (vxWaitGraph, a dequeue) finds its events posted.
-    for (const ParameterQueue& q : queues) {
-      const EventRegistration& e = graph_->parameters[q.parameter].consumed_event;
-      if (!e.registered) continue;
-      vx_event_info_t info{};
-      info.graph_parameter_consumed.graph = graph_;
-      info.graph_parameter_consumed.graph_parameter_index = q.parameter;
-      graph_->context->events.post(VX_EVENT_GRAPH_PARAMETER_CONSUMED, e.app_value, info);
-    }
-    {
-      const std::lock_guard guard(lock);
-      for (ParameterQueue& q : queues) {
-        (void)q.done.push(q.in_flight);  // cannot be full: a reference is in one place at a time
-        q.in_flight = nullptr;
-      }
-      running = false;
-      if (status != VX_SUCCESS) {
-        if (first_failure == VX_SUCCESS) first_failure = status;
-        streaming = false;  // a failing node stops streaming, as the extension says
-      }
-    }
-    changed.notify_all();
+    vg::DequeuedBuffer frame;
+    const vg::Status s = graph_->compiled->dequeue(frame_, frame, std::chrono::hours(1));
+    if (s == vg::Status::stopped) return;
+    if (s == vg::Status::ok) frame_done(frame.index, frame.status);
   }
+}
+
+void GraphExecutor::frame_done(std::uint32_t slot, vg::Status status) noexcept {
+  const vx_status result = finish_frame(graph_, status, slot_begin_[slot]);
+  // Before the frame's references are done: whoever sees them done (vxWaitGraph, a dequeue) finds the
+  // events posted.
+  for (const ParameterQueue& q : queues) {
+    const EventRegistration& e = graph_->parameters[q.parameter].consumed_event;
+    if (!e.registered) continue;
+    vx_event_info_t info{};
+    info.graph_parameter_consumed.graph = graph_;
+    info.graph_parameter_consumed.graph_parameter_index = q.parameter;
+    graph_->context->events.post(VX_EVENT_GRAPH_PARAMETER_CONSUMED, e.app_value, info);
+  }
+  {
+    const std::lock_guard guard(lock);
+    for (ParameterQueue& q : queues) {
+      (void)q.held.push(q.in_flight[slot]);  // cannot be full: a reference is in one place at a time
+      q.in_flight[slot] = nullptr;
+      while (q.held.size() > q.hold) (void)q.done.push(q.held.pop());
+    }
+    free_slots_.push_back(slot);
+    --in_flight;
+    if (result != VX_SUCCESS) {
+      if (first_failure == VX_SUCCESS) first_failure = result;
+      streaming = false;  // a failing node stops streaming, as the extension says
+    }
+    admit_locked();
+  }
+  changed.notify_all();
+}
+
+std::size_t pipeline_slots(vx_graph graph, const std::vector<vx_node>& runs) noexcept {
+  if (!graph->auto_aged.empty()) return 1;
+  std::vector<const std::string*> targets;
+  for (vx_node run : runs) {
+    for (vx_reference a : run->arguments) {
+      if (a != nullptr && a->container != nullptr && a->container->type == VX_TYPE_DELAY) return 1;  // values carried between frames
+    }
+    if (std::none_of(targets.begin(), targets.end(), [&](const std::string* t) { return *t == run->target; })) targets.push_back(&run->target);
+  }
+  std::size_t slots = std::min<std::size_t>(targets.size(), kMaxPipelineSlots);
+  for (const ParameterQueue& q : graph->executor->queues) slots = std::min(slots, q.candidates.size());
+  return std::max<std::size_t>(slots, 1);
 }
 
 bool queued(vx_graph graph) noexcept {
@@ -144,6 +198,7 @@ vx_status schedule_queued(vx_graph graph) noexcept {
       return VX_FAILURE;
     }
     e.manual_runs += static_cast<vx_uint32>(frames);
+    e.admit_locked();
   }
   e.changed.notify_all();
   return VX_SUCCESS;
@@ -152,7 +207,7 @@ vx_status schedule_queued(vx_graph graph) noexcept {
 vx_status wait_queued(vx_graph graph) noexcept {
   GraphExecutor& e = *graph->executor;
   std::unique_lock guard(e.lock);
-  e.changed.wait(guard, [&] { return !e.running && (e.streaming ? false : !e.can_run()); });
+  e.changed.wait(guard, [&] { return e.in_flight == 0 && !e.streaming && !(e.admitting() && e.can_run()); });
   const vx_status status = e.first_failure;
   e.first_failure = VX_SUCCESS;
   return status;
@@ -200,6 +255,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxSetGraphScheduleConfig(vx_graph graph, vx_e
       q.candidates.assign(p.refs_list, p.refs_list + p.refs_list_size);
       q.ready.reserve(p.refs_list_size);
       q.done.reserve(p.refs_list_size);
+      q.held.reserve(p.refs_list_size);
     }
   } catch (...) {
     return VX_ERROR_NO_MEMORY;
@@ -229,8 +285,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxGraphParameterEnqueueReadyRef(vx_graph grap
     const std::lock_guard guard(e.lock);
     for (vx_uint32 i = 0; i < num_refs; ++i) {
       // Only references given at vxSetGraphScheduleConfig, and each in one place at a time.
-      if (std::find(q->candidates.begin(), q->candidates.end(), refs[i]) == q->candidates.end() || q->ready.contains(refs[i]) ||
-          q->done.contains(refs[i]) || q->in_flight == refs[i]) {
+      if (std::find(q->candidates.begin(), q->candidates.end(), refs[i]) == q->candidates.end() || q->holds(refs[i])) {
         log(graph, VX_ERROR_INVALID_PARAMETERS, "vxGraphParameterEnqueueReadyRef: reference %u is not in the parameter's list or is queued already", i);
         return VX_ERROR_INVALID_PARAMETERS;
       }
@@ -238,6 +293,10 @@ VX_API_ENTRY vx_status VX_API_CALL vxGraphParameterEnqueueReadyRef(vx_graph grap
     for (vx_uint32 i = 0; i < num_refs; ++i) (void)q->ready.push(refs[i]);
   }
   if (const vx_status s = e.start(); s != VX_SUCCESS) return s;
+  {
+    const std::lock_guard guard(e.lock);
+    e.admit_locked();
+  }
   e.changed.notify_all();
   return VX_SUCCESS;
 }
@@ -250,7 +309,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxGraphParameterDequeueDoneRef(vx_graph graph
   GraphExecutor& e = *graph->executor;
   std::unique_lock guard(e.lock);
   // Waits for a reference to be done; when none can come (nothing queued or running), says so.
-  e.changed.wait(guard, [&] { return q->done.size() > 0 || (!e.running && !e.can_run()); });
+  e.changed.wait(guard, [&] { return q->done.size() > 0 || (e.in_flight == 0 && !(e.admitting() && e.can_run())); });
   if (q->done.size() == 0) {
     *num_refs = 0;
     log(graph, VX_FAILURE, "vxGraphParameterDequeueDoneRef: nothing is queued, so no reference will be done");
@@ -276,6 +335,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxEnableGraphStreaming(vx_graph graph, vx_nod
   if (trigger_node != nullptr && (!valid(trigger_node, VX_TYPE_NODE) || trigger_node->graph != graph)) return VX_ERROR_INVALID_PARAMETERS;
   if (graph->scheduled || (graph->executor && graph->executor->busy())) return VX_ERROR_GRAPH_SCHEDULED;
   if (!graph->executor) {
+    graph->changed();  // compiled again, for frames at once
     graph->executor = std::make_unique<GraphExecutor>(graph);
   }
   graph->streaming_enabled = true;
@@ -297,6 +357,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxStartGraphStreaming(vx_graph graph) {
     const std::lock_guard guard(e.lock);
     if (e.streaming) return VX_FAILURE;  // started already
     e.streaming = true;
+    e.admit_locked();
   }
   e.changed.notify_all();
   return VX_SUCCESS;
@@ -309,7 +370,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxStopGraphStreaming(vx_graph graph) {
   std::unique_lock guard(e.lock);
   if (!e.streaming) return VX_FAILURE;
   e.streaming = false;
-  e.changed.wait(guard, [&] { return !e.running; });  // the frame running now finishes
+  e.changed.wait(guard, [&] { return e.in_flight == 0; });  // the frames in flight finish
   return VX_SUCCESS;
 }
 

@@ -1,0 +1,122 @@
+// After verification, OpenVX frames allocate nothing: vxProcessGraph, and a queued graph whose frames
+// overlap on two targets (enqueue, run, dequeue), counted over every thread of the process.
+#include <VX/vx.h>
+#include <VX/vx_khr_pipelining.h>
+#include <gtest/gtest.h>
+
+#include "alloc_counter.hpp"
+#include "openvx_fixture.hpp"
+
+namespace {
+
+using vg_openvx_test::add_user_kernel;
+using vg_openvx_test::int32_output;
+using vg_openvx_test::OpenVx;
+using vg_openvx_test::read_int32;
+using vg_openvx_test::write_int32;
+
+vx_status VX_CALLBACK plus_one(vx_node, const vx_reference* parameters, vx_uint32) {
+  vx_int32 v = 0;
+  if (vx_status s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[0]), &v, VX_READ_ONLY, VX_MEMORY_TYPE_HOST); s != VX_SUCCESS) return s;
+  v += 1;
+  return vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[1]), &v, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+}
+
+class OpenVxZeroAlloc : public OpenVx {
+ protected:
+  static constexpr int kRefs = 4;
+  void SetUp() override {
+    OpenVx::SetUp();
+    kernel_ = add_user_kernel(context_, "org.visiongraph.test.zero_alloc.plus_one", plus_one,
+                              {{VX_INPUT, VX_TYPE_SCALAR}, {VX_OUTPUT, VX_TYPE_SCALAR}}, int32_output);
+    graph_ = vxCreateGraph(context_);
+    for (int i = 0; i < kRefs; ++i) {
+      ins_[i] = vxCreateScalar(context_, VX_TYPE_INT32, nullptr);
+      outs_[i] = vxCreateScalar(context_, VX_TYPE_INT32, nullptr);
+    }
+    // in -> first (cpu0) -> virtual -> second (cpu1) -> out.
+    vx_scalar between = vxCreateVirtualScalar(graph_, VX_TYPE_INT32);
+    vx_node first = vxCreateGenericNode(graph_, kernel_), second = vxCreateGenericNode(graph_, kernel_);
+    EXPECT_EQ(vxSetParameterByIndex(first, 0, ref(ins_[0])), VX_SUCCESS);
+    EXPECT_EQ(vxSetParameterByIndex(first, 1, ref(between)), VX_SUCCESS);
+    EXPECT_EQ(vxSetParameterByIndex(second, 0, ref(between)), VX_SUCCESS);
+    EXPECT_EQ(vxSetParameterByIndex(second, 1, ref(outs_[0])), VX_SUCCESS);
+    EXPECT_EQ(vxSetNodeTarget(first, VX_TARGET_STRING, "cpu0"), VX_SUCCESS);
+    EXPECT_EQ(vxSetNodeTarget(second, VX_TARGET_STRING, "cpu1"), VX_SUCCESS);
+    for (auto [node, index] : {std::pair{first, 0u}, std::pair{second, 1u}}) {
+      vx_parameter p = vxGetParameterByIndex(node, index);
+      EXPECT_EQ(vxAddParameterToGraph(graph_, p), VX_SUCCESS);
+      EXPECT_EQ(vxReleaseParameter(&p), VX_SUCCESS);
+    }
+    EXPECT_EQ(vxReleaseNode(&first), VX_SUCCESS);
+    EXPECT_EQ(vxReleaseNode(&second), VX_SUCCESS);
+    EXPECT_EQ(vxReleaseScalar(&between), VX_SUCCESS);
+  }
+  void TearDown() override {
+    EXPECT_EQ(vxReleaseGraph(&graph_), VX_SUCCESS);
+    for (int i = 0; i < kRefs; ++i) {
+      EXPECT_EQ(vxReleaseScalar(&ins_[i]), VX_SUCCESS);
+      EXPECT_EQ(vxReleaseScalar(&outs_[i]), VX_SUCCESS);
+    }
+    EXPECT_EQ(vxRemoveKernel(kernel_), VX_SUCCESS);
+    OpenVx::TearDown();
+  }
+  vx_kernel kernel_ = nullptr;
+  vx_graph graph_ = nullptr;
+  vx_scalar ins_[kRefs] = {}, outs_[kRefs] = {};
+};
+
+TEST_F(OpenVxZeroAlloc, ProcessGraphAllocatesNothingPerFrame) {
+  write_int32(ins_[0], 1);
+  for (int f = 0; f < 10; ++f) ASSERT_EQ(vxProcessGraph(graph_), VX_SUCCESS);  // warm-up
+  vg::test::arm_alloc_counter();
+  bool ok = true;
+  for (int f = 0; f < 200; ++f) ok = ok && vxProcessGraph(graph_) == VX_SUCCESS;
+  const vg::test::AllocCounts counts = vg::test::disarm_alloc_counter();
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(counts.news, 0u);
+  EXPECT_EQ(counts.mallocs, 0u);
+  EXPECT_EQ(read_int32(outs_[0]), 3);
+}
+
+TEST_F(OpenVxZeroAlloc, OverlappingQueuedFramesAllocateNothing) {
+  vx_graph_parameter_queue_params_t params[2] = {{0, kRefs, reinterpret_cast<vx_reference*>(ins_)},
+                                                 {1, kRefs, reinterpret_cast<vx_reference*>(outs_)}};
+  ASSERT_EQ(vxSetGraphScheduleConfig(graph_, VX_GRAPH_SCHEDULE_MODE_QUEUE_AUTO, 2, params), VX_SUCCESS);
+  ASSERT_EQ(vxVerifyGraph(graph_), VX_SUCCESS);
+  for (int i = 0; i < kRefs; ++i) {
+    write_int32(ins_[i], i);
+    vx_reference in = ref(ins_[i]), out = ref(outs_[i]);
+    ASSERT_EQ(vxGraphParameterEnqueueReadyRef(graph_, 0, &in, 1), VX_SUCCESS);
+    ASSERT_EQ(vxGraphParameterEnqueueReadyRef(graph_, 1, &out, 1), VX_SUCCESS);
+  }
+  // One frame out, its references back in; the first 20 frames warm up, the next 400 are counted.
+  bool ok = true;
+  vx_int32 last = -1;
+  for (int f = 0; f < 420; ++f) {
+    if (f == 20) vg::test::arm_alloc_counter();
+    vx_reference out = nullptr, in = nullptr;
+    vx_uint32 n = 0;
+    ok = ok && vxGraphParameterDequeueDoneRef(graph_, 1, &out, 1, &n) == VX_SUCCESS && n == 1;
+    ok = ok && vxGraphParameterDequeueDoneRef(graph_, 0, &in, 1, &n) == VX_SUCCESS && n == 1;
+    if (!ok) break;
+    vx_int32 v = 0;
+    ok = ok && vxCopyScalar(reinterpret_cast<vx_scalar>(out), &v, VX_READ_ONLY, VX_MEMORY_TYPE_HOST) == VX_SUCCESS;
+    ok = ok && (last < 0 || v == last + 1);  // inputs count up by one per frame: outputs in frame order
+    last = v;
+    vx_int32 next = 0;
+    ok = ok && vxCopyScalar(reinterpret_cast<vx_scalar>(in), &next, VX_READ_ONLY, VX_MEMORY_TYPE_HOST) == VX_SUCCESS;
+    next += kRefs;
+    ok = ok && vxCopyScalar(reinterpret_cast<vx_scalar>(in), &next, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST) == VX_SUCCESS;
+    ok = ok && vxGraphParameterEnqueueReadyRef(graph_, 0, &in, 1) == VX_SUCCESS;
+    ok = ok && vxGraphParameterEnqueueReadyRef(graph_, 1, &out, 1) == VX_SUCCESS;
+  }
+  const vg::test::AllocCounts counts = vg::test::disarm_alloc_counter();
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(counts.news, 0u);
+  EXPECT_EQ(counts.mallocs, 0u);
+  EXPECT_EQ(last, 419 + 2) << "frame 419's input was 419";
+  EXPECT_EQ(vxWaitGraph(graph_), VX_SUCCESS);
+}
+
+}  // namespace
