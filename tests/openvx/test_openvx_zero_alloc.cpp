@@ -1,5 +1,5 @@
-// After verification, OpenVX frames allocate nothing: vxProcessGraph, and a queued graph whose frames
-// overlap on two targets (enqueue, run, dequeue), counted over every thread of the process.
+// After verification, OpenVX frames allocate nothing: vxProcessGraph of user and standard kernels, and a
+// queued graph whose frames overlap on two targets (enqueue, run, dequeue), counted over every thread.
 #include <VX/vx.h>
 #include <VX/vx_khr_pipelining.h>
 #include <gtest/gtest.h>
@@ -77,6 +77,40 @@ TEST_F(OpenVxZeroAlloc, ProcessGraphAllocatesNothingPerFrame) {
   EXPECT_EQ(counts.news, 0u);
   EXPECT_EQ(counts.mallocs, 0u);
   EXPECT_EQ(read_int32(outs_[0]), 3);
+}
+
+TEST_F(OpenVxZeroAlloc, StandardKernelsAllocateNothingPerFrame) {
+  // A chain of standard kernels of each family through virtual images: filter, bitwise, arithmetic and
+  // conversion kernels map and unmap their images every frame.
+  vx_graph graph = vxCreateGraph(context_);
+  vx_image in = vxCreateImage(context_, 37, 13, VX_DF_IMAGE_U8), out = vxCreateImage(context_, 37, 13, VX_DF_IMAGE_U8);
+  vx_image blurred = vxCreateVirtualImage(graph, 0, 0, VX_DF_IMAGE_VIRT), inverted = vxCreateVirtualImage(graph, 0, 0, VX_DF_IMAGE_VIRT);
+  vx_image difference = vxCreateVirtualImage(graph, 0, 0, VX_DF_IMAGE_VIRT);  // S16: AbsDiff's open output
+  vx_pixel_value_t value{};
+  value.U8 = 40;
+  ASSERT_EQ(vxSetImagePixelValues(in, &value), VX_SUCCESS);
+  vx_int32 no_shift = 0;
+  vx_scalar shift = vxCreateScalar(context_, VX_TYPE_INT32, &no_shift);
+  vx_node nodes[4] = {vxGaussian3x3Node(graph, in, blurred), vxNotNode(graph, blurred, inverted), vxAbsDiffNode(graph, inverted, in, difference),
+                      vxConvertDepthNode(graph, difference, out, VX_CONVERT_POLICY_SATURATE, shift)};
+  ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
+  for (int f = 0; f < 5; ++f) ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);  // warm-up
+  vg::test::arm_alloc_counter();
+  bool ok = true;
+  for (int f = 0; f < 100; ++f) ok = ok && vxProcessGraph(graph) == VX_SUCCESS;
+  const vg::test::AllocCounts counts = vg::test::disarm_alloc_counter();
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(counts.news, 0u);
+  EXPECT_EQ(counts.mallocs, 0u);
+  vx_uint8 pixel = 0;
+  const vx_rectangle_t one{5, 5, 6, 6};
+  vx_imagepatch_addressing_t addressing{1, 1, 1, 1, VX_SCALE_UNITY, VX_SCALE_UNITY, 1, 1, 0};
+  ASSERT_EQ(vxCopyImagePatch(out, &one, 0, &addressing, &pixel, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  EXPECT_EQ(pixel, 255 - 40 - 40) << "|(255 - 40) - 40|";
+  for (vx_node& n : nodes) EXPECT_EQ(vxReleaseNode(&n), VX_SUCCESS);
+  for (vx_image* i : {&in, &out, &blurred, &inverted, &difference}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseScalar(&shift), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
 }
 
 TEST_F(OpenVxZeroAlloc, OverlappingQueuedFramesAllocateNothing) {

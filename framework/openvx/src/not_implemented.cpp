@@ -24,13 +24,6 @@ extern "C" {
 VX_API_ENTRY vx_node VX_API_CALL vxColorConvertNode(vx_graph graph, vx_image, vx_image) {
   return not_implemented<vx_node>(graph);
 }
-VX_API_ENTRY vx_node VX_API_CALL vxChannelExtractNode(vx_graph graph, vx_image, vx_enum, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxChannelCombineNode(vx_graph graph, vx_image, vx_image, vx_image, vx_image,
-    vx_image) {
-  return not_implemented<vx_node>(graph);
-}
 VX_API_ENTRY vx_node VX_API_CALL vxPhaseNode(vx_graph graph, vx_image, vx_image, vx_image) {
   return not_implemented<vx_node>(graph);
 }
@@ -43,19 +36,10 @@ VX_API_ENTRY vx_node VX_API_CALL vxMagnitudeNode(vx_graph graph, vx_image, vx_im
 VX_API_ENTRY vx_node VX_API_CALL vxScaleImageNode(vx_graph graph, vx_image, vx_image, vx_enum) {
   return not_implemented<vx_node>(graph);
 }
-VX_API_ENTRY vx_node VX_API_CALL vxTableLookupNode(vx_graph graph, vx_image, vx_lut, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
 VX_API_ENTRY vx_node VX_API_CALL vxHistogramNode(vx_graph graph, vx_image, vx_distribution) {
   return not_implemented<vx_node>(graph);
 }
 VX_API_ENTRY vx_node VX_API_CALL vxEqualizeHistNode(vx_graph graph, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxAbsDiffNode(vx_graph graph, vx_image, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxThresholdNode(vx_graph graph, vx_image, vx_threshold, vx_image) {
   return not_implemented<vx_node>(graph);
 }
 VX_API_ENTRY vx_node VX_API_CALL vxNonMaxSuppressionNode(vx_graph graph, vx_image, vx_image, vx_int32, vx_image) {
@@ -66,21 +50,6 @@ VX_API_ENTRY vx_node VX_API_CALL vxIntegralImageNode(vx_graph graph, vx_image, v
 }
 
 // Node creators: filters.
-VX_API_ENTRY vx_node VX_API_CALL vxErode3x3Node(vx_graph graph, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxDilate3x3Node(vx_graph graph, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxMedian3x3Node(vx_graph graph, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxBox3x3Node(vx_graph graph, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxGaussian3x3Node(vx_graph graph, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
 VX_API_ENTRY vx_node VX_API_CALL vxNonLinearFilterNode(vx_graph graph, vx_enum, vx_image, vx_matrix, vx_image) {
   return not_implemented<vx_node>(graph);
 }
@@ -107,15 +76,6 @@ VX_API_ENTRY vx_node VX_API_CALL vxMinMaxLocNode(vx_graph graph, vx_image, vx_sc
     vx_scalar, vx_scalar) {
   return not_implemented<vx_node>(graph);
 }
-VX_API_ENTRY vx_node VX_API_CALL vxMinNode(vx_graph graph, vx_image, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxMaxNode(vx_graph graph, vx_image, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxXorNode(vx_graph graph, vx_image, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
 
 // Node creators: control flow.
 VX_API_ENTRY vx_node VX_API_CALL vxScalarOperationNode(vx_graph graph, vx_enum, vx_scalar, vx_scalar, vx_scalar) {
@@ -126,16 +86,6 @@ VX_API_ENTRY vx_node VX_API_CALL vxSelectNode(vx_graph graph, vx_scalar, vx_refe
 }
 
 // Node creators: pixel-wise arithmetic and depth conversion.
-VX_API_ENTRY vx_node VX_API_CALL vxMultiplyNode(vx_graph graph, vx_image, vx_image, vx_scalar, vx_enum, vx_enum,
-    vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxSubtractNode(vx_graph graph, vx_image, vx_image, vx_enum, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxConvertDepthNode(vx_graph graph, vx_image, vx_image, vx_enum, vx_scalar) {
-  return not_implemented<vx_node>(graph);
-}
 
 // Node creators: features, geometry and optical flow.
 VX_API_ENTRY vx_node VX_API_CALL vxCannyEdgeDetectorNode(vx_graph graph, vx_image, vx_threshold, vx_int32, vx_enum,

@@ -10,33 +10,31 @@
 #include "graph.hpp"
 #include "kernel.hpp"
 #include "meta_format.hpp"
+#include "scalar.hpp"
 
 namespace vg::openvx {
 namespace {
-
-struct StandardKernelFunctions {
-  vx_enum kernel_enum;
-  vx_kernel_f function;
-  vx_kernel_validate_f validate;
-};
 
 constexpr StandardKernelFunctions kImplemented[] = {
     {VX_KERNEL_NOT, &not_function, &not_validate},
     {VX_KERNEL_AND, &and_function, &bitwise_binary_validate},
     {VX_KERNEL_OR, &or_function, &bitwise_binary_validate},
-    {VX_KERNEL_ADD, &add_function, &add_validate},
+    {VX_KERNEL_XOR, &xor_function, &bitwise_binary_validate},
     {VX_KERNEL_MEAN_STDDEV, &mean_stddev_function, &mean_stddev_validate},
 };
 
 }  // namespace
 
 void implement_standard_kernel(_vx_kernel* kernel) noexcept {
-  for (const StandardKernelFunctions& k : kImplemented) {
-    if (k.kernel_enum != kernel->enumeration) continue;
-    kernel->function = k.function;
-    kernel->validate = k.validate;
-    kernel->implemented = true;
-    return;
+  for (std::span<const StandardKernelFunctions> family :
+       {std::span<const StandardKernelFunctions>(kImplemented), arithmetic_kernels(), conversion_kernels(), filter_kernels()}) {
+    for (const StandardKernelFunctions& k : family) {
+      if (k.kernel_enum != kernel->enumeration) continue;
+      kernel->function = k.function;
+      kernel->validate = k.validate;
+      kernel->implemented = true;
+      return;
+    }
   }
 }
 
@@ -79,6 +77,33 @@ vx_status input_image(vx_node node, const vx_reference parameters[], vx_uint32 i
   return VX_SUCCESS;
 }
 
+vx_status u8_input(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, const _vx_image*& image) noexcept {
+  if (const vx_status s = input_image(node, parameters, index, name, image); s != VX_SUCCESS) return s;
+  if (image->format != VX_DF_IMAGE_U8) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "%s has format %s, only U8 is supported", name, format_name(image->format));
+  }
+  return VX_SUCCESS;
+}
+
+vx_status enum_parameter(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name,
+                         std::initializer_list<vx_enum> allowed, vx_enum& value) noexcept {
+  if (!valid(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
+  const auto* scalar = as<_vx_scalar>(parameters[index]);
+  if (scalar->data_type != VX_TYPE_ENUM) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be VX_TYPE_ENUM", name,
+                  static_cast<unsigned>(scalar->data_type));
+  }
+  if (scalar->is_virtual) {
+    value = *allowed.begin();
+    return VX_SUCCESS;
+  }
+  std::memcpy(&value, scalar->bytes.data(), sizeof value);
+  for (vx_enum a : allowed) {
+    if (a == value) return VX_SUCCESS;
+  }
+  return refuse(node, VX_ERROR_INVALID_VALUE, "%s is 0x%x, which this kernel does not take", name, static_cast<unsigned>(value));
+}
+
 vx_status same_size(vx_node node, const _vx_image* a, const char* a_name, const _vx_image* b, const char* b_name) noexcept {
   if (a->width == b->width && a->height == b->height) return VX_SUCCESS;
   return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s is %ux%u but %s is %ux%u: they must be the same size", a_name, a->width,
@@ -105,7 +130,7 @@ vx_status output_image(vx_node node, const vx_reference parameters[], vx_uint32 
   return VX_SUCCESS;
 }
 
-MappedImage::MappedImage(vx_image image, vx_enum usage) noexcept : image_(image) {
+MappedImage::MappedImage(vx_image image, vx_enum usage, vx_uint32 plane) noexcept : image_(image) {
   // Per frame: the size straight from the object (one handle check here, one in the map).
   if (!valid(image, VX_TYPE_IMAGE)) {
     status_ = VX_ERROR_INVALID_REFERENCE;
@@ -114,7 +139,7 @@ MappedImage::MappedImage(vx_image image, vx_enum usage) noexcept : image_(image)
   const vx_uint32 width = image->width, height = image->height;
   const vx_rectangle_t whole{0, 0, width, height};
   void* base = nullptr;
-  status_ = vxMapImagePatch(image, &whole, 0, &map_id_, &addressing_, &base, usage, VX_MEMORY_TYPE_HOST, 0);
+  status_ = vxMapImagePatch(image, &whole, plane, &map_id_, &addressing_, &base, usage, VX_MEMORY_TYPE_HOST, 0);
   if (status_ == VX_SUCCESS) {
     base_ = static_cast<vx_uint8*>(base);
   } else {

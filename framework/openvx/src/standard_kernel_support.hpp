@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstring>
+#include <initializer_list>
+#include <span>
 
 #include "image.hpp"
 #include "object.hpp"
@@ -18,16 +20,29 @@ namespace vg::openvx {
 /// (kernel->implemented then says so); leaves it declared only otherwise.
 void implement_standard_kernel(_vx_kernel* kernel) noexcept;
 
+/// A standard kernel this library implements: its function and its validate.
+struct StandardKernelFunctions {
+  vx_enum kernel_enum;
+  vx_kernel_f function;
+  vx_kernel_validate_f validate;
+};
+
+/// The kernels of each family file: kernels_arithmetic.cpp (Add, Subtract, AbsDiff, Min, Max, Multiply),
+/// kernels_conversion.cpp (ConvertDepth, TableLookup, Threshold, ChannelExtract, ChannelCombine) and
+/// kernels_filters.cpp (Dilate3x3, Erode3x3, Median3x3, Box3x3, Gaussian3x3).
+std::span<const StandardKernelFunctions> arithmetic_kernels() noexcept;
+std::span<const StandardKernelFunctions> conversion_kernels() noexcept;
+std::span<const StandardKernelFunctions> filter_kernels() noexcept;
+
 // --- the implemented kernels (one function and one validate each) --------------------------------------
 
 vx_status VX_CALLBACK not_function(vx_node node, const vx_reference* parameters, vx_uint32 num);
 vx_status VX_CALLBACK not_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]);
 vx_status VX_CALLBACK and_function(vx_node node, const vx_reference* parameters, vx_uint32 num);
 vx_status VX_CALLBACK or_function(vx_node node, const vx_reference* parameters, vx_uint32 num);
-/// And and Or: two U8 images of one size in, a U8 image of that size out.
+vx_status VX_CALLBACK xor_function(vx_node node, const vx_reference* parameters, vx_uint32 num);
+/// And, Or and Xor: two U8 images of one size in, a U8 image of that size out.
 vx_status VX_CALLBACK bitwise_binary_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]);
-vx_status VX_CALLBACK add_function(vx_node node, const vx_reference* parameters, vx_uint32 num);
-vx_status VX_CALLBACK add_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]);
 vx_status VX_CALLBACK mean_stddev_function(vx_node node, const vx_reference* parameters, vx_uint32 num);
 vx_status VX_CALLBACK mean_stddev_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]);
 
@@ -48,6 +63,22 @@ const char* format_name(vx_df_image format) noexcept;
 /// its producer's validate, which runs first). Refuses an image with no format or size yet.
 vx_status input_image(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, const _vx_image*& image) noexcept;
 
+/// input_image, and the image is U8 (VX_ERROR_INVALID_FORMAT naming it otherwise).
+vx_status u8_input(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, const _vx_image*& image) noexcept;
+
+inline bool u8_or_s16(vx_df_image format) noexcept { return format == VX_DF_IMAGE_U8 || format == VX_DF_IMAGE_S16; }
+
+/// A VX_TYPE_ENUM scalar parameter whose value must be one of @p allowed. The value is checked when it
+/// can be read: a virtual scalar gets its value only while the graph runs (the kernel function checks it
+/// then), and @p value is then the first allowed one.
+vx_status enum_parameter(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name,
+                         std::initializer_list<vx_enum> allowed, vx_enum& value) noexcept;
+
+/// An overflow policy parameter (VX_CONVERT_POLICY_WRAP or _SATURATE), named "policy" in the log.
+inline vx_status policy_parameter(vx_node node, const vx_reference parameters[], vx_uint32 index, vx_enum& policy) noexcept {
+  return enum_parameter(node, parameters, index, "policy", {VX_CONVERT_POLICY_WRAP, VX_CONVERT_POLICY_SATURATE}, policy);
+}
+
 /// Both inputs have one size; refuses (VX_ERROR_INVALID_PARAMETERS) otherwise.
 vx_status same_size(vx_node node, const _vx_image* a, const char* a_name, const _vx_image* b, const char* b_name) noexcept;
 
@@ -59,11 +90,15 @@ vx_status output_image(vx_node node, const vx_reference parameters[], vx_uint32 
 
 // --- kernel function helpers ----------------------------------------------------------------------------
 
-/// Plane 0 of an image, mapped whole for the life of this object while a kernel function runs (virtual
-/// images are reachable there). Mapping allocates nothing, so a kernel stays allocation-free per frame.
+inline vx_image image_at(const vx_reference* parameters, vx_uint32 index) noexcept { return reinterpret_cast<vx_image>(parameters[index]); }
+
+/// One plane of an image (plane 0 unless asked), mapped whole for the life of this object while a kernel
+/// function runs (virtual images are reachable there). Mapping allocates nothing, so a kernel stays
+/// allocation-free per frame. width() and height() are in image pixels, as the patch addressing gives
+/// them; a subsampled plane's pixel (x, y) of the image is at row(y / step_y) + (x / step_x) * stride_x.
 class MappedImage {
  public:
-  MappedImage(vx_image image, vx_enum usage) noexcept;
+  MappedImage(vx_image image, vx_enum usage, vx_uint32 plane = 0) noexcept;
   ~MappedImage();
   MappedImage(const MappedImage&) = delete;
   MappedImage& operator=(const MappedImage&) = delete;
@@ -73,6 +108,7 @@ class MappedImage {
   vx_uint32 height() const noexcept { return addressing_.dim_y; }
   vx_int32 stride_x() const noexcept { return addressing_.stride_x; }
   vx_uint8* row(vx_uint32 y) const noexcept { return base_ + static_cast<std::ptrdiff_t>(y) * addressing_.stride_y; }
+  const vx_imagepatch_addressing_t& addressing() const noexcept { return addressing_; }
 
  private:
   vx_image image_;
@@ -81,6 +117,14 @@ class MappedImage {
   vx_uint8* base_ = nullptr;
   vx_status status_;
 };
+
+/// The first failed mapping's status among @p images, or VX_SUCCESS.
+template <typename... Mapped>
+vx_status mapped(const Mapped&... images) noexcept {
+  vx_status status = VX_SUCCESS;
+  ((status = status == VX_SUCCESS ? images.status() : status), ...);
+  return status;
+}
 
 /// Pixel loads and stores through memcpy: rows of images from handles need not be aligned.
 template <typename T>

@@ -1,6 +1,6 @@
-// Node creators of the implemented standard kernels (vxNotNode, vxAndNode, vxOrNode, vxAddNode,
-// vxMeanStdDevNode): a generic node of the standard kernel with its arguments set. Value arguments (Add's
-// policy) become scalars the node holds.
+// Node creators of the standard kernels with an implementation (standard_kernel_support.hpp): a generic
+// node of the standard kernel with its arguments set. Value arguments (a policy, a channel) become
+// scalars the node holds.
 #include <VX/vx.h>
 
 #include <initializer_list>
@@ -63,36 +63,152 @@ vx_node standard_node(vx_graph graph, vx_enum kernel_enum, const char* creator, 
 
 vx_reference as_reference(void* handle) noexcept { return static_cast<vx_reference>(handle); }
 
+/// A value argument of a creator (a policy, a channel, a shift) as a scalar of the graph's context: the
+/// node holds it, and the creator's own handle goes with this object.
+class ValueScalar {
+ public:
+  ValueScalar(vx_graph graph, vx_enum type, const void* value) noexcept : scalar_(vxCreateScalar(graph->context, type, value)) {}
+  ~ValueScalar() {
+    if (status() == VX_SUCCESS) (void)vxReleaseScalar(&scalar_);
+  }
+  ValueScalar(const ValueScalar&) = delete;
+  ValueScalar& operator=(const ValueScalar&) = delete;
+  vx_status status() const noexcept { return vxGetStatus(as_reference(scalar_)); }
+  vx_reference ref() const noexcept { return as_reference(scalar_); }
+
+ private:
+  vx_scalar scalar_;
+};
+
+/// A node of a standard kernel with one image in and one image out (the 3x3 filters).
+vx_node image_to_image(vx_graph graph, vx_enum kernel_enum, const char* creator, vx_image input, vx_image output) noexcept {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, kernel_enum, creator, {{as_reference(input), "input"}, {as_reference(output), "output"}});
+}
+
+/// A node of a standard kernel with two images in and one image out (And, Or, Xor, AbsDiff, Min, Max).
+vx_node two_images_to_image(vx_graph graph, vx_enum kernel_enum, const char* creator, vx_image in1, vx_image in2, vx_image out) noexcept {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, kernel_enum, creator, {{as_reference(in1), "in1"}, {as_reference(in2), "in2"}, {as_reference(out), "out"}});
+}
+
+/// Add and Subtract: two images, an overflow policy (a value), one image out.
+vx_node two_images_policy_to_image(vx_graph graph, vx_enum kernel_enum, const char* creator, vx_image in1, vx_image in2, vx_enum policy,
+                                   vx_image out) noexcept {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar policy_scalar(graph, VX_TYPE_ENUM, &policy);
+  if (const vx_status s = policy_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, kernel_enum, creator,
+                       {{as_reference(in1), "in1"}, {as_reference(in2), "in2"}, {policy_scalar.ref(), "policy"}, {as_reference(out), "out"}});
+}
+
 }  // namespace
 
 extern "C" {
 
 VX_API_ENTRY vx_node VX_API_CALL vxNotNode(vx_graph graph, vx_image input, vx_image output) {
-  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
-  return standard_node(graph, VX_KERNEL_NOT, "vxNotNode", {{as_reference(input), "input"}, {as_reference(output), "output"}});
+  return image_to_image(graph, VX_KERNEL_NOT, "vxNotNode", input, output);
 }
 
 VX_API_ENTRY vx_node VX_API_CALL vxAndNode(vx_graph graph, vx_image in1, vx_image in2, vx_image out) {
-  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
-  return standard_node(graph, VX_KERNEL_AND, "vxAndNode",
-                       {{as_reference(in1), "in1"}, {as_reference(in2), "in2"}, {as_reference(out), "out"}});
+  return two_images_to_image(graph, VX_KERNEL_AND, "vxAndNode", in1, in2, out);
 }
 
 VX_API_ENTRY vx_node VX_API_CALL vxOrNode(vx_graph graph, vx_image in1, vx_image in2, vx_image out) {
-  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
-  return standard_node(graph, VX_KERNEL_OR, "vxOrNode", {{as_reference(in1), "in1"}, {as_reference(in2), "in2"}, {as_reference(out), "out"}});
+  return two_images_to_image(graph, VX_KERNEL_OR, "vxOrNode", in1, in2, out);
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxXorNode(vx_graph graph, vx_image in1, vx_image in2, vx_image out) {
+  return two_images_to_image(graph, VX_KERNEL_XOR, "vxXorNode", in1, in2, out);
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxAbsDiffNode(vx_graph graph, vx_image in1, vx_image in2, vx_image out) {
+  return two_images_to_image(graph, VX_KERNEL_ABSDIFF, "vxAbsDiffNode", in1, in2, out);
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxMinNode(vx_graph graph, vx_image in1, vx_image in2, vx_image out) {
+  return two_images_to_image(graph, VX_KERNEL_MIN, "vxMinNode", in1, in2, out);
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxMaxNode(vx_graph graph, vx_image in1, vx_image in2, vx_image out) {
+  return two_images_to_image(graph, VX_KERNEL_MAX, "vxMaxNode", in1, in2, out);
 }
 
 VX_API_ENTRY vx_node VX_API_CALL vxAddNode(vx_graph graph, vx_image in1, vx_image in2, vx_enum policy, vx_image out) {
+  return two_images_policy_to_image(graph, VX_KERNEL_ADD, "vxAddNode", in1, in2, policy, out);
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxSubtractNode(vx_graph graph, vx_image in1, vx_image in2, vx_enum policy, vx_image out) {
+  return two_images_policy_to_image(graph, VX_KERNEL_SUBTRACT, "vxSubtractNode", in1, in2, policy, out);
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxMultiplyNode(vx_graph graph, vx_image in1, vx_image in2, vx_scalar scale, vx_enum overflow_policy,
+                                                vx_enum rounding_policy, vx_image out) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
-  // The policy travels as a scalar the node holds; the application never sees it.
-  vx_scalar policy_scalar = vxCreateScalar(graph->context, VX_TYPE_ENUM, &policy);
-  if (const vx_status s = vxGetStatus(as_reference(policy_scalar)); s != VX_SUCCESS) return fail(graph, s);
-  vx_node node = standard_node(graph, VX_KERNEL_ADD, "vxAddNode",
-                               {{as_reference(in1), "in1"}, {as_reference(in2), "in2"}, {as_reference(policy_scalar), "policy"},
-                                {as_reference(out), "out"}});
-  (void)vxReleaseScalar(&policy_scalar);
-  return node;
+  const ValueScalar overflow(graph, VX_TYPE_ENUM, &overflow_policy), rounding(graph, VX_TYPE_ENUM, &rounding_policy);
+  for (const ValueScalar* v : {&overflow, &rounding}) {
+    if (const vx_status s = v->status(); s != VX_SUCCESS) return fail(graph, s);
+  }
+  return standard_node(graph, VX_KERNEL_MULTIPLY, "vxMultiplyNode",
+                       {{as_reference(in1), "in1"}, {as_reference(in2), "in2"}, {as_reference(scale), "scale"},
+                        {overflow.ref(), "overflow_policy"}, {rounding.ref(), "rounding_policy"}, {as_reference(out), "out"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxConvertDepthNode(vx_graph graph, vx_image input, vx_image output, vx_enum policy, vx_scalar shift) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar policy_scalar(graph, VX_TYPE_ENUM, &policy);
+  if (const vx_status s = policy_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_CONVERTDEPTH, "vxConvertDepthNode",
+                       {{as_reference(input), "input"}, {as_reference(output), "output"}, {policy_scalar.ref(), "policy"},
+                        {as_reference(shift), "shift"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxTableLookupNode(vx_graph graph, vx_image input, vx_lut lut, vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_TABLE_LOOKUP, "vxTableLookupNode",
+                       {{as_reference(input), "input"}, {as_reference(lut), "lut"}, {as_reference(output), "output"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxThresholdNode(vx_graph graph, vx_image input, vx_threshold thresh, vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_THRESHOLD, "vxThresholdNode",
+                       {{as_reference(input), "input"}, {as_reference(thresh), "thresh"}, {as_reference(output), "output"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxChannelExtractNode(vx_graph graph, vx_image input, vx_enum channel, vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar channel_scalar(graph, VX_TYPE_ENUM, &channel);
+  if (const vx_status s = channel_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_CHANNEL_EXTRACT, "vxChannelExtractNode",
+                       {{as_reference(input), "input"}, {channel_scalar.ref(), "channel"}, {as_reference(output), "output"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxChannelCombineNode(vx_graph graph, vx_image plane0, vx_image plane1, vx_image plane2, vx_image plane3,
+                                                      vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_CHANNEL_COMBINE, "vxChannelCombineNode",
+                       {{as_reference(plane0), "plane0"}, {as_reference(plane1), "plane1"}, {as_reference(plane2), "plane2"},
+                        {as_reference(plane3), "plane3"}, {as_reference(output), "output"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxDilate3x3Node(vx_graph graph, vx_image input, vx_image output) {
+  return image_to_image(graph, VX_KERNEL_DILATE_3x3, "vxDilate3x3Node", input, output);
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxErode3x3Node(vx_graph graph, vx_image input, vx_image output) {
+  return image_to_image(graph, VX_KERNEL_ERODE_3x3, "vxErode3x3Node", input, output);
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxMedian3x3Node(vx_graph graph, vx_image input, vx_image output) {
+  return image_to_image(graph, VX_KERNEL_MEDIAN_3x3, "vxMedian3x3Node", input, output);
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxBox3x3Node(vx_graph graph, vx_image input, vx_image output) {
+  return image_to_image(graph, VX_KERNEL_BOX_3x3, "vxBox3x3Node", input, output);
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxGaussian3x3Node(vx_graph graph, vx_image input, vx_image output) {
+  return image_to_image(graph, VX_KERNEL_GAUSSIAN_3x3, "vxGaussian3x3Node", input, output);
 }
 
 VX_API_ENTRY vx_node VX_API_CALL vxMeanStdDevNode(vx_graph graph, vx_image input, vx_scalar mean, vx_scalar stddev) {

@@ -73,6 +73,99 @@ VX_API_ENTRY vx_status VX_API_CALL vxuAdd(vx_context context, vx_image in1, vx_i
   return run_one_node(context, [&](vx_graph graph) { return vxAddNode(graph, in1, in2, policy, out); });
 }
 
+VX_API_ENTRY vx_status VX_API_CALL vxuXor(vx_context context, vx_image in1, vx_image in2, vx_image out) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxXorNode(graph, in1, in2, out); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuAbsDiff(vx_context context, vx_image in1, vx_image in2, vx_image out) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxAbsDiffNode(graph, in1, in2, out); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuMin(vx_context context, vx_image in1, vx_image in2, vx_image out) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxMinNode(graph, in1, in2, out); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuMax(vx_context context, vx_image in1, vx_image in2, vx_image out) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxMaxNode(graph, in1, in2, out); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuSubtract(vx_context context, vx_image in1, vx_image in2, vx_enum policy, vx_image out) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxSubtractNode(graph, in1, in2, policy, out); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuMultiply(vx_context context, vx_image in1, vx_image in2, vx_float32 scale, vx_enum overflow_policy,
+                                               vx_enum rounding_policy, vx_image out) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  // The scale travels as a scalar of the context for the node's life.
+  vx_scalar scale_scalar = vxCreateScalar(context, VX_TYPE_FLOAT32, &scale);
+  vx_status status = vxGetStatus(reinterpret_cast<vx_reference>(scale_scalar));
+  if (status != VX_SUCCESS) return status;
+  status = run_one_node(context, [&](vx_graph graph) { return vxMultiplyNode(graph, in1, in2, scale_scalar, overflow_policy, rounding_policy, out); });
+  (void)vxReleaseScalar(&scale_scalar);
+  return status;
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuConvertDepth(vx_context context, vx_image input, vx_image output, vx_enum policy, vx_int32 shift) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  vx_scalar shift_scalar = vxCreateScalar(context, VX_TYPE_INT32, &shift);
+  vx_status status = vxGetStatus(reinterpret_cast<vx_reference>(shift_scalar));
+  if (status != VX_SUCCESS) return status;
+  status = run_one_node(context, [&](vx_graph graph) { return vxConvertDepthNode(graph, input, output, policy, shift_scalar); });
+  (void)vxReleaseScalar(&shift_scalar);
+  return status;
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuTableLookup(vx_context context, vx_image input, vx_lut lut, vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxTableLookupNode(graph, input, lut, output); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuThreshold(vx_context context, vx_image input, vx_threshold thresh, vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxThresholdNode(graph, input, thresh, output); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuChannelExtract(vx_context context, vx_image input, vx_enum channel, vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxChannelExtractNode(graph, input, channel, output); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuChannelCombine(vx_context context, vx_image plane0, vx_image plane1, vx_image plane2, vx_image plane3,
+                                                     vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxChannelCombineNode(graph, plane0, plane1, plane2, plane3, output); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuDilate3x3(vx_context context, vx_image input, vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxDilate3x3Node(graph, input, output); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuErode3x3(vx_context context, vx_image input, vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxErode3x3Node(graph, input, output); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuMedian3x3(vx_context context, vx_image input, vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxMedian3x3Node(graph, input, output); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuBox3x3(vx_context context, vx_image input, vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxBox3x3Node(graph, input, output); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuGaussian3x3(vx_context context, vx_image input, vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxGaussian3x3Node(graph, input, output); });
+}
+
 VX_API_ENTRY vx_status VX_API_CALL vxuMeanStdDev(vx_context context, vx_image input, vx_float32* mean, vx_float32* stddev) {
   if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
   if (mean == nullptr) return VX_ERROR_INVALID_PARAMETERS;

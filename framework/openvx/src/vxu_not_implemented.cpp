@@ -6,12 +6,6 @@ extern "C" {
 
 // Color, channels and per-pixel image functions.
 VX_API_ENTRY vx_status VX_API_CALL vxuColorConvert(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
-VX_API_ENTRY vx_status VX_API_CALL vxuChannelExtract(vx_context, vx_image, vx_enum, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuChannelCombine(vx_context, vx_image, vx_image, vx_image, vx_image, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 VX_API_ENTRY vx_status VX_API_CALL vxuSobel3x3(vx_context, vx_image, vx_image, vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
@@ -24,30 +18,16 @@ VX_API_ENTRY vx_status VX_API_CALL vxuPhase(vx_context, vx_image, vx_image, vx_i
 VX_API_ENTRY vx_status VX_API_CALL vxuScaleImage(vx_context, vx_image, vx_image, vx_enum) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
-VX_API_ENTRY vx_status VX_API_CALL vxuTableLookup(vx_context, vx_image, vx_lut, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 VX_API_ENTRY vx_status VX_API_CALL vxuHistogram(vx_context, vx_image, vx_distribution) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
 VX_API_ENTRY vx_status VX_API_CALL vxuEqualizeHist(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
-VX_API_ENTRY vx_status VX_API_CALL vxuAbsDiff(vx_context, vx_image, vx_image, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuThreshold(vx_context, vx_image, vx_threshold, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 VX_API_ENTRY vx_status VX_API_CALL vxuNonMaxSuppression(vx_context, vx_image, vx_image, vx_int32, vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
 VX_API_ENTRY vx_status VX_API_CALL vxuIntegralImage(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
 
 // Filters.
-VX_API_ENTRY vx_status VX_API_CALL vxuErode3x3(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
-VX_API_ENTRY vx_status VX_API_CALL vxuDilate3x3(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
-VX_API_ENTRY vx_status VX_API_CALL vxuMedian3x3(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
-VX_API_ENTRY vx_status VX_API_CALL vxuBox3x3(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
-VX_API_ENTRY vx_status VX_API_CALL vxuGaussian3x3(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
 VX_API_ENTRY vx_status VX_API_CALL vxuNonLinearFilter(vx_context, vx_enum, vx_image, vx_matrix, vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
@@ -74,23 +54,11 @@ VX_API_ENTRY vx_status VX_API_CALL vxuMinMaxLoc(vx_context, vx_image, vx_scalar,
     vx_scalar, vx_scalar) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
-VX_API_ENTRY vx_status VX_API_CALL vxuMin(vx_context, vx_image, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
-VX_API_ENTRY vx_status VX_API_CALL vxuMax(vx_context, vx_image, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
-VX_API_ENTRY vx_status VX_API_CALL vxuConvertDepth(vx_context, vx_image, vx_image, vx_enum, vx_int32) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 VX_API_ENTRY vx_status VX_API_CALL vxuCannyEdgeDetector(vx_context, vx_image, vx_threshold, vx_int32, vx_enum,
     vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
 VX_API_ENTRY vx_status VX_API_CALL vxuHalfScaleGaussian(vx_context, vx_image, vx_image, vx_int32) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuXor(vx_context, vx_image, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
-VX_API_ENTRY vx_status VX_API_CALL vxuMultiply(vx_context, vx_image, vx_image, vx_float32, vx_enum, vx_enum, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuSubtract(vx_context, vx_image, vx_image, vx_enum, vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
 

@@ -1,0 +1,322 @@
+// The arithmetic standard kernels Add, Subtract, AbsDiff, Min, Max and Multiply: each a function and a
+// validate (standard_kernel_support.hpp).
+//
+// Formats (OpenVX 1.3):
+//   Add        U8 or S16 inputs; out U8 only when both inputs are U8 and the application made it U8, else
+//              S16 (so an output of open format, a virtual image, is S16); in1 + in2 wrapped or saturated.
+//   AbsDiff    U8 or S16 inputs, out U8 only when both inputs are U8 and the application made it U8, else
+//              S16; |in1 - in2| taken in int, saturated to the output type.
+//   Subtract   as Add, in1 - in2.
+//   Min, Max   U8 x U8 -> U8 or S16 x S16 -> S16: one format for all three images.
+//   Multiply   as Subtract for formats; out = overflow(round(in1 * in2 * scale)) where the product of the
+//              two pixels is an exact int32, converted to double and multiplied by (double)scale, then
+//              rounded to zero or to nearest even, as the specification's reference formulas say.
+#include <VX/vx.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+#include "scalar.hpp"
+#include "standard_kernel_support.hpp"
+
+namespace vg::openvx {
+namespace {
+
+constexpr vx_df_image kU8 = VX_DF_IMAGE_U8;
+constexpr vx_df_image kS16 = VX_DF_IMAGE_S16;
+
+// --- per-pixel arithmetic ----------------------------------------------------------------------------
+
+/// @p v brought to Out keeping its low bits (two's complement), as the WRAP policy says.
+template <typename Out>
+constexpr Out wrap_to(std::int64_t v) noexcept {
+  return static_cast<Out>(static_cast<std::make_unsigned_t<Out>>(v));
+}
+
+/// @p v clamped to Out's range, as the SATURATE policy says.
+template <typename Out>
+constexpr Out saturate_to(int v) noexcept {
+  return static_cast<Out>(std::clamp(v, static_cast<int>(std::numeric_limits<Out>::min()), static_cast<int>(std::numeric_limits<Out>::max())));
+}
+
+/// Calls @p f with value-initialised pixel types (In1{}, In2{}, Out{}) for the format combination, the
+/// combinations validate allows for the "U8 or S16 in, U8 or S16 out" kernels; VX_ERROR_INVALID_FORMAT
+/// for any other.
+template <typename F>
+vx_status with_pixel_types(vx_df_image f1, vx_df_image f2, vx_df_image fo, F&& f) noexcept {
+  if (f1 == kU8 && f2 == kU8 && fo == kU8) return f(vx_uint8{}, vx_uint8{}, vx_uint8{});
+  if (f1 == kU8 && f2 == kU8 && fo == kS16) return f(vx_uint8{}, vx_uint8{}, vx_int16{});
+  if (f1 == kU8 && f2 == kS16 && fo == kS16) return f(vx_uint8{}, vx_int16{}, vx_int16{});
+  if (f1 == kS16 && f2 == kU8 && fo == kS16) return f(vx_int16{}, vx_uint8{}, vx_int16{});
+  if (f1 == kS16 && f2 == kS16 && fo == kS16) return f(vx_int16{}, vx_int16{}, vx_int16{});
+  return VX_ERROR_INVALID_FORMAT;  // validate allows none other
+}
+
+/// The formats of parameters @p i1, @p i2 and @p io, settled by verification.
+struct Formats {
+  vx_df_image in1, in2, out;
+};
+Formats formats_of(const vx_reference* parameters, vx_uint32 i1, vx_uint32 i2, vx_uint32 io) noexcept {
+  return {as<_vx_image>(parameters[i1])->format, as<_vx_image>(parameters[i2])->format, as<_vx_image>(parameters[io])->format};
+}
+
+/// Maps images @p i1, @p i2 (read) and @p io (written) and runs out = op(in1, in2) with the pixel types of
+/// their formats. @p make_op(In1{}, In2{}, Out{}) gives the per-pixel operation.
+template <typename MakeOp>
+vx_status run_binary(const vx_reference* parameters, vx_uint32 i1, vx_uint32 i2, vx_uint32 io, MakeOp make_op) noexcept {
+  const Formats f = formats_of(parameters, i1, i2, io);
+  const MappedImage in1(image_at(parameters, i1), VX_READ_ONLY);
+  const MappedImage in2(image_at(parameters, i2), VX_READ_ONLY);
+  const MappedImage out(image_at(parameters, io), VX_WRITE_ONLY);
+  if (const vx_status s = mapped(in1, in2, out); s != VX_SUCCESS) return s;
+  return with_pixel_types(f.in1, f.in2, f.out, [&](auto a, auto b, auto o) {
+    using In1 = decltype(a);
+    using In2 = decltype(b);
+    using Out = decltype(o);
+    for_each_pixel<In1, In2, Out>(in1, in2, out, make_op(a, b, o));
+    return VX_SUCCESS;
+  });
+}
+
+/// The value of a VX_TYPE_ENUM scalar parameter at run time (a virtual scalar has one only then).
+vx_status read_enum(const vx_reference* parameters, vx_uint32 index, vx_enum& value) noexcept {
+  return vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[index]), &value, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
+}
+
+/// Rounds @p v to the nearest integer, ties to the even one, whatever the floating-point environment's
+/// rounding mode (v - trunc(v) is exact for every double).
+inline double round_half_even(double v) noexcept {
+  double t = std::trunc(v);
+  const double fraction = std::fabs(v - t);
+  if (fraction > 0.5 || (fraction == 0.5 && std::fmod(t, 2.0) != 0.0)) t += std::copysign(1.0, v);
+  return t;
+}
+
+/// An integral double brought to Out keeping its low bits. Beyond int64's range (a large scale) the low
+/// 16 bits are taken with fmod, exact for every double; 2^16 is a multiple of every output type's span.
+template <typename Out>
+inline Out wrap_double(double r) noexcept {
+  if (std::fabs(r) < 0x1p62) return wrap_to<Out>(static_cast<std::int64_t>(r));
+  return wrap_to<Out>(static_cast<std::int64_t>(std::fmod(r, 0x1p16)));
+}
+
+template <typename Out>
+inline Out saturate_double(double r) noexcept {
+  constexpr double low = std::numeric_limits<Out>::min(), high = std::numeric_limits<Out>::max();
+  return static_cast<Out>(r < low ? low : r > high ? high : r);
+}
+
+/// A scale Multiply takes: finite and not negative (the specification's "non-negative" scale; every such
+/// value is computed as the reference formulas say, beyond the 1/2^n and 1/255 that must be supported).
+inline bool scale_allowed(vx_float32 scale) noexcept { return std::isfinite(scale) && scale >= 0.0f; }
+
+// --- validate helpers ------------------------------------------------------------------------------------
+
+/// Two input images of one size, each U8 or S16.
+vx_status u8_or_s16_inputs(vx_node node, const vx_reference parameters[], const _vx_image*& in1, const _vx_image*& in2) noexcept {
+  if (const vx_status s = input_image(node, parameters, 0, "in1", in1); s != VX_SUCCESS) return s;
+  if (const vx_status s = input_image(node, parameters, 1, "in2", in2); s != VX_SUCCESS) return s;
+  for (const auto& [image, name] : {std::pair{in1, "in1"}, std::pair{in2, "in2"}}) {
+    if (!u8_or_s16(image->format)) {
+      return refuse(node, VX_ERROR_INVALID_FORMAT, "%s has format %s, only U8 or S16 is supported", name, format_name(image->format));
+    }
+  }
+  return same_size(node, in1, "in1", in2, "in2");
+}
+
+/// The output of Add, Subtract, AbsDiff and Multiply: U8 only when both inputs are U8 and the
+/// application made the output U8; S16 otherwise (so an output of open format, a virtual image, is S16).
+vx_status promoted_output(vx_node node, const vx_reference parameters[], vx_uint32 index, const _vx_image* in1, const _vx_image* in2,
+                          vx_meta_format metas[]) noexcept {
+  if (!valid(parameters[index], VX_TYPE_IMAGE)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "out is not an image");
+  const vx_df_image asked = as<_vx_image>(parameters[index])->declared_format;
+  if (asked != VX_DF_IMAGE_VIRT && !u8_or_s16(asked)) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "out has format %s, only U8 or S16 is supported", format_name(asked));
+  }
+  if (asked == kU8 && !(in1->format == kU8 && in2->format == kU8)) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "out is U8 but in1 is %s and in2 is %s: a U8 output needs two U8 inputs",
+                  format_name(in1->format), format_name(in2->format));
+  }
+  const vx_df_image format = asked == kU8 ? kU8 : kS16;
+  return output_image(node, parameters, index, "out", in1->width, in1->height, format, metas[index]);
+}
+
+// --- AbsDiff -----------------------------------------------------------------------------------------------
+
+vx_status VX_CALLBACK absdiff_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
+  const _vx_image* in1 = nullptr;
+  const _vx_image* in2 = nullptr;
+  if (const vx_status s = u8_or_s16_inputs(node, parameters, in1, in2); s != VX_SUCCESS) return s;
+  return promoted_output(node, parameters, 2, in1, in2, metas);
+}
+
+vx_status VX_CALLBACK absdiff_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 3) return VX_ERROR_INVALID_PARAMETERS;
+  // |in1 - in2| in int (exact for every pair), saturated to the output: 65535 for S16 inputs becomes 32767;
+  // two U8 inputs never pass 255.
+  return run_binary(parameters, 0, 1, 2, [](auto a, auto b, auto o) {
+    using Out = decltype(o);
+    return [](decltype(a) x, decltype(b) y) {
+      const int d = static_cast<int>(x) - static_cast<int>(y);
+      return saturate_to<Out>(d < 0 ? -d : d);
+    };
+  });
+}
+
+// --- Add, Subtract ------------------------------------------------------------------------------------------
+
+/// in1, in2 U8 or S16 of one size, an overflow policy, the promoted out.
+vx_status VX_CALLBACK add_subtract_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 4) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 4 parameters, got %u", num);
+  const _vx_image* in1 = nullptr;
+  const _vx_image* in2 = nullptr;
+  if (const vx_status s = u8_or_s16_inputs(node, parameters, in1, in2); s != VX_SUCCESS) return s;
+  vx_enum policy = 0;
+  if (const vx_status s = policy_parameter(node, parameters, 2, policy); s != VX_SUCCESS) return s;
+  return promoted_output(node, parameters, 3, in1, in2, metas);
+}
+
+/// Add (@p kSign 1) and Subtract (-1). Sums and differences are taken in int, where no pair of U8 and S16
+/// values overflows, then brought to the output type: WRAP keeps the low bits, SATURATE clamps.
+template <int kSign>
+vx_status add_or_subtract(const vx_reference* parameters, vx_uint32 num) noexcept {
+  if (num != 4) return VX_ERROR_INVALID_PARAMETERS;
+  vx_enum policy = 0;
+  if (const vx_status s = read_enum(parameters, 2, policy); s != VX_SUCCESS) return s;
+  if (policy != VX_CONVERT_POLICY_WRAP && policy != VX_CONVERT_POLICY_SATURATE) return VX_ERROR_INVALID_VALUE;
+  if (policy == VX_CONVERT_POLICY_SATURATE) {
+    return run_binary(parameters, 0, 1, 3, [](auto a, auto b, auto o) {
+      using Out = decltype(o);
+      return [](decltype(a) x, decltype(b) y) { return saturate_to<Out>(static_cast<int>(x) + kSign * static_cast<int>(y)); };
+    });
+  }
+  return run_binary(parameters, 0, 1, 3, [](auto a, auto b, auto o) {
+    using Out = decltype(o);
+    return [](decltype(a) x, decltype(b) y) { return wrap_to<Out>(static_cast<int>(x) + kSign * static_cast<int>(y)); };
+  });
+}
+
+vx_status VX_CALLBACK add_function(vx_node, const vx_reference* parameters, vx_uint32 num) { return add_or_subtract<1>(parameters, num); }
+vx_status VX_CALLBACK subtract_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  return add_or_subtract<-1>(parameters, num);
+}
+
+// --- Min, Max ----------------------------------------------------------------------------------------------
+
+/// Min and Max: in1 and in2 U8 or S16 of one size and one format; out of that format and size.
+vx_status VX_CALLBACK min_max_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
+  const _vx_image* in1 = nullptr;
+  const _vx_image* in2 = nullptr;
+  if (const vx_status s = u8_or_s16_inputs(node, parameters, in1, in2); s != VX_SUCCESS) return s;
+  if (in1->format != in2->format) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "in1 is %s but in2 is %s: they must have the same format", format_name(in1->format),
+                  format_name(in2->format));
+  }
+  return output_image(node, parameters, 2, "out", in1->width, in1->height, in1->format, metas[2]);
+}
+
+template <bool kMin>
+vx_status min_max(const vx_reference* parameters, vx_uint32 num) noexcept {
+  if (num != 3) return VX_ERROR_INVALID_PARAMETERS;
+  const Formats f = formats_of(parameters, 0, 1, 2);
+  if (f.in1 != f.in2 || f.in1 != f.out) return VX_ERROR_INVALID_FORMAT;  // validate allows none other
+  return run_binary(parameters, 0, 1, 2, [](auto a, auto, auto) {
+    using T = decltype(a);
+    return [](T x, T y) { return kMin ? std::min(x, y) : std::max(x, y); };
+  });
+}
+
+vx_status VX_CALLBACK min_function(vx_node, const vx_reference* parameters, vx_uint32 num) { return min_max<true>(parameters, num); }
+vx_status VX_CALLBACK max_function(vx_node, const vx_reference* parameters, vx_uint32 num) { return min_max<false>(parameters, num); }
+
+// --- Multiply ----------------------------------------------------------------------------------------------
+
+vx_status VX_CALLBACK multiply_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 6) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 6 parameters, got %u", num);
+  const _vx_image* in1 = nullptr;
+  const _vx_image* in2 = nullptr;
+  if (const vx_status s = u8_or_s16_inputs(node, parameters, in1, in2); s != VX_SUCCESS) return s;
+  if (!valid(parameters[2], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "scale is not a scalar");
+  const auto* scale = as<_vx_scalar>(parameters[2]);
+  if (scale->data_type != VX_TYPE_FLOAT32) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "scale is a scalar of type 0x%x, it must be VX_TYPE_FLOAT32", static_cast<unsigned>(scale->data_type));
+  }
+  if (!scale->is_virtual) {  // a virtual scale gets its value only while the graph runs: checked then
+    vx_float32 value = 0;
+    std::memcpy(&value, scale->bytes.data(), sizeof value);
+    if (!scale_allowed(value)) {
+      return refuse(node, VX_ERROR_INVALID_VALUE, "scale is %g, it must be a finite number not below 0", static_cast<double>(value));
+    }
+  }
+  vx_enum overflow = 0, rounding = 0;
+  if (const vx_status s = enum_parameter(node, parameters, 3, "overflow_policy", {VX_CONVERT_POLICY_WRAP, VX_CONVERT_POLICY_SATURATE}, overflow);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  if (const vx_status s =
+          enum_parameter(node, parameters, 4, "rounding_policy", {VX_ROUND_POLICY_TO_ZERO, VX_ROUND_POLICY_TO_NEAREST_EVEN}, rounding);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  return promoted_output(node, parameters, 5, in1, in2, metas);
+}
+
+/// Multiply with the policies fixed: the product of the two pixels is an exact int32 (at most 2^30 in
+/// magnitude), converted to double and multiplied by (double)scale in one IEEE operation, then rounded and
+/// brought to the output type: the specification's reference formulas, operation for operation.
+template <bool kSaturate, bool kNearestEven>
+vx_status multiply_pixels(const vx_reference* parameters, double scale) noexcept {
+  return run_binary(parameters, 0, 1, 5, [scale](auto a, auto b, auto o) {
+    using Out = decltype(o);
+    return [scale](decltype(a) x, decltype(b) y) {
+      const std::int32_t product = static_cast<std::int32_t>(x) * static_cast<std::int32_t>(y);
+      const double scaled = static_cast<double>(product) * scale;
+      const double rounded = kNearestEven ? round_half_even(scaled) : std::trunc(scaled);
+      if constexpr (kSaturate) {
+        return saturate_double<Out>(rounded);
+      } else {
+        return wrap_double<Out>(rounded);
+      }
+    };
+  });
+}
+
+vx_status VX_CALLBACK multiply_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 6) return VX_ERROR_INVALID_PARAMETERS;
+  vx_float32 scale = 0;
+  if (const vx_status s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[2]), &scale, VX_READ_ONLY, VX_MEMORY_TYPE_HOST); s != VX_SUCCESS) {
+    return s;
+  }
+  if (!scale_allowed(scale)) return VX_ERROR_INVALID_VALUE;
+  vx_enum overflow = 0, rounding = 0;
+  if (const vx_status s = read_enum(parameters, 3, overflow); s != VX_SUCCESS) return s;
+  if (const vx_status s = read_enum(parameters, 4, rounding); s != VX_SUCCESS) return s;
+  if (overflow != VX_CONVERT_POLICY_WRAP && overflow != VX_CONVERT_POLICY_SATURATE) return VX_ERROR_INVALID_VALUE;
+  if (rounding != VX_ROUND_POLICY_TO_ZERO && rounding != VX_ROUND_POLICY_TO_NEAREST_EVEN) return VX_ERROR_INVALID_VALUE;
+  const bool saturate = overflow == VX_CONVERT_POLICY_SATURATE, nearest_even = rounding == VX_ROUND_POLICY_TO_NEAREST_EVEN;
+  const double s = scale;
+  if (saturate) return nearest_even ? multiply_pixels<true, true>(parameters, s) : multiply_pixels<true, false>(parameters, s);
+  return nearest_even ? multiply_pixels<false, true>(parameters, s) : multiply_pixels<false, false>(parameters, s);
+}
+
+constexpr StandardKernelFunctions kArithmetic[] = {
+    {VX_KERNEL_ADD, &add_function, &add_subtract_validate},
+    {VX_KERNEL_SUBTRACT, &subtract_function, &add_subtract_validate},
+    {VX_KERNEL_ABSDIFF, &absdiff_function, &absdiff_validate},
+    {VX_KERNEL_MIN, &min_function, &min_max_validate},
+    {VX_KERNEL_MAX, &max_function, &min_max_validate},
+    {VX_KERNEL_MULTIPLY, &multiply_function, &multiply_validate},
+};
+
+}  // namespace
+
+std::span<const StandardKernelFunctions> arithmetic_kernels() noexcept { return kArithmetic; }
+
+}  // namespace vg::openvx
