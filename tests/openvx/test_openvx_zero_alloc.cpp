@@ -113,6 +113,40 @@ TEST_F(OpenVxZeroAlloc, StandardKernelsAllocateNothingPerFrame) {
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
 }
 
+TEST_F(OpenVxZeroAlloc, StatisticsKernelsAllocateNothingPerFrame) {
+  // Kernels writing scalars, arrays and a distribution: EqualizeHist, Histogram, IntegralImage, MinMaxLoc.
+  vx_graph graph = vxCreateGraph(context_);
+  vx_image in = vxCreateImage(context_, 37, 13, VX_DF_IMAGE_U8), sums = vxCreateImage(context_, 37, 13, VX_DF_IMAGE_U32);
+  vx_image equalized = vxCreateVirtualImage(graph, 0, 0, VX_DF_IMAGE_VIRT);
+  vx_pixel_value_t value{};
+  value.U8 = 9;
+  ASSERT_EQ(vxSetImagePixelValues(in, &value), VX_SUCCESS);
+  vx_distribution histogram = vxCreateDistribution(context_, 16, 0, 256);
+  vx_scalar min_value = vxCreateScalar(context_, VX_TYPE_UINT8, nullptr), max_value = vxCreateScalar(context_, VX_TYPE_UINT8, nullptr);
+  vx_scalar min_count = vxCreateScalar(context_, VX_TYPE_SIZE, nullptr), max_count = vxCreateScalar(context_, VX_TYPE_SIZE, nullptr);
+  vx_array min_places = vxCreateArray(context_, VX_TYPE_COORDINATES2D, 8), max_places = vxCreateArray(context_, VX_TYPE_COORDINATES2D, 8);
+  vx_node nodes[4] = {vxEqualizeHistNode(graph, in, equalized), vxHistogramNode(graph, equalized, histogram), vxIntegralImageNode(graph, in, sums),
+                      vxMinMaxLocNode(graph, in, min_value, max_value, min_places, max_places, min_count, max_count)};
+  ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
+  for (int f = 0; f < 5; ++f) ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);  // warm-up
+  vg::test::arm_alloc_counter();
+  bool ok = true;
+  for (int f = 0; f < 100; ++f) ok = ok && vxProcessGraph(graph) == VX_SUCCESS;
+  const vg::test::AllocCounts counts = vg::test::disarm_alloc_counter();
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(counts.news, 0u);
+  EXPECT_EQ(counts.mallocs, 0u);
+  vx_size found = 0;
+  EXPECT_EQ(vxCopyScalar(min_count, &found, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  EXPECT_EQ(found, 37u * 13u) << "every pixel is the minimum of a uniform image";
+  for (vx_node& n : nodes) EXPECT_EQ(vxReleaseNode(&n), VX_SUCCESS);
+  for (vx_image* i : {&in, &sums, &equalized}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
+  for (vx_scalar* sc : {&min_value, &max_value, &min_count, &max_count}) EXPECT_EQ(vxReleaseScalar(sc), VX_SUCCESS);
+  for (vx_array* a : {&min_places, &max_places}) EXPECT_EQ(vxReleaseArray(a), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseDistribution(&histogram), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
+}
+
 TEST_F(OpenVxZeroAlloc, OverlappingQueuedFramesAllocateNothing) {
   vx_graph_parameter_queue_params_t params[2] = {{0, kRefs, reinterpret_cast<vx_reference*>(ins_)},
                                                  {1, kRefs, reinterpret_cast<vx_reference*>(outs_)}};

@@ -12,9 +12,6 @@
 namespace vg::openvx {
 namespace {
 
-// VX_CONTEXT_CONVOLUTION_MAX_DIMENSION (context.cpp answers the same).
-constexpr vx_size kMaxConvolutionDimension = 15;
-
 vx_convolution error_convolution(vx_reference owner, vx_status status) noexcept {
   return reinterpret_cast<vx_convolution>(error_object(owner, status));
 }

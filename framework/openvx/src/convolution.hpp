@@ -15,6 +15,10 @@ struct _vx_convolution final : _vx_reference {
 
 namespace vg::openvx {
 
+/// VX_CONTEXT_CONVOLUTION_MAX_DIMENSION: the largest side of a convolution (and of a neighbourhood kernel's
+/// window).
+inline constexpr vx_size kMaxConvolutionDimension = 15;
+
 vx_reference convolution_like(vx_reference owner, const _vx_convolution* exemplar) noexcept;
 vx_status convolution_meta_from(vx_meta_format meta, const _vx_convolution* exemplar) noexcept;
 vx_status convolution_apply_meta(_vx_convolution* convolution, vx_meta_format meta, char* why, vx_size why_size) noexcept;

@@ -1,11 +1,14 @@
-// The MeanStdDev standard kernel: mean and population standard deviation of a U8 image's pixels, as
-// VX_TYPE_FLOAT32 scalars (standard_kernel_support.hpp).
+// The statistics standard kernels (standard_kernel_support.hpp): MeanStdDev (mean and population standard
+// deviation of a U8 image's pixels, as VX_TYPE_FLOAT32 scalars), IntegralImage, Histogram, EqualizeHist and
+// MinMaxLoc.
 #include <VX/vx.h>
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 
+#include "array.hpp"
+#include "distribution.hpp"
 #include "meta_format.hpp"
 #include "scalar.hpp"
 #include "standard_kernel_support.hpp"
@@ -13,17 +16,33 @@
 namespace vg::openvx {
 namespace {
 
-/// An output scalar of MeanStdDev: VX_TYPE_FLOAT32, or a virtual scalar of open type that becomes one.
-vx_status float32_output(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_meta_format meta) noexcept {
+const char* type_name(vx_enum type) noexcept {
+  switch (type) {
+    case VX_TYPE_FLOAT32: return "VX_TYPE_FLOAT32";
+    case VX_TYPE_UINT8: return "VX_TYPE_UINT8";
+    case VX_TYPE_INT16: return "VX_TYPE_INT16";
+    case VX_TYPE_SIZE: return "VX_TYPE_SIZE";
+    default: return "another type";
+  }
+}
+
+/// An output scalar of type @p type, or a virtual scalar of open type that becomes one.
+vx_status scalar_output(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_enum type,
+                        vx_meta_format meta) noexcept {
   if (!valid(parameters[index], VX_TYPE_SCALAR) || meta == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
   const auto* scalar = as<_vx_scalar>(parameters[index]);
   const bool open = scalar->is_virtual && scalar->data_type == VX_TYPE_INVALID;
-  if (!open && scalar->data_type != VX_TYPE_FLOAT32) {
-    return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be VX_TYPE_FLOAT32", name,
-                  static_cast<unsigned>(scalar->data_type));
+  if (!open && scalar->data_type != type) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be %s", name,
+                  static_cast<unsigned>(scalar->data_type), type_name(type));
   }
-  meta->scalar_type = VX_TYPE_FLOAT32;
+  meta->scalar_type = type;
   return VX_SUCCESS;
+}
+
+/// An output scalar of MeanStdDev: VX_TYPE_FLOAT32, or a virtual scalar of open type that becomes one.
+vx_status float32_output(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_meta_format meta) noexcept {
+  return scalar_output(node, parameters, index, name, VX_TYPE_FLOAT32, meta);
 }
 
 }  // namespace
@@ -96,5 +115,288 @@ vx_status VX_CALLBACK mean_stddev_function(vx_node, const vx_reference* paramete
   }
   return s;
 }
+
+// --- IntegralImage ---------------------------------------------------------------------------------------
+
+namespace {
+
+vx_status VX_CALLBACK integral_image_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 2) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 2 parameters, got %u", num);
+  const _vx_image* input = nullptr;
+  if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  return output_image(node, parameters, 1, "output", input->width, input->height, VX_DF_IMAGE_U32, metas[1]);
+}
+
+/// out(x, y) = sum of in(x', y') over x' <= x, y' <= y, modulo 2^32 (the U32 arithmetic of the output).
+vx_status VX_CALLBACK integral_image_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 2) return VX_ERROR_INVALID_PARAMETERS;
+  const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
+  // The row above is read back from the output: no buffer per frame.
+  const MappedImage out(image_at(parameters, 1), VX_READ_AND_WRITE);
+  if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
+  const vx_uint32 width = out.width();
+  const std::ptrdiff_t in_step = in.stride_x(), out_step = out.stride_x();
+  for (vx_uint32 y = 0; y < out.height(); ++y) {
+    const vx_uint8* a = in.row(y);
+    vx_uint8* o = out.row(y);
+    const vx_uint8* above = y > 0 ? out.row(y - 1) : nullptr;
+    vx_uint32 row_sum = 0;
+    for (vx_uint32 x = 0; x < width; ++x) {
+      row_sum += a[x * in_step];
+      const vx_uint32 up = above != nullptr ? load<vx_uint32>(above + x * out_step) : 0u;
+      store<vx_uint32>(o + x * out_step, row_sum + up);
+    }
+  }
+  return VX_SUCCESS;
+}
+
+// --- Histogram ----------------------------------------------------------------------------------------------
+
+vx_status VX_CALLBACK histogram_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 2) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 2 parameters, got %u", num);
+  const _vx_image* input = nullptr;
+  if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  if (!valid(parameters[1], VX_TYPE_DISTRIBUTION) || metas[1] == nullptr) {
+    return refuse(node, VX_ERROR_INVALID_REFERENCE, "distribution is not a distribution");
+  }
+  // The bins, offset and range are the application's choice: the output is described as it is. A virtual
+  // distribution left open has nothing the kernel could choose.
+  const auto* distribution = as<_vx_distribution>(parameters[1]);
+  const vx_size bins = distribution->is_virtual ? distribution->requested_bins : distribution->bins;
+  const vx_uint32 range = distribution->is_virtual ? distribution->requested_range : distribution->range;
+  if (bins == 0 || range == 0) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS,
+                  "distribution is a virtual distribution with no bins or range: the histogram cannot choose them");
+  }
+  metas[1]->bins = bins;
+  metas[1]->range = range;
+  metas[1]->offset = distribution->offset;
+  return VX_SUCCESS;
+}
+
+/// Counts the U8 values first (256 counters on the stack), then adds each value's count to its bin,
+/// (value - offset) * bins / range, for the values in [offset, offset + range).
+vx_status VX_CALLBACK histogram_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 2) return VX_ERROR_INVALID_PARAMETERS;
+  const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
+  if (in.status() != VX_SUCCESS) return in.status();
+  auto distribution = reinterpret_cast<vx_distribution>(parameters[1]);
+  vx_size bins = 0;
+  vx_int32 offset = 0;
+  vx_uint32 range = 0;
+  vx_status s = vxQueryDistribution(distribution, VX_DISTRIBUTION_BINS, &bins, sizeof bins);
+  if (s == VX_SUCCESS) s = vxQueryDistribution(distribution, VX_DISTRIBUTION_OFFSET, &offset, sizeof offset);
+  if (s == VX_SUCCESS) s = vxQueryDistribution(distribution, VX_DISTRIBUTION_RANGE, &range, sizeof range);
+  if (s != VX_SUCCESS) return s;
+  if (bins == 0 || range == 0) return VX_ERROR_INVALID_PARAMETERS;
+
+  std::uint32_t counts[256] = {};
+  const std::ptrdiff_t step = in.stride_x();
+  for (vx_uint32 y = 0; y < in.height(); ++y) {
+    const vx_uint8* row = in.row(y);
+    for (vx_uint32 x = 0; x < in.width(); ++x) ++counts[row[x * step]];
+  }
+  vx_map_id map_id = 0;
+  void* base = nullptr;
+  s = vxMapDistribution(distribution, &map_id, &base, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST, 0);
+  if (s != VX_SUCCESS) return s;
+  auto* frequencies = static_cast<vx_uint8*>(base);
+  for (vx_size b = 0; b < bins; ++b) store<vx_int32>(frequencies + b * sizeof(vx_int32), 0);
+  const std::int64_t low = offset, high = static_cast<std::int64_t>(offset) + range;  // [low, high)
+  for (std::int64_t v = 0; v < 256; ++v) {
+    if (v < low || v >= high || counts[v] == 0) continue;
+    // (v - offset) < range < 2^32 and bins <= range: the product fits 64 bits.
+    const std::uint64_t bin = static_cast<std::uint64_t>(v - low) * bins / range;
+    vx_uint8* at = frequencies + bin * sizeof(vx_int32);
+    store<vx_int32>(at, static_cast<vx_int32>(static_cast<std::uint32_t>(load<vx_int32>(at)) + counts[v]));
+  }
+  return vxUnmapDistribution(distribution, map_id);
+}
+
+// --- EqualizeHist -----------------------------------------------------------------------------------------
+
+vx_status VX_CALLBACK equalize_hist_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 2) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 2 parameters, got %u", num);
+  const _vx_image* input = nullptr;
+  if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  return output_image(node, parameters, 1, "output", input->width, input->height, VX_DF_IMAGE_U8, metas[1]);
+}
+
+/// The conformance tests' equalization: with cdf the cumulative histogram and cdf_min its value at the
+/// smallest value present, out = round((cdf(v) - cdf_min) * 255 / (N - cdf_min)) (halves up, in integers)
+/// for the values from the smallest present on, 0 below it; an image of one value is left as it is.
+vx_status VX_CALLBACK equalize_hist_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 2) return VX_ERROR_INVALID_PARAMETERS;
+  const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
+  const MappedImage out(image_at(parameters, 1), VX_WRITE_ONLY);
+  if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
+  std::uint64_t counts[256] = {};
+  const std::ptrdiff_t step = in.stride_x();
+  for (vx_uint32 y = 0; y < in.height(); ++y) {
+    const vx_uint8* row = in.row(y);
+    for (vx_uint32 x = 0; x < in.width(); ++x) ++counts[row[x * step]];
+  }
+  const std::uint64_t total = static_cast<std::uint64_t>(in.width()) * in.height();
+  vx_uint8 lut[256];
+  int first = 0;
+  while (first < 255 && counts[first] == 0) ++first;
+  const std::uint64_t cdf_min = counts[first];
+  const std::uint64_t scale = total - cdf_min;
+  std::uint64_t cdf = 0;
+  for (int v = 0; v < 256; ++v) {
+    cdf += counts[v];
+    if (scale == 0) {
+      lut[v] = static_cast<vx_uint8>(v);
+    } else if (v < first) {
+      lut[v] = 0;
+    } else {
+      const std::uint64_t value = ((cdf - cdf_min) * 255 + scale / 2) / scale;
+      lut[v] = static_cast<vx_uint8>(value > 255 ? 255 : value);
+    }
+  }
+  for_each_pixel<vx_uint8, vx_uint8>(in, out, [&lut](vx_uint8 a) { return lut[a]; });
+  return VX_SUCCESS;
+}
+
+// --- MinMaxLoc --------------------------------------------------------------------------------------------
+
+/// An optional output array of VX_TYPE_COORDINATES2D; a virtual array of open capacity gets room for every
+/// pixel (@p pixels).
+vx_status coordinates_output(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_size pixels,
+                             vx_meta_format meta) noexcept {
+  if (parameters[index] == nullptr) return VX_SUCCESS;
+  if (!valid(parameters[index], VX_TYPE_ARRAY) || meta == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not an array", name);
+  const auto* array = as<_vx_array>(parameters[index]);
+  if (!array->type_open && array->item_type != VX_TYPE_COORDINATES2D) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "%s is an array of items of type 0x%x, it must hold VX_TYPE_COORDINATES2D", name,
+                  static_cast<unsigned>(array->item_type));
+  }
+  meta->item_type = VX_TYPE_COORDINATES2D;
+  meta->capacity = array->capacity_open ? pixels : array->capacity;
+  return VX_SUCCESS;
+}
+
+vx_status VX_CALLBACK min_max_loc_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 7) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 7 parameters, got %u", num);
+  const _vx_image* input = nullptr;
+  if (const vx_status s = input_image(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  if (!u8_or_s16(input->format)) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "input has format %s, only U8 and S16 are supported", format_name(input->format));
+  }
+  const vx_enum value_type = input->format == VX_DF_IMAGE_U8 ? VX_TYPE_UINT8 : VX_TYPE_INT16;
+  if (const vx_status s = scalar_output(node, parameters, 1, "minVal", value_type, metas[1]); s != VX_SUCCESS) return s;
+  if (const vx_status s = scalar_output(node, parameters, 2, "maxVal", value_type, metas[2]); s != VX_SUCCESS) return s;
+  const vx_size pixels = static_cast<vx_size>(input->width) * input->height;
+  if (const vx_status s = coordinates_output(node, parameters, 3, "minLoc", pixels, metas[3]); s != VX_SUCCESS) return s;
+  if (const vx_status s = coordinates_output(node, parameters, 4, "maxLoc", pixels, metas[4]); s != VX_SUCCESS) return s;
+  if (parameters[5] != nullptr) {
+    if (const vx_status s = scalar_output(node, parameters, 5, "minCount", VX_TYPE_SIZE, metas[5]); s != VX_SUCCESS) return s;
+  }
+  if (parameters[6] != nullptr) {
+    if (const vx_status s = scalar_output(node, parameters, 6, "maxCount", VX_TYPE_SIZE, metas[6]); s != VX_SUCCESS) return s;
+  }
+  return VX_SUCCESS;
+}
+
+/// Where an extremum's locations go: the array emptied, then filled in raster order up to its capacity
+/// through a small batch on the stack.
+class Locations {
+ public:
+  explicit Locations(vx_reference array) noexcept : array_(reinterpret_cast<vx_array>(array)) {
+    if (array_ == nullptr) return;
+    status_ = vxQueryArray(array_, VX_ARRAY_CAPACITY, &room_, sizeof room_);
+    if (status_ == VX_SUCCESS) status_ = vxTruncateArray(array_, 0);
+  }
+  bool wants_more() const noexcept { return array_ != nullptr && status_ == VX_SUCCESS && room_ > 0; }
+  void add(vx_uint32 x, vx_uint32 y) noexcept {
+    batch_[count_++] = vx_coordinates2d_t{x, y};
+    --room_;
+    if (count_ == kBatch || room_ == 0) flush();
+  }
+  vx_status finish() noexcept {
+    flush();
+    return status_;
+  }
+
+ private:
+  void flush() noexcept {
+    if (count_ == 0 || status_ != VX_SUCCESS) return;
+    status_ = vxAddArrayItems(array_, count_, batch_, sizeof(vx_coordinates2d_t));
+    count_ = 0;
+  }
+  static constexpr vx_size kBatch = 64;
+  vx_array array_;
+  vx_status status_ = VX_SUCCESS;
+  vx_size room_ = 0;
+  vx_size count_ = 0;
+  vx_coordinates2d_t batch_[kBatch];
+};
+
+template <typename T>
+vx_status min_max_loc(const MappedImage& in, const vx_reference* parameters) noexcept {
+  const std::ptrdiff_t step = in.stride_x();
+  const vx_uint32 width = in.width(), height = in.height();
+  T lowest = load<T>(in.row(0)), highest = lowest;
+  vx_size low_count = 0, high_count = 0;
+  for (vx_uint32 y = 0; y < height; ++y) {
+    const vx_uint8* row = in.row(y);
+    for (vx_uint32 x = 0; x < width; ++x) {
+      const T v = load<T>(row + x * step);
+      if (v < lowest) {
+        lowest = v;
+        low_count = 0;
+      }
+      if (v > highest) {
+        highest = v;
+        high_count = 0;
+      }
+      low_count += v == lowest ? 1u : 0u;
+      high_count += v == highest ? 1u : 0u;
+    }
+  }
+  Locations low_locations(parameters[3]), high_locations(parameters[4]);
+  for (vx_uint32 y = 0; y < height && (low_locations.wants_more() || high_locations.wants_more()); ++y) {
+    const vx_uint8* row = in.row(y);
+    for (vx_uint32 x = 0; x < width; ++x) {
+      const T v = load<T>(row + x * step);
+      if (v == lowest && low_locations.wants_more()) low_locations.add(x, y);
+      if (v == highest && high_locations.wants_more()) high_locations.add(x, y);
+    }
+  }
+  vx_status s = low_locations.finish();
+  if (const vx_status h = high_locations.finish(); s == VX_SUCCESS) s = h;
+  if (s == VX_SUCCESS) s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[1]), &lowest, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+  if (s == VX_SUCCESS) s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[2]), &highest, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+  if (s == VX_SUCCESS && parameters[5] != nullptr) {
+    s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[5]), &low_count, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+  }
+  if (s == VX_SUCCESS && parameters[6] != nullptr) {
+    s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[6]), &high_count, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+  }
+  return s;
+}
+
+vx_status VX_CALLBACK min_max_loc_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 7) return VX_ERROR_INVALID_PARAMETERS;
+  const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
+  if (in.status() != VX_SUCCESS) return in.status();
+  if (in.width() == 0 || in.height() == 0) return VX_ERROR_INVALID_PARAMETERS;
+  vx_df_image format = VX_DF_IMAGE_VIRT;
+  if (const vx_status s = vxQueryImage(image_at(parameters, 0), VX_IMAGE_FORMAT, &format, sizeof format); s != VX_SUCCESS) return s;
+  if (format == VX_DF_IMAGE_U8) return min_max_loc<vx_uint8>(in, parameters);
+  if (format == VX_DF_IMAGE_S16) return min_max_loc<vx_int16>(in, parameters);
+  return VX_ERROR_INVALID_FORMAT;
+}
+
+constexpr StandardKernelFunctions kStatisticsKernels[] = {
+    {VX_KERNEL_INTEGRAL_IMAGE, &integral_image_function, &integral_image_validate},
+    {VX_KERNEL_HISTOGRAM, &histogram_function, &histogram_validate},
+    {VX_KERNEL_EQUALIZE_HISTOGRAM, &equalize_hist_function, &equalize_hist_validate},
+    {VX_KERNEL_MINMAXLOC, &min_max_loc_function, &min_max_loc_validate},
+};
+
+}  // namespace
+
+std::span<const StandardKernelFunctions> statistics_kernels() noexcept { return kStatisticsKernels; }
 
 }  // namespace vg::openvx

@@ -24,36 +24,15 @@ extern "C" {
 VX_API_ENTRY vx_node VX_API_CALL vxColorConvertNode(vx_graph graph, vx_image, vx_image) {
   return not_implemented<vx_node>(graph);
 }
-VX_API_ENTRY vx_node VX_API_CALL vxPhaseNode(vx_graph graph, vx_image, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxSobel3x3Node(vx_graph graph, vx_image, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxMagnitudeNode(vx_graph graph, vx_image, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
 VX_API_ENTRY vx_node VX_API_CALL vxScaleImageNode(vx_graph graph, vx_image, vx_image, vx_enum) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxHistogramNode(vx_graph graph, vx_image, vx_distribution) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxEqualizeHistNode(vx_graph graph, vx_image, vx_image) {
   return not_implemented<vx_node>(graph);
 }
 VX_API_ENTRY vx_node VX_API_CALL vxNonMaxSuppressionNode(vx_graph graph, vx_image, vx_image, vx_int32, vx_image) {
   return not_implemented<vx_node>(graph);
 }
-VX_API_ENTRY vx_node VX_API_CALL vxIntegralImageNode(vx_graph graph, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
 
 // Node creators: filters.
 VX_API_ENTRY vx_node VX_API_CALL vxNonLinearFilterNode(vx_graph graph, vx_enum, vx_image, vx_matrix, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxConvolveNode(vx_graph graph, vx_image, vx_convolution, vx_image) {
   return not_implemented<vx_node>(graph);
 }
 
@@ -70,10 +49,6 @@ VX_API_ENTRY vx_node VX_API_CALL vxLaplacianReconstructNode(vx_graph graph, vx_p
 
 // Node creators: arithmetic, statistics and bitwise functions.
 VX_API_ENTRY vx_node VX_API_CALL vxWeightedAverageNode(vx_graph graph, vx_image, vx_scalar, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxMinMaxLocNode(vx_graph graph, vx_image, vx_scalar, vx_scalar, vx_array, vx_array,
-    vx_scalar, vx_scalar) {
   return not_implemented<vx_node>(graph);
 }
 

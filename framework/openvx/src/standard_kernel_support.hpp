@@ -33,6 +33,10 @@ struct StandardKernelFunctions {
 std::span<const StandardKernelFunctions> arithmetic_kernels() noexcept;
 std::span<const StandardKernelFunctions> conversion_kernels() noexcept;
 std::span<const StandardKernelFunctions> filter_kernels() noexcept;
+/// kernels_gradients.cpp (Sobel3x3, Magnitude, Phase, Convolve) and kernels_statistics.cpp (IntegralImage,
+/// Histogram, EqualizeHist, MinMaxLoc; MeanStdDev is in the table above).
+std::span<const StandardKernelFunctions> gradient_kernels() noexcept;
+std::span<const StandardKernelFunctions> statistics_kernels() noexcept;
 
 // --- the implemented kernels (one function and one validate each) --------------------------------------
 

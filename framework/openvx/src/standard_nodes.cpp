@@ -211,6 +211,57 @@ VX_API_ENTRY vx_node VX_API_CALL vxGaussian3x3Node(vx_graph graph, vx_image inpu
   return image_to_image(graph, VX_KERNEL_GAUSSIAN_3x3, "vxGaussian3x3Node", input, output);
 }
 
+VX_API_ENTRY vx_node VX_API_CALL vxSobel3x3Node(vx_graph graph, vx_image input, vx_image output_x, vx_image output_y) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_SOBEL_3x3, "vxSobel3x3Node",
+                       {{as_reference(input), "input"}, {as_reference(output_x), "output_x"}, {as_reference(output_y), "output_y"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxMagnitudeNode(vx_graph graph, vx_image grad_x, vx_image grad_y, vx_image mag) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_MAGNITUDE, "vxMagnitudeNode",
+                       {{as_reference(grad_x), "grad_x"}, {as_reference(grad_y), "grad_y"}, {as_reference(mag), "mag"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxPhaseNode(vx_graph graph, vx_image grad_x, vx_image grad_y, vx_image orientation) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_PHASE, "vxPhaseNode",
+                       {{as_reference(grad_x), "grad_x"}, {as_reference(grad_y), "grad_y"}, {as_reference(orientation), "orientation"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxConvolveNode(vx_graph graph, vx_image input, vx_convolution conv, vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_CUSTOM_CONVOLUTION, "vxConvolveNode",
+                       {{as_reference(input), "input"}, {as_reference(conv), "conv"}, {as_reference(output), "output"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxIntegralImageNode(vx_graph graph, vx_image input, vx_image output) {
+  return image_to_image(graph, VX_KERNEL_INTEGRAL_IMAGE, "vxIntegralImageNode", input, output);
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxEqualizeHistNode(vx_graph graph, vx_image input, vx_image output) {
+  return image_to_image(graph, VX_KERNEL_EQUALIZE_HISTOGRAM, "vxEqualizeHistNode", input, output);
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxHistogramNode(vx_graph graph, vx_image input, vx_distribution distribution) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_HISTOGRAM, "vxHistogramNode",
+                       {{as_reference(input), "input"}, {as_reference(distribution), "distribution"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxMinMaxLocNode(vx_graph graph, vx_image input, vx_scalar minVal, vx_scalar maxVal, vx_array minLoc,
+                                                 vx_array maxLoc, vx_scalar minCount, vx_scalar maxCount) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_MINMAXLOC, "vxMinMaxLocNode",
+                       {{as_reference(input), "input"},
+                        {as_reference(minVal), "minVal"},
+                        {as_reference(maxVal), "maxVal"},
+                        {as_reference(minLoc), "minLoc"},
+                        {as_reference(maxLoc), "maxLoc"},
+                        {as_reference(minCount), "minCount"},
+                        {as_reference(maxCount), "maxCount"}});
+}
+
 VX_API_ENTRY vx_node VX_API_CALL vxMeanStdDevNode(vx_graph graph, vx_image input, vx_scalar mean, vx_scalar stddev) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   return standard_node(graph, VX_KERNEL_MEAN_STDDEV, "vxMeanStdDevNode",

@@ -6,32 +6,15 @@ extern "C" {
 
 // Color, channels and per-pixel image functions.
 VX_API_ENTRY vx_status VX_API_CALL vxuColorConvert(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
-VX_API_ENTRY vx_status VX_API_CALL vxuSobel3x3(vx_context, vx_image, vx_image, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuMagnitude(vx_context, vx_image, vx_image, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuPhase(vx_context, vx_image, vx_image, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 VX_API_ENTRY vx_status VX_API_CALL vxuScaleImage(vx_context, vx_image, vx_image, vx_enum) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
-VX_API_ENTRY vx_status VX_API_CALL vxuHistogram(vx_context, vx_image, vx_distribution) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuEqualizeHist(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
 VX_API_ENTRY vx_status VX_API_CALL vxuNonMaxSuppression(vx_context, vx_image, vx_image, vx_int32, vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
-VX_API_ENTRY vx_status VX_API_CALL vxuIntegralImage(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
 
 // Filters.
 VX_API_ENTRY vx_status VX_API_CALL vxuNonLinearFilter(vx_context, vx_enum, vx_image, vx_matrix, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuConvolve(vx_context, vx_image, vx_convolution, vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
 
@@ -48,10 +31,6 @@ VX_API_ENTRY vx_status VX_API_CALL vxuLaplacianReconstruct(vx_context, vx_pyrami
 
 // Arithmetic, statistics and bitwise functions.
 VX_API_ENTRY vx_status VX_API_CALL vxuWeightedAverage(vx_context, vx_image, vx_scalar, vx_image, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuMinMaxLoc(vx_context, vx_image, vx_scalar, vx_scalar, vx_array, vx_array,
-    vx_scalar, vx_scalar) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
 VX_API_ENTRY vx_status VX_API_CALL vxuCannyEdgeDetector(vx_context, vx_image, vx_threshold, vx_int32, vx_enum,
