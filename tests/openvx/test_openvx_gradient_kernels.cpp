@@ -18,67 +18,27 @@
 #include <utility>
 #include <vector>
 
+#include "image_pixels.hpp"
 #include "openvx_fixture.hpp"
 
 namespace {
 
+using vg_openvx_test::border_name;
+using vg_openvx_test::border_of;
+using vg_openvx_test::expect_pixels_eq;
+using vg_openvx_test::expect_rect;
+using vg_openvx_test::format_of;
+using vg_openvx_test::image_of;
 using vg_openvx_test::OpenVx;
+using vg_openvx_test::Pixels;
+using vg_openvx_test::read_pixels;
+using vg_openvx_test::sample;
 using vg_openvx_test::status_of;
+using vg_openvx_test::valid_region;
+using vg_openvx_test::write_pixels;
 
-/// Pixels of one type on the host, row after row.
-template <typename T>
-struct Plane {
-  vx_uint32 width = 0, height = 0;
-  std::vector<T> values;
-  Plane() = default;
-  Plane(vx_uint32 w, vx_uint32 h) : width(w), height(h), values(static_cast<std::size_t>(w) * h) {}
-  T& at(vx_uint32 x, vx_uint32 y) { return values[static_cast<std::size_t>(y) * width + x]; }
-  T at(vx_uint32 x, vx_uint32 y) const { return values[static_cast<std::size_t>(y) * width + x]; }
-};
-using U8 = Plane<vx_uint8>;
-using S16 = Plane<vx_int16>;
-
-template <typename T>
-vx_df_image format_of() {
-  return sizeof(T) == 1 ? VX_DF_IMAGE_U8 : VX_DF_IMAGE_S16;
-}
-
-template <typename T>
-vx_imagepatch_addressing_t packed(vx_uint32 width, vx_uint32 height) {
-  vx_imagepatch_addressing_t addr = VX_IMAGEPATCH_ADDR_INIT;
-  addr.dim_x = width;
-  addr.dim_y = height;
-  addr.stride_x = sizeof(T);
-  addr.stride_y = static_cast<vx_int32>(width * sizeof(T));
-  return addr;
-}
-
-template <typename T>
-void write_pixels(vx_image image, const Plane<T>& p) {
-  const vx_rectangle_t all{0, 0, p.width, p.height};
-  vx_imagepatch_addressing_t addr = packed<T>(p.width, p.height);
-  ASSERT_EQ(vxCopyImagePatch(image, &all, 0, &addr, const_cast<T*>(p.values.data()), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
-}
-
-template <typename T>
-Plane<T> read_pixels(vx_image image) {
-  vx_uint32 width = 0, height = 0;
-  EXPECT_EQ(vxQueryImage(image, VX_IMAGE_WIDTH, &width, sizeof width), VX_SUCCESS);
-  EXPECT_EQ(vxQueryImage(image, VX_IMAGE_HEIGHT, &height, sizeof height), VX_SUCCESS);
-  Plane<T> p(width, height);
-  const vx_rectangle_t all{0, 0, width, height};
-  vx_imagepatch_addressing_t addr = packed<T>(width, height);
-  EXPECT_EQ(vxCopyImagePatch(image, &all, 0, &addr, p.values.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
-  return p;
-}
-
-template <typename T>
-vx_image image_of(vx_context context, const Plane<T>& p) {
-  vx_image image = vxCreateImage(context, p.width, p.height, format_of<T>());
-  EXPECT_EQ(status_of(image), VX_SUCCESS);
-  write_pixels(image, p);
-  return image;
-}
+using U8 = Pixels<vx_uint8>;
+using S16 = Pixels<vx_int16>;
 
 U8 random_u8(vx_uint32 width, vx_uint32 height, std::mt19937& rng, bool edges = false) {
   U8 p(width, height);
@@ -102,32 +62,8 @@ S16 random_s16(vx_uint32 width, vx_uint32 height, std::mt19937& rng) {
   return p;
 }
 
-vx_border_t border_of(vx_enum mode, vx_uint8 constant = 0) {
-  vx_border_t b{};
-  b.mode = mode;
-  b.constant_value.U8 = constant;
-  return b;
-}
-
-std::string border_name(const vx_border_t& b) {
-  if (b.mode == VX_BORDER_CONSTANT) return "CONSTANT(" + std::to_string(b.constant_value.U8) + ")";
-  return b.mode == VX_BORDER_REPLICATE ? "REPLICATE" : "UNDEFINED";
-}
-
 const vx_border_t kBorders[] = {border_of(VX_BORDER_UNDEFINED), border_of(VX_BORDER_REPLICATE), border_of(VX_BORDER_CONSTANT, 0),
                                 border_of(VX_BORDER_CONSTANT, 255), border_of(VX_BORDER_CONSTANT, 77)};
-
-/// The input at (x, y), which may lie outside: the constant, or the nearest edge pixel (REPLICATE; also
-/// UNDEFINED, whose frame this library computes as REPLICATE does).
-int sample(const U8& in, int x, int y, const vx_border_t& border) {
-  const int w = static_cast<int>(in.width), h = static_cast<int>(in.height);
-  if (x < 0 || y < 0 || x >= w || y >= h) {
-    if (border.mode == VX_BORDER_CONSTANT) return border.constant_value.U8;
-    x = x < 0 ? 0 : x >= w ? w - 1 : x;
-    y = y < 0 ? 0 : y >= h ? h - 1 : y;
-  }
-  return in.at(static_cast<vx_uint32>(x), static_cast<vx_uint32>(y));
-}
 
 // --- references -----------------------------------------------------------------------------------------
 
@@ -175,9 +111,9 @@ vx_uint8 phase_reference(int x, int y) {
 /// Convolve as the specification writes it: sum over k < columns, l < rows of
 /// input(x + columns/2 - k, y + rows/2 - l) * C(row l, column k); sum / scale truncated; saturated.
 template <typename Out>
-Plane<Out> convolve_reference(const U8& in, const vx_border_t& border, const std::vector<vx_int16>& c, int columns, int rows,
+Pixels<Out> convolve_reference(const U8& in, const vx_border_t& border, const std::vector<vx_int16>& c, int columns, int rows,
                               vx_uint32 scale) {
-  Plane<Out> out(in.width, in.height);
+  Pixels<Out> out(in.width, in.height);
   for (vx_uint32 y = 0; y < in.height; ++y) {
     for (vx_uint32 x = 0; x < in.width; ++x) {
       std::int64_t sum = 0;
@@ -194,36 +130,6 @@ Plane<Out> convolve_reference(const U8& in, const vx_border_t& border, const std
     }
   }
   return out;
-}
-
-/// Compares every pixel, or with @p margin_x / @p margin_y those at least that far from the edge.
-template <typename T>
-void expect_pixels_eq(const Plane<T>& actual, const Plane<T>& expected, const std::string& what, vx_uint32 margin_x = 0,
-                      vx_uint32 margin_y = 0) {
-  ASSERT_EQ(actual.width, expected.width) << what;
-  ASSERT_EQ(actual.height, expected.height) << what;
-  std::size_t wrong = 0;
-  for (vx_uint32 y = margin_y; y + margin_y < actual.height; ++y) {
-    for (vx_uint32 x = margin_x; x + margin_x < actual.width; ++x) {
-      if (actual.at(x, y) != expected.at(x, y) && ++wrong <= 5) {
-        ADD_FAILURE() << what << ": pixel (" << x << ", " << y << ") is " << +actual.at(x, y) << ", expected " << +expected.at(x, y);
-      }
-    }
-  }
-  EXPECT_EQ(wrong, 0u) << what;
-}
-
-vx_rectangle_t valid_region(vx_image image) {
-  vx_rectangle_t r{};
-  EXPECT_EQ(vxGetValidRegionImage(image, &r), VX_SUCCESS);
-  return r;
-}
-
-void expect_rect(const vx_rectangle_t& r, vx_uint32 sx, vx_uint32 sy, vx_uint32 ex, vx_uint32 ey, const std::string& what) {
-  EXPECT_EQ(r.start_x, sx) << what;
-  EXPECT_EQ(r.start_y, sy) << what;
-  EXPECT_EQ(r.end_x, ex) << what;
-  EXPECT_EQ(r.end_y, ey) << what;
 }
 
 vx_convolution convolution_of(vx_context context, const std::vector<vx_int16>& c, int columns, int rows, vx_uint32 scale) {

@@ -15,73 +15,24 @@
 #include <utility>
 #include <vector>
 
+#include "image_pixels.hpp"
 #include "openvx_fixture.hpp"
 
 namespace {
 
-using vg_openvx_test::status_of;
+using vg_openvx_test::expect_pixels_eq;
+using vg_openvx_test::format_of;
+using vg_openvx_test::image_of;
 using vg_openvx_test::OpenVx;
-
-
-/// Pixels on the host, row after row: what is written into an image and what a reference loop computes.
-template <typename T>
-struct Pixels {
-  vx_uint32 width = 0, height = 0;
-  std::vector<T> values;
-  T& at(vx_uint32 x, vx_uint32 y) { return values[static_cast<std::size_t>(y) * width + x]; }
-  T at(vx_uint32 x, vx_uint32 y) const { return values[static_cast<std::size_t>(y) * width + x]; }
-};
+using vg_openvx_test::Pixels;
+using vg_openvx_test::random_pixels;
+using vg_openvx_test::read_pixels;
+using vg_openvx_test::run_node;
+using vg_openvx_test::status_of;
+using vg_openvx_test::write_pixels;
 
 using U8 = Pixels<vx_uint8>;
 using S16 = Pixels<vx_int16>;
-
-template <typename T>
-vx_df_image format_of() {
-  return sizeof(T) == 1 ? VX_DF_IMAGE_U8 : VX_DF_IMAGE_S16;
-}
-
-template <typename T>
-Pixels<T> random_pixels(vx_uint32 width, vx_uint32 height, std::mt19937& rng) {
-  Pixels<T> p{width, height, std::vector<T>(static_cast<std::size_t>(width) * height)};
-  std::uniform_int_distribution<int> dist(std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
-  for (T& v : p.values) v = static_cast<T>(dist(rng));
-  return p;
-}
-
-template <typename T>
-void write_pixels(vx_image image, const Pixels<T>& p) {
-  const vx_rectangle_t all{0, 0, p.width, p.height};
-  vx_imagepatch_addressing_t addr = VX_IMAGEPATCH_ADDR_INIT;
-  addr.dim_x = p.width;
-  addr.dim_y = p.height;
-  addr.stride_x = sizeof(T);
-  addr.stride_y = static_cast<vx_int32>(p.width * sizeof(T));
-  ASSERT_EQ(vxCopyImagePatch(image, &all, 0, &addr, const_cast<T*>(p.values.data()), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
-}
-
-template <typename T>
-Pixels<T> read_pixels(vx_image image) {
-  Pixels<T> p;
-  EXPECT_EQ(vxQueryImage(image, VX_IMAGE_WIDTH, &p.width, sizeof p.width), VX_SUCCESS);
-  EXPECT_EQ(vxQueryImage(image, VX_IMAGE_HEIGHT, &p.height, sizeof p.height), VX_SUCCESS);
-  p.values.resize(static_cast<std::size_t>(p.width) * p.height);
-  const vx_rectangle_t all{0, 0, p.width, p.height};
-  vx_imagepatch_addressing_t addr = VX_IMAGEPATCH_ADDR_INIT;
-  addr.dim_x = p.width;
-  addr.dim_y = p.height;
-  addr.stride_x = sizeof(T);
-  addr.stride_y = static_cast<vx_int32>(p.width * sizeof(T));
-  EXPECT_EQ(vxCopyImagePatch(image, &all, 0, &addr, p.values.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
-  return p;
-}
-
-template <typename T>
-vx_image image_of(vx_context context, const Pixels<T>& p) {
-  vx_image image = vxCreateImage(context, p.width, p.height, format_of<T>());
-  EXPECT_EQ(status_of(image), VX_SUCCESS);
-  write_pixels(image, p);
-  return image;
-}
 
 // --- reference loops: the specification's formulas, written plainly ----------------------------------
 
@@ -139,35 +90,6 @@ void expect_float_close(vx_float32 actual, double reference, const char* what) {
   const float expected = static_cast<float>(reference);
   EXPECT_LE(std::fabs(actual - expected), std::nextafter(std::fabs(expected), INFINITY) - std::fabs(expected))
       << what << ": " << actual << " vs reference " << reference;
-}
-
-template <typename T>
-void expect_pixels_eq(const Pixels<T>& actual, const Pixels<T>& expected, const std::string& what) {
-  ASSERT_EQ(actual.width, expected.width) << what;
-  ASSERT_EQ(actual.height, expected.height) << what;
-  std::size_t wrong = 0;
-  for (vx_uint32 y = 0; y < actual.height; ++y) {
-    for (vx_uint32 x = 0; x < actual.width; ++x) {
-      if (actual.at(x, y) != expected.at(x, y) && ++wrong <= 5) {
-        ADD_FAILURE() << what << ": pixel (" << x << ", " << y << ") is " << +actual.at(x, y) << ", expected " << +expected.at(x, y);
-      }
-    }
-  }
-  EXPECT_EQ(wrong, 0u) << what;
-}
-
-/// Verifies and runs a graph with one node, made by @p make; the node and graph go afterwards.
-template <typename Make>
-vx_status run_node(vx_context context, Make make) {
-  vx_graph graph = vxCreateGraph(context);
-  vx_node node = make(graph);
-  vx_status status = status_of(node);
-  if (status == VX_SUCCESS) status = vxProcessGraph(graph);
-  if (status_of(node) == VX_SUCCESS) {
-    EXPECT_EQ(vxReleaseNode(&node), VX_SUCCESS);
-  }
-  EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
-  return status;
 }
 
 struct Size {
