@@ -306,6 +306,163 @@ vx_status VX_CALLBACK multiply_function(vx_node, const vx_reference* parameters,
   return nearest_even ? multiply_pixels<false, true>(parameters, s) : multiply_pixels<false, false>(parameters, s);
 }
 
+// --- WeightedAverage and the accumulations ------------------------------------------------------------
+//
+// WeightedAverage     out = (1 - alpha) * img2 + alpha * img1, computed in float and truncated to U8 (as the
+//                     Khronos sample implementation does); alpha a VX_TYPE_FLOAT32 scalar in [0, 1].
+// Accumulate          accum(S16) = saturate(accum + input(U8)).
+// AccumulateWeighted  accum(U8) = (1 - alpha) * accum + alpha * input, in float, truncated; alpha in [0, 1].
+// AccumulateSquare    accum(S16) = saturate(accum + ((input * input) >> shift)); shift a VX_TYPE_UINT32
+//                     scalar in [0, 15].
+// The accumulator is bidirectional: an image the application made, of the input's size; validate describes
+// it with its own attributes (verification applies a meta to every parameter that is not an input).
+
+/// A scalar parameter of @p type; its value (when it can be read now, i.e. not virtual) in @p value.
+template <typename T>
+vx_status scalar_parameter(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_enum type, T& value,
+                           bool& known) noexcept {
+  known = false;
+  if (!valid(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
+  const auto* scalar = as<_vx_scalar>(parameters[index]);
+  if (scalar->data_type != type) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be of type 0x%x", name,
+                  static_cast<unsigned>(scalar->data_type), static_cast<unsigned>(type));
+  }
+  if (!scalar->is_virtual && scalar->bytes.size() == sizeof value) {
+    std::memcpy(&value, scalar->bytes.data(), sizeof value);
+    known = true;
+  }
+  return VX_SUCCESS;
+}
+
+inline bool alpha_allowed(vx_float32 alpha) noexcept { return alpha >= 0.0f && alpha <= 1.0f; }
+
+vx_status alpha_parameter(vx_node node, const vx_reference parameters[], vx_uint32 index) noexcept {
+  vx_float32 alpha = 0;
+  bool known = false;
+  if (const vx_status s = scalar_parameter(node, parameters, index, "alpha", VX_TYPE_FLOAT32, alpha, known); s != VX_SUCCESS) return s;
+  if (known && !alpha_allowed(alpha)) {
+    return refuse(node, VX_ERROR_INVALID_VALUE, "alpha is %g, it must be in [0, 1]", static_cast<double>(alpha));
+  }
+  return VX_SUCCESS;
+}
+
+vx_status read_float(const vx_reference* parameters, vx_uint32 index, vx_float32& value) noexcept {
+  return vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[index]), &value, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
+}
+
+/// (1 - alpha) * keep + alpha * take in float arithmetic (each product and the sum rounded to float, as the
+/// reference's C expression is), truncated. Each step is an exact double operation rounded once to float,
+/// so the compiler cannot fuse them into a multiply-add that would round differently.
+inline vx_uint8 weighted(vx_uint8 keep, vx_uint8 take, vx_float32 alpha) noexcept {
+  const vx_float32 beta = 1.0f - alpha;
+  const auto p1 = static_cast<vx_float32>(static_cast<double>(beta) * keep);   // exact in double, rounded once
+  const auto p2 = static_cast<vx_float32>(static_cast<double>(alpha) * take);
+  const auto sum = static_cast<vx_float32>(static_cast<double>(p1) + static_cast<double>(p2));  // correctly rounded
+  return static_cast<vx_uint8>(sum);
+}
+
+vx_status VX_CALLBACK weighted_average_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 4) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 4 parameters, got %u", num);
+  const _vx_image* img1 = nullptr;
+  const _vx_image* img2 = nullptr;
+  if (const vx_status s = u8_input(node, parameters, 0, "img1", img1); s != VX_SUCCESS) return s;
+  if (const vx_status s = alpha_parameter(node, parameters, 1); s != VX_SUCCESS) return s;
+  if (const vx_status s = u8_input(node, parameters, 2, "img2", img2); s != VX_SUCCESS) return s;
+  if (const vx_status s = same_size(node, img1, "img1", img2, "img2"); s != VX_SUCCESS) return s;
+  return output_image(node, parameters, 3, "output", img1->width, img1->height, kU8, metas[3]);
+}
+
+vx_status VX_CALLBACK weighted_average_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 4) return VX_ERROR_INVALID_PARAMETERS;
+  vx_float32 alpha = 0;
+  if (const vx_status s = read_float(parameters, 1, alpha); s != VX_SUCCESS) return s;
+  if (!alpha_allowed(alpha)) return VX_ERROR_INVALID_VALUE;
+  const MappedImage in1(image_at(parameters, 0), VX_READ_ONLY);
+  const MappedImage in2(image_at(parameters, 2), VX_READ_ONLY);
+  const MappedImage out(image_at(parameters, 3), VX_WRITE_ONLY);
+  if (const vx_status s = mapped(in1, in2, out); s != VX_SUCCESS) return s;
+  for_each_pixel<vx_uint8, vx_uint8, vx_uint8>(in1, in2, out, [alpha](vx_uint8 a, vx_uint8 b) { return weighted(b, a, alpha); });
+  return VX_SUCCESS;
+}
+
+/// The accumulator (parameter @p index): an image of @p format and the input's size, described by its own
+/// attributes in @p meta.
+vx_status accumulator_parameter(vx_node node, const vx_reference parameters[], vx_uint32 index, const _vx_image* input, vx_df_image format,
+                                vx_meta_format meta) noexcept {
+  const _vx_image* accum = nullptr;
+  if (const vx_status s = input_image(node, parameters, index, "accum", accum); s != VX_SUCCESS) return s;
+  if (accum->format != format) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "accum has format %s, it must be %s", format_name(accum->format), format_name(format));
+  }
+  if (const vx_status s = same_size(node, input, "input", accum, "accum"); s != VX_SUCCESS) return s;
+  return output_image(node, parameters, index, "accum", accum->width, accum->height, format, meta);
+}
+
+vx_status VX_CALLBACK accumulate_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 2) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 2 parameters, got %u", num);
+  const _vx_image* input = nullptr;
+  if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  return accumulator_parameter(node, parameters, 1, input, kS16, metas[1]);
+}
+
+vx_status VX_CALLBACK accumulate_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 2) return VX_ERROR_INVALID_PARAMETERS;
+  const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
+  const MappedImage accum(image_at(parameters, 1), VX_READ_AND_WRITE);
+  if (const vx_status s = mapped(in, accum); s != VX_SUCCESS) return s;
+  for_each_pixel<vx_uint8, vx_int16, vx_int16>(in, accum, accum, [](vx_uint8 a, vx_int16 acc) { return saturate_to<vx_int16>(acc + a); });
+  return VX_SUCCESS;
+}
+
+vx_status VX_CALLBACK accumulate_weighted_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
+  const _vx_image* input = nullptr;
+  if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  if (const vx_status s = alpha_parameter(node, parameters, 1); s != VX_SUCCESS) return s;
+  return accumulator_parameter(node, parameters, 2, input, kU8, metas[2]);
+}
+
+vx_status VX_CALLBACK accumulate_weighted_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 3) return VX_ERROR_INVALID_PARAMETERS;
+  vx_float32 alpha = 0;
+  if (const vx_status s = read_float(parameters, 1, alpha); s != VX_SUCCESS) return s;
+  if (!alpha_allowed(alpha)) return VX_ERROR_INVALID_VALUE;
+  const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
+  const MappedImage accum(image_at(parameters, 2), VX_READ_AND_WRITE);
+  if (const vx_status s = mapped(in, accum); s != VX_SUCCESS) return s;
+  for_each_pixel<vx_uint8, vx_uint8, vx_uint8>(in, accum, accum, [alpha](vx_uint8 a, vx_uint8 acc) { return weighted(acc, a, alpha); });
+  return VX_SUCCESS;
+}
+
+vx_status VX_CALLBACK accumulate_square_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
+  const _vx_image* input = nullptr;
+  if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  vx_uint32 shift = 0;
+  bool known = false;
+  if (const vx_status s = scalar_parameter(node, parameters, 1, "shift", VX_TYPE_UINT32, shift, known); s != VX_SUCCESS) return s;
+  if (known && shift > 15) return refuse(node, VX_ERROR_INVALID_VALUE, "shift is %u, it must be in [0, 15]", shift);
+  return accumulator_parameter(node, parameters, 2, input, kS16, metas[2]);
+}
+
+vx_status VX_CALLBACK accumulate_square_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 3) return VX_ERROR_INVALID_PARAMETERS;
+  vx_uint32 shift = 0;
+  if (const vx_status s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[1]), &shift, VX_READ_ONLY, VX_MEMORY_TYPE_HOST); s != VX_SUCCESS) {
+    return s;
+  }
+  if (shift > 15) return VX_ERROR_INVALID_VALUE;
+  const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
+  const MappedImage accum(image_at(parameters, 2), VX_READ_AND_WRITE);
+  if (const vx_status s = mapped(in, accum); s != VX_SUCCESS) return s;
+  for_each_pixel<vx_uint8, vx_int16, vx_int16>(in, accum, accum, [shift](vx_uint8 a, vx_int16 acc) {
+    const int square = static_cast<int>((static_cast<vx_uint32>(a) * a) >> shift);
+    return saturate_to<vx_int16>(acc + square);
+  });
+  return VX_SUCCESS;
+}
+
 constexpr StandardKernelFunctions kArithmetic[] = {
     {VX_KERNEL_ADD, &add_function, &add_subtract_validate},
     {VX_KERNEL_SUBTRACT, &subtract_function, &add_subtract_validate},
@@ -313,6 +470,10 @@ constexpr StandardKernelFunctions kArithmetic[] = {
     {VX_KERNEL_MIN, &min_function, &min_max_validate},
     {VX_KERNEL_MAX, &max_function, &min_max_validate},
     {VX_KERNEL_MULTIPLY, &multiply_function, &multiply_validate},
+    {VX_KERNEL_WEIGHTED_AVERAGE, &weighted_average_function, &weighted_average_validate},
+    {VX_KERNEL_ACCUMULATE, &accumulate_function, &accumulate_validate},
+    {VX_KERNEL_ACCUMULATE_WEIGHTED, &accumulate_weighted_function, &accumulate_weighted_validate},
+    {VX_KERNEL_ACCUMULATE_SQUARE, &accumulate_square_function, &accumulate_square_validate},
 };
 
 }  // namespace

@@ -15,6 +15,13 @@
 // this library computes them as REPLICATE does, and the output's valid region is the input's less one pixel
 // on each side. All three modes are supported by these kernels.
 //
+// NonLinearFilter (OpenVX 1.3): function MEDIAN, MIN or MAX (a VX_TYPE_ENUM scalar) over the input pixels
+// the mask selects (a VX_TYPE_UINT8 vx_matrix, non-zero entries select, odd sizes up to
+// VX_CONTEXT_NONLINEAR_MAX_DIMENSION = 9, placed by its VX_MATRIX_ORIGIN: mask entry (r, c) reads input
+// (x + c - origin.x, y + r - origin.y)). The median of n selected values is the value at index n / 2 of
+// them sorted ascending (the Khronos sample implementation and conformance reference: the upper median
+// for an even n). U8 in, U8 out of its size, under the node's border as the 3x3 filters.
+//
 // The walk over the image (an interior loop without border checks, the one-pixel frame done separately)
 // and the valid region are neighbourhood.hpp's, shared with Sobel3x3 and Convolve. Nothing is allocated
 // per frame.
@@ -22,7 +29,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 
+#include "graph.hpp"
+#include "matrix.hpp"
 #include "neighbourhood.hpp"
 #include "standard_kernel_support.hpp"
 
@@ -118,12 +128,134 @@ vx_status VX_CALLBACK filter_validate(vx_node node, const vx_reference parameter
   return vxSetMetaFormatAttribute(metas[1], VX_VALID_RECT_CALLBACK, &callback, sizeof callback);
 }
 
+// --- NonLinearFilter ------------------------------------------------------------------------------------
+
+constexpr vx_size kMaxNonLinearDimension = 9;  // VX_CONTEXT_NONLINEAR_MAX_DIMENSION
+
+/// The window a mask needs: the radii that put every mask entry, placed by the origin, inside a window
+/// centred on the output pixel; false when it does not fit kMaxNeighbourhood.
+bool mask_radii(const _vx_matrix* mask, vx_uint32& radius_x, vx_uint32& radius_y) noexcept {
+  const vx_size ox = mask->origin.x, oy = mask->origin.y;
+  radius_x = static_cast<vx_uint32>(std::max(ox, mask->columns - 1 - ox));
+  radius_y = static_cast<vx_uint32>(std::max(oy, mask->rows - 1 - oy));
+  return 2 * radius_x + 1 <= static_cast<vx_uint32>(kMaxNeighbourhood) && 2 * radius_y + 1 <= static_cast<vx_uint32>(kMaxNeighbourhood);
+}
+
+vx_status VX_CALLBACK non_linear_filter_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 4) return VX_ERROR_INVALID_PARAMETERS;
+  vx_enum function = 0;
+  if (const vx_status s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[0]), &function, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  if (function != VX_NONLINEAR_FILTER_MEDIAN && function != VX_NONLINEAR_FILTER_MIN && function != VX_NONLINEAR_FILTER_MAX) {
+    return VX_ERROR_INVALID_VALUE;
+  }
+  const auto* mask = static_cast<const _vx_matrix*>(parameters[2]);
+  if (mask->data_type != VX_TYPE_UINT8 || mask->rows == 0 || mask->columns == 0 || mask->rows > kMaxNonLinearDimension ||
+      mask->columns > kMaxNonLinearDimension || mask->origin.x >= mask->columns || mask->origin.y >= mask->rows ||
+      !mask->data.allocated() || mask->data.size() < mask->rows * mask->columns) {
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  vx_uint32 radius_x = 0, radius_y = 0;
+  if (!mask_radii(mask, radius_x, radius_y)) return VX_ERROR_INVALID_PARAMETERS;
+  // The selected entries as window coordinates.
+  vx_uint8 sel_r[kMaxNonLinearDimension * kMaxNonLinearDimension], sel_c[kMaxNonLinearDimension * kMaxNonLinearDimension];
+  vx_uint32 count = 0;
+  for (vx_size r = 0; r < mask->rows; ++r) {
+    for (vx_size c = 0; c < mask->columns; ++c) {
+      if (mask->data.data()[r * mask->columns + c] == 0) continue;
+      sel_r[count] = static_cast<vx_uint8>(r + radius_y - mask->origin.y);
+      sel_c[count] = static_cast<vx_uint8>(c + radius_x - mask->origin.x);
+      ++count;
+    }
+  }
+  if (count == 0) return VX_ERROR_INVALID_PARAMETERS;
+  vx_border_t border{};
+  if (const vx_status s = neighbourhood_border(node, border); s != VX_SUCCESS) return s;
+  const MappedImage in(image_at(parameters, 1), VX_READ_ONLY);
+  const MappedImage out(image_at(parameters, 3), VX_WRITE_ONLY);
+  if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
+  if (in.width() != out.width() || in.height() != out.height()) return VX_ERROR_INVALID_PARAMETERS;  // validate allows no other
+  const std::ptrdiff_t so = out.stride_x();
+  for_each_neighbourhood<vx_uint8>(in, radius_x, radius_y, border, [&](const auto& w, vx_uint32 x, vx_uint32 y) {
+    vx_uint8 result;
+    if (function == VX_NONLINEAR_FILTER_MIN) {
+      result = 255;
+      for (vx_uint32 i = 0; i < count; ++i) result = std::min(result, w(sel_r[i], sel_c[i]));
+    } else if (function == VX_NONLINEAR_FILTER_MAX) {
+      result = 0;
+      for (vx_uint32 i = 0; i < count; ++i) result = std::max(result, w(sel_r[i], sel_c[i]));
+    } else {
+      vx_uint8 v[kMaxNonLinearDimension * kMaxNonLinearDimension];
+      for (vx_uint32 i = 0; i < count; ++i) v[i] = w(sel_r[i], sel_c[i]);
+      std::nth_element(v, v + count / 2, v + count);
+      result = v[count / 2];
+    }
+    out.row(y)[static_cast<std::ptrdiff_t>(x) * so] = result;
+  });
+  return VX_SUCCESS;
+}
+
+/// The output's valid region: the input's less, on each side, the mask's reach there (origin.x to the
+/// left, columns - 1 - origin.x to the right, ...), where neighbourhood_valid_rectangle would take a radius.
+vx_status VX_CALLBACK non_linear_filter_valid_rectangle(vx_node node, vx_uint32, const vx_rectangle_t* const input_valid[],
+                                                        vx_rectangle_t* const output_valid[]) {
+  vx_border_t border{};
+  if (const vx_status s = vxQueryNode(node, VX_NODE_BORDER, &border, sizeof border); s != VX_SUCCESS) return s;
+  const auto* mask = static_cast<const _vx_matrix*>(node->arguments[2]);
+  // The mask reaches origin pixels left and above its pixel, the rest of its size right and below.
+  const auto left = static_cast<vx_uint32>(mask->origin.x), top = static_cast<vx_uint32>(mask->origin.y);
+  const auto right = static_cast<vx_uint32>(mask->columns - 1 - mask->origin.x), bottom = static_cast<vx_uint32>(mask->rows - 1 - mask->origin.y);
+  *output_valid[0] = neighbourhood_valid_rectangle(border, *output_valid[0], *input_valid[0], left, top, right, bottom);
+  return VX_SUCCESS;
+}
+
+vx_status VX_CALLBACK non_linear_filter_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 4) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 4 parameters, got %u", num);
+  vx_enum function = 0;
+  if (const vx_status s = enum_parameter(node, parameters, 0, "function",
+                                         {VX_NONLINEAR_FILTER_MEDIAN, VX_NONLINEAR_FILTER_MIN, VX_NONLINEAR_FILTER_MAX}, function);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  const _vx_image* input = nullptr;
+  if (const vx_status s = u8_input(node, parameters, 1, "input", input); s != VX_SUCCESS) return s;
+  if (!valid(parameters[2], VX_TYPE_MATRIX)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "mask is not a matrix");
+  const auto* mask = static_cast<const _vx_matrix*>(parameters[2]);
+  if (mask->data_type != VX_TYPE_UINT8) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "mask is a matrix of type 0x%x, it must be VX_TYPE_UINT8", static_cast<unsigned>(mask->data_type));
+  }
+  if (mask->rows == 0 || mask->columns == 0 || mask->rows > kMaxNonLinearDimension || mask->columns > kMaxNonLinearDimension ||
+      mask->rows % 2 == 0 || mask->columns % 2 == 0) {
+    return refuse(node, VX_ERROR_INVALID_DIMENSION, "mask is %zux%zu (columns x rows), its sides must be odd and at most %zu",
+                  static_cast<size_t>(mask->columns), static_cast<size_t>(mask->rows), static_cast<size_t>(kMaxNonLinearDimension));
+  }
+  vx_uint32 radius_x = 0, radius_y = 0;
+  if (!mask_radii(mask, radius_x, radius_y)) {
+    return refuse(node, VX_ERROR_NOT_SUPPORTED, "mask origin (%u, %u) is too far from its centre: the window would exceed %d pixels a side",
+                  mask->origin.x, mask->origin.y, kMaxNeighbourhood);
+  }
+  if (mask->data.allocated()) {
+    bool any = false;
+    for (vx_size i = 0; i < mask->rows * mask->columns && !any; ++i) any = mask->data.data()[i] != 0;
+    if (!any) return refuse(node, VX_ERROR_INVALID_VALUE, "mask selects no pixel (every entry is 0)");
+  }
+  if (const vx_status s = neighbourhood_border_parameter(node); s != VX_SUCCESS) return s;
+  if (const vx_status s = output_image(node, parameters, 3, "output", input->width, input->height, VX_DF_IMAGE_U8, metas[3]); s != VX_SUCCESS) {
+    return s;
+  }
+  const vx_kernel_image_valid_rectangle_f callback = &non_linear_filter_valid_rectangle;
+  return vxSetMetaFormatAttribute(metas[3], VX_VALID_RECT_CALLBACK, &callback, sizeof callback);
+}
+
 constexpr StandardKernelFunctions kFilterKernels[] = {
     {VX_KERNEL_DILATE_3x3, &filter_function<DilateOp>, &filter_validate},
     {VX_KERNEL_ERODE_3x3, &filter_function<ErodeOp>, &filter_validate},
     {VX_KERNEL_MEDIAN_3x3, &filter_function<MedianOp>, &filter_validate},
     {VX_KERNEL_BOX_3x3, &filter_function<BoxOp>, &filter_validate},
     {VX_KERNEL_GAUSSIAN_3x3, &filter_function<GaussianOp>, &filter_validate},
+    {VX_KERNEL_NON_LINEAR_FILTER, &non_linear_filter_function, &non_linear_filter_validate},
 };
 
 }  // namespace

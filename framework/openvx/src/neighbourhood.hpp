@@ -121,19 +121,20 @@ void for_each_neighbourhood(const MappedImage& in, vx_uint32 radius_x, vx_uint32
   }
 }
 
-/// The output's valid region: the input's (@p in), less @p radius_x / @p radius_y on each side where the
-/// output pixels there would read outside it. With UNDEFINED that is every side (the image's edge
-/// included: the spec leaves those values open); with CONSTANT and REPLICATE only sides where the input's
-/// valid region stops short of the image's edge (the border mode defines what lies beyond the image, not
+/// The output's valid region: the input's (@p in), less the window's reach on each side (@p reach_left to
+/// the left, and so on) where the output pixels there would read outside it. With UNDEFINED that is every
+/// side (the image's edge included: the spec leaves those values open); with CONSTANT and REPLICATE only
+/// sides where the input's valid region stops short of the image's edge (the border mode defines what lies beyond the image, not
 /// what lies in its invalid part). @p whole is the whole output image (the input's size). Too small to keep
-/// any pixel: an empty rectangle inside the image.
+/// any pixel: an empty rectangle inside the image. (NonLinearFilter's mask may reach further on one side.)
 inline vx_rectangle_t neighbourhood_valid_rectangle(const vx_border_t& border, const vx_rectangle_t& whole, const vx_rectangle_t& in,
-                                                    vx_uint32 radius_x, vx_uint32 radius_y) noexcept {
+                                                    vx_uint32 reach_left, vx_uint32 reach_top, vx_uint32 reach_right,
+                                                    vx_uint32 reach_bottom) noexcept {
   const bool undefined = border.mode == VX_BORDER_UNDEFINED;
-  const vx_uint32 left = (undefined || in.start_x > whole.start_x) ? radius_x : 0;
-  const vx_uint32 top = (undefined || in.start_y > whole.start_y) ? radius_y : 0;
-  const vx_uint32 right = (undefined || in.end_x < whole.end_x) ? radius_x : 0;
-  const vx_uint32 bottom = (undefined || in.end_y < whole.end_y) ? radius_y : 0;
+  const vx_uint32 left = (undefined || in.start_x > whole.start_x) ? reach_left : 0;
+  const vx_uint32 top = (undefined || in.start_y > whole.start_y) ? reach_top : 0;
+  const vx_uint32 right = (undefined || in.end_x < whole.end_x) ? reach_right : 0;
+  const vx_uint32 bottom = (undefined || in.end_y < whole.end_y) ? reach_bottom : 0;
   vx_rectangle_t r{in.start_x + left, in.start_y + top, in.end_x >= right ? in.end_x - right : 0, in.end_y >= bottom ? in.end_y - bottom : 0};
   r.end_x = std::max(r.end_x, r.start_x);
   r.end_y = std::max(r.end_y, r.start_y);
@@ -142,6 +143,12 @@ inline vx_rectangle_t neighbourhood_valid_rectangle(const vx_border_t& border, c
   r.start_y = std::min(r.start_y, whole.end_y);
   r.end_y = std::min(r.end_y, whole.end_y);
   return r;
+}
+
+/// The same for a centred window of radius @p radius_x x @p radius_y.
+inline vx_rectangle_t neighbourhood_valid_rectangle(const vx_border_t& border, const vx_rectangle_t& whole, const vx_rectangle_t& in,
+                                                    vx_uint32 radius_x, vx_uint32 radius_y) noexcept {
+  return neighbourhood_valid_rectangle(border, whole, in, radius_x, radius_y, radius_x, radius_y);
 }
 
 /// A VX_VALID_RECT_CALLBACK for a neighbourhood kernel of fixed radius whose first input image is the one

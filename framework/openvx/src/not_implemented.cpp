@@ -32,9 +32,6 @@ VX_API_ENTRY vx_node VX_API_CALL vxNonMaxSuppressionNode(vx_graph graph, vx_imag
 }
 
 // Node creators: filters.
-VX_API_ENTRY vx_node VX_API_CALL vxNonLinearFilterNode(vx_graph graph, vx_enum, vx_image, vx_matrix, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
 
 // Node creators: pyramids.
 VX_API_ENTRY vx_node VX_API_CALL vxGaussianPyramidNode(vx_graph graph, vx_image, vx_pyramid) {
@@ -48,9 +45,6 @@ VX_API_ENTRY vx_node VX_API_CALL vxLaplacianReconstructNode(vx_graph graph, vx_p
 }
 
 // Node creators: arithmetic, statistics and bitwise functions.
-VX_API_ENTRY vx_node VX_API_CALL vxWeightedAverageNode(vx_graph graph, vx_image, vx_scalar, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
 
 // Node creators: control flow.
 VX_API_ENTRY vx_node VX_API_CALL vxScalarOperationNode(vx_graph graph, vx_enum, vx_scalar, vx_scalar, vx_scalar) {
@@ -114,34 +108,11 @@ VX_API_ENTRY vx_node VX_API_CALL vxBilateralFilterNode(vx_graph graph, vx_tensor
     vx_tensor) {
   return not_implemented<vx_node>(graph);
 }
-VX_API_ENTRY vx_node VX_API_CALL vxTensorMultiplyNode(vx_graph graph, vx_tensor, vx_tensor, vx_scalar, vx_enum, vx_enum,
-    vx_tensor) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxTensorAddNode(vx_graph graph, vx_tensor, vx_tensor, vx_enum, vx_tensor) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxTensorSubtractNode(vx_graph graph, vx_tensor, vx_tensor, vx_enum, vx_tensor) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxTensorTableLookupNode(vx_graph graph, vx_tensor, vx_lut, vx_tensor) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxTensorTransposeNode(vx_graph graph, vx_tensor, vx_tensor, vx_size, vx_size) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxTensorConvertDepthNode(vx_graph graph, vx_tensor, vx_enum, vx_scalar, vx_scalar,
-    vx_tensor) {
-  return not_implemented<vx_node>(graph);
-}
 VX_API_ENTRY vx_node VX_API_CALL vxTensorMatrixMultiplyNode(vx_graph graph, vx_tensor, vx_tensor, vx_tensor,
     const vx_tensor_matrix_multiply_params_t*, vx_tensor) {
   return not_implemented<vx_node>(graph);
 }
 
 // Node creators: data copy.
-VX_API_ENTRY vx_node VX_API_CALL vxCopyNode(vx_graph graph, vx_reference, vx_reference) {
-  return not_implemented<vx_node>(graph);
-}
 
 }  // extern "C"

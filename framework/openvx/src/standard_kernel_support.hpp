@@ -37,6 +37,11 @@ std::span<const StandardKernelFunctions> filter_kernels() noexcept;
 /// Histogram, EqualizeHist, MinMaxLoc; MeanStdDev is in the table above).
 std::span<const StandardKernelFunctions> gradient_kernels() noexcept;
 std::span<const StandardKernelFunctions> statistics_kernels() noexcept;
+/// kernels_tensors.cpp (TensorAdd, TensorSubtract, TensorMultiply, TensorTableLookup, TensorTranspose,
+/// TensorConvertDepth) and kernels_data.cpp (Copy). NonLinearFilter is a filter, WeightedAverage and the
+/// accumulations arithmetic: they join those tables.
+std::span<const StandardKernelFunctions> tensor_kernels() noexcept;
+std::span<const StandardKernelFunctions> data_kernels() noexcept;
 
 // --- the implemented kernels (one function and one validate each) --------------------------------------
 

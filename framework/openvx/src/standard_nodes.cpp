@@ -102,6 +102,17 @@ vx_node two_images_policy_to_image(vx_graph graph, vx_enum kernel_enum, const ch
                        {{as_reference(in1), "in1"}, {as_reference(in2), "in2"}, {policy_scalar.ref(), "policy"}, {as_reference(out), "out"}});
 }
 
+/// TensorAdd and TensorSubtract: two tensors, an overflow policy (a value), one tensor out.
+vx_node two_tensors_policy_to_tensor(vx_graph graph, vx_enum kernel_enum, const char* creator, vx_tensor input1, vx_tensor input2,
+                                     vx_enum policy, vx_tensor output) noexcept {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar policy_scalar(graph, VX_TYPE_ENUM, &policy);
+  if (const vx_status s = policy_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, kernel_enum, creator,
+                       {{as_reference(input1), "input1"}, {as_reference(input2), "input2"}, {policy_scalar.ref(), "policy"},
+                        {as_reference(output), "output"}});
+}
+
 }  // namespace
 
 extern "C" {
@@ -260,6 +271,73 @@ VX_API_ENTRY vx_node VX_API_CALL vxMinMaxLocNode(vx_graph graph, vx_image input,
                         {as_reference(maxLoc), "maxLoc"},
                         {as_reference(minCount), "minCount"},
                         {as_reference(maxCount), "maxCount"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxNonLinearFilterNode(vx_graph graph, vx_enum function, vx_image input, vx_matrix mask, vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar function_scalar(graph, VX_TYPE_ENUM, &function);
+  if (const vx_status s = function_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_NON_LINEAR_FILTER, "vxNonLinearFilterNode",
+                       {{function_scalar.ref(), "function"}, {as_reference(input), "input"}, {as_reference(mask), "mask"},
+                        {as_reference(output), "output"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxWeightedAverageNode(vx_graph graph, vx_image img1, vx_scalar alpha, vx_image img2, vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_WEIGHTED_AVERAGE, "vxWeightedAverageNode",
+                       {{as_reference(img1), "img1"}, {as_reference(alpha), "alpha"}, {as_reference(img2), "img2"}, {as_reference(output), "output"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxCopyNode(vx_graph graph, vx_reference input, vx_reference output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_COPY, "vxCopyNode", {{input, "input"}, {output, "output"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxTensorAddNode(vx_graph graph, vx_tensor input1, vx_tensor input2, vx_enum policy, vx_tensor output) {
+  return two_tensors_policy_to_tensor(graph, VX_KERNEL_TENSOR_ADD, "vxTensorAddNode", input1, input2, policy, output);
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxTensorSubtractNode(vx_graph graph, vx_tensor input1, vx_tensor input2, vx_enum policy, vx_tensor output) {
+  return two_tensors_policy_to_tensor(graph, VX_KERNEL_TENSOR_SUBTRACT, "vxTensorSubtractNode", input1, input2, policy, output);
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxTensorMultiplyNode(vx_graph graph, vx_tensor input1, vx_tensor input2, vx_scalar scale,
+                                                      vx_enum overflow_policy, vx_enum rounding_policy, vx_tensor output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar overflow(graph, VX_TYPE_ENUM, &overflow_policy), rounding(graph, VX_TYPE_ENUM, &rounding_policy);
+  for (const ValueScalar* v : {&overflow, &rounding}) {
+    if (const vx_status s = v->status(); s != VX_SUCCESS) return fail(graph, s);
+  }
+  return standard_node(graph, VX_KERNEL_TENSOR_MULTIPLY, "vxTensorMultiplyNode",
+                       {{as_reference(input1), "input1"}, {as_reference(input2), "input2"}, {as_reference(scale), "scale"},
+                        {overflow.ref(), "overflow_policy"}, {rounding.ref(), "rounding_policy"}, {as_reference(output), "output"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxTensorTableLookupNode(vx_graph graph, vx_tensor input1, vx_lut lut, vx_tensor output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_TENSOR_TABLE_LOOKUP, "vxTensorTableLookupNode",
+                       {{as_reference(input1), "input1"}, {as_reference(lut), "lut"}, {as_reference(output), "output"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxTensorTransposeNode(vx_graph graph, vx_tensor input, vx_tensor output, vx_size dimension1, vx_size dimension2) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar first(graph, VX_TYPE_SIZE, &dimension1), second(graph, VX_TYPE_SIZE, &dimension2);
+  for (const ValueScalar* v : {&first, &second}) {
+    if (const vx_status s = v->status(); s != VX_SUCCESS) return fail(graph, s);
+  }
+  return standard_node(graph, VX_KERNEL_TENSOR_TRANSPOSE, "vxTensorTransposeNode",
+                       {{as_reference(input), "input"}, {as_reference(output), "output"}, {first.ref(), "dimension1"},
+                        {second.ref(), "dimension2"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxTensorConvertDepthNode(vx_graph graph, vx_tensor input, vx_enum policy, vx_scalar norm, vx_scalar offset,
+                                                          vx_tensor output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar policy_scalar(graph, VX_TYPE_ENUM, &policy);
+  if (const vx_status s = policy_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_TENSOR_CONVERT_DEPTH, "vxTensorConvertDepthNode",
+                       {{as_reference(input), "input"}, {policy_scalar.ref(), "policy"}, {as_reference(norm), "norm"},
+                        {as_reference(offset), "offset"}, {as_reference(output), "output"}});
 }
 
 VX_API_ENTRY vx_node VX_API_CALL vxMeanStdDevNode(vx_graph graph, vx_image input, vx_scalar mean, vx_scalar stddev) {

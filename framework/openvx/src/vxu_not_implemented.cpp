@@ -14,9 +14,6 @@ VX_API_ENTRY vx_status VX_API_CALL vxuNonMaxSuppression(vx_context, vx_image, vx
 }
 
 // Filters.
-VX_API_ENTRY vx_status VX_API_CALL vxuNonLinearFilter(vx_context, vx_enum, vx_image, vx_matrix, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 
 // Pyramids.
 VX_API_ENTRY vx_status VX_API_CALL vxuGaussianPyramid(vx_context, vx_image, vx_pyramid) {
@@ -30,9 +27,6 @@ VX_API_ENTRY vx_status VX_API_CALL vxuLaplacianReconstruct(vx_context, vx_pyrami
 }
 
 // Arithmetic, statistics and bitwise functions.
-VX_API_ENTRY vx_status VX_API_CALL vxuWeightedAverage(vx_context, vx_image, vx_scalar, vx_image, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 VX_API_ENTRY vx_status VX_API_CALL vxuCannyEdgeDetector(vx_context, vx_image, vx_threshold, vx_int32, vx_enum,
     vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
@@ -86,32 +80,11 @@ VX_API_ENTRY vx_status VX_API_CALL vxuBilateralFilter(vx_context, vx_tensor, vx_
     vx_tensor) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
-VX_API_ENTRY vx_status VX_API_CALL vxuTensorMultiply(vx_context, vx_tensor, vx_tensor, vx_scalar, vx_enum, vx_enum,
-    vx_tensor) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuTensorAdd(vx_context, vx_tensor, vx_tensor, vx_enum, vx_tensor) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuTensorSubtract(vx_context, vx_tensor, vx_tensor, vx_enum, vx_tensor) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuTensorTableLookup(vx_context, vx_tensor, vx_lut, vx_tensor) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuTensorTranspose(vx_context, vx_tensor, vx_tensor, vx_size, vx_size) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuTensorConvertDepth(vx_context, vx_tensor, vx_enum, vx_scalar, vx_scalar,
-    vx_tensor) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 VX_API_ENTRY vx_status VX_API_CALL vxuTensorMatrixMultiply(vx_context, vx_tensor, vx_tensor, vx_tensor,
     const vx_tensor_matrix_multiply_params_t*, vx_tensor) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
 
 // Data copy.
-VX_API_ENTRY vx_status VX_API_CALL vxuCopy(vx_context, vx_reference, vx_reference) { return VX_ERROR_NOT_IMPLEMENTED; }
 
 }  // extern "C"

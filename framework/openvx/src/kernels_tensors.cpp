@@ -1,0 +1,602 @@
+// The standard tensor kernels TensorAdd, TensorSubtract, TensorMultiply, TensorTableLookup, TensorTranspose
+// and TensorConvertDepth: each a function and a validate (standard_kernel_support.hpp).
+//
+// Element formats: VX_TYPE_INT16 with fixed point position 8 (Q7.8), VX_TYPE_UINT8 and VX_TYPE_INT8 with
+// position 0 (TableLookup: UINT8 and INT16). Kernel functions read and write the tensors' memory directly
+// through their strides (views and tensors from handles included) and allocate nothing.
+#include <VX/vx.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "lut.hpp"
+#include "scalar.hpp"
+#include "standard_kernel_support.hpp"
+#include "tensor.hpp"
+
+namespace vg::openvx {
+namespace {
+
+// --- element formats ----------------------------------------------------------------------------------
+
+/// One of the element formats the arithmetic kernels take.
+bool supported_format(vx_enum type, vx_int8 position) noexcept {
+  return (type == VX_TYPE_INT16 && position == 8) || (type == VX_TYPE_UINT8 && position == 0) ||
+         (type == VX_TYPE_INT8 && position == 0);
+}
+
+const char* type_name(vx_enum type) noexcept {
+  switch (type) {
+    case VX_TYPE_INT16: return "VX_TYPE_INT16";
+    case VX_TYPE_UINT8: return "VX_TYPE_UINT8";
+    case VX_TYPE_INT8: return "VX_TYPE_INT8";
+    case VX_TYPE_INVALID: return "no data type";
+    default: return "an unsupported data type";
+  }
+}
+
+/// A tensor parameter (input) with its attributes settled.
+vx_status input_tensor(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name,
+                       const _vx_tensor_t*& tensor) noexcept {
+  if (!valid(parameters[index], VX_TYPE_TENSOR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a tensor", name);
+  tensor = as<_vx_tensor_t>(parameters[index]);
+  if (tensor->number_of_dims == 0 || tensor->data_type == VX_TYPE_INVALID) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s is a virtual tensor no node before this one produces", name);
+  }
+  return VX_SUCCESS;
+}
+
+/// An input tensor in one of the arithmetic formats.
+vx_status arithmetic_input(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name,
+                           const _vx_tensor_t*& tensor) noexcept {
+  if (const vx_status s = input_tensor(node, parameters, index, name, tensor); s != VX_SUCCESS) return s;
+  if (!supported_format(tensor->data_type, tensor->fixed_point_position)) {
+    return refuse(node, VX_ERROR_INVALID_TYPE,
+                  "%s has data type 0x%x with fixed point position %d: it must be VX_TYPE_INT16 (Q7.8, position 8), "
+                  "VX_TYPE_UINT8 or VX_TYPE_INT8 (position 0)",
+                  name, static_cast<unsigned>(tensor->data_type), tensor->fixed_point_position);
+  }
+  return VX_SUCCESS;
+}
+
+/// Checks an output tensor against what the kernel makes (where the tensor was given those attributes; a
+/// virtual tensor may leave them open) and describes it in @p meta. @p type VX_TYPE_INVALID: the output's
+/// own type is kept (ConvertDepth), checked by the caller.
+vx_status output_tensor(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_size n,
+                        const vx_size* dims, vx_enum type, vx_int8 position, vx_meta_format meta) noexcept {
+  if (!valid(parameters[index], VX_TYPE_TENSOR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a tensor", name);
+  const auto* out = as<_vx_tensor_t>(parameters[index]);
+  const vx_size out_n = out->is_virtual ? out->requested_number_of_dims : out->number_of_dims;
+  const vx_size* out_dims = out->is_virtual ? out->requested_dims : out->dims;
+  const vx_enum out_type = out->is_virtual ? out->requested_data_type : out->data_type;
+  if (out_n != 0 && out_n != n) {
+    return refuse(node, VX_ERROR_INVALID_DIMENSION, "%s has %zu dimensions, it must have %zu", name, out_n, n);
+  }
+  if (out_n != 0) {
+    for (vx_size i = 0; i < n; ++i) {
+      if (out_dims[i] != 0 && out_dims[i] != dims[i]) {
+        return refuse(node, VX_ERROR_INVALID_DIMENSION, "dimension %zu of %s is %zu, it must be %zu", i, name, out_dims[i], dims[i]);
+      }
+    }
+  }
+  if (out_type != VX_TYPE_INVALID && (out_type != type || out->fixed_point_position != position)) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "%s has data type 0x%x with fixed point position %d, it must be 0x%x with %d", name,
+                  static_cast<unsigned>(out_type), out->fixed_point_position, static_cast<unsigned>(type), position);
+  }
+  if (vxSetMetaFormatAttribute(meta, VX_TENSOR_NUMBER_OF_DIMS, &n, sizeof n) != VX_SUCCESS ||
+      vxSetMetaFormatAttribute(meta, VX_TENSOR_DIMS, dims, n * sizeof(vx_size)) != VX_SUCCESS ||
+      vxSetMetaFormatAttribute(meta, VX_TENSOR_DATA_TYPE, &type, sizeof type) != VX_SUCCESS ||
+      vxSetMetaFormatAttribute(meta, VX_TENSOR_FIXED_POINT_POSITION, &position, sizeof position) != VX_SUCCESS) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s could not be described", name);
+  }
+  return VX_SUCCESS;
+}
+
+/// A scalar parameter of @p type whose value is read when it can be (true in @p readable then).
+vx_status typed_scalar(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_enum type,
+                       const char* type_text, void* value, vx_size size, bool& readable) noexcept {
+  if (!valid(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
+  const auto* scalar = as<_vx_scalar>(parameters[index]);
+  if (scalar->data_type != type) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be %s", name,
+                  static_cast<unsigned>(scalar->data_type), type_text);
+  }
+  readable = !scalar->is_virtual && scalar->bytes.size() == size;
+  if (readable) std::memcpy(value, scalar->bytes.data(), size);
+  return VX_SUCCESS;
+}
+
+/// The value of a scalar parameter while the kernel runs (a virtual scalar has one then).
+template <typename T>
+bool scalar_value(const vx_reference* parameters, vx_uint32 index, vx_enum type, T& value) noexcept {
+  if (!valid(parameters[index], VX_TYPE_SCALAR)) return false;
+  const auto* scalar = as<_vx_scalar>(parameters[index]);
+  if (scalar->data_type != type || scalar->bytes.size() != sizeof(T)) return false;
+  std::memcpy(&value, scalar->bytes.data(), sizeof(T));
+  return true;
+}
+
+// --- walking tensors ------------------------------------------------------------------------------------
+
+/// One tensor taking part in a walk: element (i0, i1, ...) is at base + sum(i_d * strides[d]).
+struct Operand {
+  vx_uint8* base = nullptr;
+  std::ptrdiff_t strides[kMaxTensorDims] = {};
+};
+
+/// The tensor's memory for a kernel function (null when it has none).
+bool operand_of(const vx_reference* parameters, vx_uint32 index, Operand& operand) noexcept {
+  if (!valid(parameters[index], VX_TYPE_TENSOR)) return false;
+  const auto* t = as<_vx_tensor_t>(parameters[index]);
+  if (!t->memory || t->memory->base == nullptr) return false;
+  operand.base = t->memory->base + t->offset;
+  for (vx_size d = 0; d < t->number_of_dims; ++d) operand.strides[d] = static_cast<std::ptrdiff_t>(t->strides[d]);
+  return true;
+}
+
+const _vx_tensor_t* tensor_at(const vx_reference* parameters, vx_uint32 index) noexcept {
+  return valid(parameters[index], VX_TYPE_TENSOR) ? as<_vx_tensor_t>(parameters[index]) : nullptr;
+}
+
+/// Calls op(pointers) for every element of a tensor of @p n dimensions @p dims, the pointers of the
+/// operands stepping by their strides.
+template <std::size_t K, typename Op>
+void walk(vx_size n, const vx_size* dims, const std::array<Operand, K>& operands, Op op) noexcept {
+  for (vx_size d = 0; d < n; ++d) {
+    if (dims[d] == 0) return;
+  }
+  vx_size index[kMaxTensorDims] = {};
+  for (;;) {
+    std::array<vx_uint8*, K> p{};
+    for (std::size_t k = 0; k < K; ++k) {
+      p[k] = operands[k].base;
+      for (vx_size d = 1; d < n; ++d) p[k] += static_cast<std::ptrdiff_t>(index[d]) * operands[k].strides[d];
+    }
+    for (vx_size i = 0; i < dims[0]; ++i) {
+      op(p);
+      for (std::size_t k = 0; k < K; ++k) p[k] += operands[k].strides[0];
+    }
+    vx_size d = 1;
+    for (; d < n; ++d) {
+      if (++index[d] < dims[d]) break;
+      index[d] = 0;
+    }
+    if (d >= n) return;
+  }
+}
+
+// --- converting results ---------------------------------------------------------------------------------
+
+template <typename T>
+T wrap_integer(std::int64_t v) noexcept {
+  return static_cast<T>(static_cast<std::make_unsigned_t<T>>(static_cast<std::uint64_t>(v)));
+}
+
+template <typename T>
+T saturate_integer(std::int64_t v) noexcept {
+  if (v < std::numeric_limits<T>::min()) return std::numeric_limits<T>::min();
+  if (v > std::numeric_limits<T>::max()) return std::numeric_limits<T>::max();
+  return static_cast<T>(v);
+}
+
+/// An integral-valued double (already rounded) to T: wrapped (low bits of the two's complement) or
+/// saturated. NaN gives 0.
+template <typename T>
+T from_integral_double(double v, bool wrap) noexcept {
+  if (std::isnan(v)) return 0;
+  if (wrap) return wrap_integer<T>(static_cast<std::int64_t>(std::fmod(v, 65536.0)));
+  if (v <= static_cast<double>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
+  if (v >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+  return static_cast<T>(v);
+}
+
+// --- TensorAdd, TensorSubtract, TensorMultiply ----------------------------------------------------------
+
+/// Input1 and input2 of an element-wise kernel: same format, same number of dimensions, each dimension
+/// equal or 1 in one of them (broadcast). @p out_dims gets the output's dimensions.
+vx_status elementwise_inputs(vx_node node, const vx_reference parameters[], const _vx_tensor_t*& in1, vx_size* out_dims) noexcept {
+  const _vx_tensor_t* in2 = nullptr;
+  if (const vx_status s = arithmetic_input(node, parameters, 0, "input1", in1); s != VX_SUCCESS) return s;
+  if (const vx_status s = arithmetic_input(node, parameters, 1, "input2", in2); s != VX_SUCCESS) return s;
+  if (in2->data_type != in1->data_type || in2->fixed_point_position != in1->fixed_point_position) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "input2 has data type 0x%x (position %d) but input1 0x%x (position %d): they must be the same",
+                  static_cast<unsigned>(in2->data_type), in2->fixed_point_position, static_cast<unsigned>(in1->data_type),
+                  in1->fixed_point_position);
+  }
+  if (in2->number_of_dims != in1->number_of_dims) {
+    return refuse(node, VX_ERROR_INVALID_DIMENSION, "input2 has %zu dimensions but input1 %zu: they must have the same number",
+                  in2->number_of_dims, in1->number_of_dims);
+  }
+  for (vx_size d = 0; d < in1->number_of_dims; ++d) {
+    const vx_size a = in1->dims[d], b = in2->dims[d];
+    if (a != b && a != 1 && b != 1) {
+      return refuse(node, VX_ERROR_INVALID_DIMENSION,
+                    "dimension %zu of input2 is %zu but of input1 %zu: they must be equal or one of them 1", d, b, a);
+    }
+    out_dims[d] = a > b ? a : b;
+  }
+  return VX_SUCCESS;
+}
+
+vx_status VX_CALLBACK add_sub_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 4) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 4 parameters, got %u", num);
+  const _vx_tensor_t* in1 = nullptr;
+  vx_size dims[kMaxTensorDims] = {};
+  if (const vx_status s = elementwise_inputs(node, parameters, in1, dims); s != VX_SUCCESS) return s;
+  vx_enum policy = 0;
+  if (const vx_status s = policy_parameter(node, parameters, 2, policy); s != VX_SUCCESS) return s;
+  return output_tensor(node, parameters, 3, "output", in1->number_of_dims, dims, in1->data_type, in1->fixed_point_position, metas[3]);
+}
+
+/// Operands of an element-wise kernel: input1 and input2 step 0 along dimensions they broadcast.
+bool elementwise_operands(const vx_reference* parameters, vx_uint32 out_index, std::array<Operand, 3>& ops, const _vx_tensor_t*& out) noexcept {
+  const _vx_tensor_t* in1 = tensor_at(parameters, 0);
+  const _vx_tensor_t* in2 = tensor_at(parameters, 1);
+  out = tensor_at(parameters, out_index);
+  if (in1 == nullptr || in2 == nullptr || out == nullptr) return false;
+  if (!operand_of(parameters, 0, ops[0]) || !operand_of(parameters, 1, ops[1]) || !operand_of(parameters, out_index, ops[2])) return false;
+  if (in1->number_of_dims != out->number_of_dims || in2->number_of_dims != out->number_of_dims) return false;
+  for (vx_size d = 0; d < out->number_of_dims; ++d) {
+    if (in1->dims[d] != out->dims[d]) {
+      if (in1->dims[d] != 1) return false;
+      ops[0].strides[d] = 0;
+    }
+    if (in2->dims[d] != out->dims[d]) {
+      if (in2->dims[d] != 1) return false;
+      ops[1].strides[d] = 0;
+    }
+  }
+  return true;
+}
+
+template <typename T, typename Op>
+void elementwise(const _vx_tensor_t* out, const std::array<Operand, 3>& ops, Op op) noexcept {
+  walk(out->number_of_dims, out->dims, ops, [&](const std::array<vx_uint8*, 3>& p) { store<T>(p[2], op(load<T>(p[0]), load<T>(p[1]))); });
+}
+
+/// out = in1 + in2 (or - in2) on the raw values (one fixed point position), wrapped or saturated.
+template <bool Subtract>
+vx_status VX_CALLBACK add_sub_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 4) return VX_ERROR_INVALID_PARAMETERS;
+  vx_enum policy = 0;
+  if (!scalar_value(parameters, 2, VX_TYPE_ENUM, policy)) return VX_ERROR_INVALID_PARAMETERS;
+  if (policy != VX_CONVERT_POLICY_WRAP && policy != VX_CONVERT_POLICY_SATURATE) return VX_ERROR_INVALID_VALUE;
+  std::array<Operand, 3> ops{};
+  const _vx_tensor_t* out = nullptr;
+  if (!elementwise_operands(parameters, 3, ops, out)) return VX_ERROR_INVALID_PARAMETERS;
+  const bool wrap = policy == VX_CONVERT_POLICY_WRAP;
+  auto run = [&](auto zero) {
+    using T = decltype(zero);
+    elementwise<T>(out, ops, [wrap](T a, T b) {
+      const std::int64_t v = Subtract ? std::int64_t{a} - b : std::int64_t{a} + b;
+      return wrap ? wrap_integer<T>(v) : saturate_integer<T>(v);
+    });
+  };
+  switch (out->data_type) {
+    case VX_TYPE_INT16: run(vx_int16{}); break;
+    case VX_TYPE_UINT8: run(vx_uint8{}); break;
+    case VX_TYPE_INT8: run(vx_int8{}); break;
+    default: return VX_ERROR_INVALID_TYPE;
+  }
+  return VX_SUCCESS;
+}
+
+vx_status VX_CALLBACK multiply_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 6) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 6 parameters, got %u", num);
+  const _vx_tensor_t* in1 = nullptr;
+  vx_size dims[kMaxTensorDims] = {};
+  if (const vx_status s = elementwise_inputs(node, parameters, in1, dims); s != VX_SUCCESS) return s;
+  vx_float32 scale = 0;
+  bool readable = false;
+  if (const vx_status s = typed_scalar(node, parameters, 2, "scale", VX_TYPE_FLOAT32, "VX_TYPE_FLOAT32", &scale, sizeof scale, readable);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  if (readable && !(scale >= 0.0f && std::isfinite(scale))) {
+    return refuse(node, VX_ERROR_INVALID_VALUE, "scale is %g, it must be a finite value >= 0", static_cast<double>(scale));
+  }
+  vx_enum policy = 0;
+  if (const vx_status s = enum_parameter(node, parameters, 3, "overflow_policy", {VX_CONVERT_POLICY_WRAP, VX_CONVERT_POLICY_SATURATE}, policy);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  if (const vx_status s = enum_parameter(node, parameters, 4, "rounding_policy", {VX_ROUND_POLICY_TO_ZERO, VX_ROUND_POLICY_TO_NEAREST_EVEN}, policy);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  return output_tensor(node, parameters, 5, "output", in1->number_of_dims, dims, in1->data_type, in1->fixed_point_position, metas[5]);
+}
+
+/// round(p * 2^-k) for k >= 1: toward zero, or to nearest with ties to even.
+std::int64_t shift_round(std::int64_t p, int k, bool nearest_even) noexcept {
+  if (k >= 62) return 0;  // |p| < 2^56: the value is below 1/2 in magnitude
+  const std::int64_t unit = std::int64_t{1} << k;
+  std::int64_t q = p / unit;  // toward zero
+  if (nearest_even) {
+    const std::int64_t r = p - q * unit;
+    const std::int64_t twice = 2 * (r < 0 ? -r : r);
+    if (twice > unit || (twice == unit && (q & 1) != 0)) q += p < 0 ? -1 : 1;
+  }
+  return q;
+}
+
+/// The float scale as m * 2^e exactly (m a signed integer of at most 24 bits).
+void decompose(vx_float32 scale, std::int64_t& m, int& e) noexcept {
+  int exponent = 0;
+  const float fraction = std::frexp(scale, &exponent);  // scale = fraction * 2^exponent, 0.5 <= |fraction| < 1
+  m = static_cast<std::int64_t>(std::ldexp(fraction, 24));
+  e = exponent - 24;
+}
+
+/// out = round(in1 * in2 * scale / 2^position) on the raw values (the product of two Q7.8 values is Q15.16:
+/// dividing by 2^8 brings it back), rounded toward zero or to nearest even, then wrapped or saturated.
+/// Computed exactly in integers: scale is m * 2^e.
+template <typename T>
+T multiply_element(T a, T b, std::int64_t m, int shift, bool nearest_even, bool wrap) noexcept {
+  const std::int64_t product = std::int64_t{a} * std::int64_t{b} * m;  // |product| < 2^55
+  if (shift > 0) {
+    const std::int64_t v = shift_round(product, shift, nearest_even);
+    return wrap ? wrap_integer<T>(v) : saturate_integer<T>(v);
+  }
+  const int up = -shift;
+  if (product == 0) return 0;
+  if (wrap) return up >= 64 ? T{0} : wrap_integer<T>(static_cast<std::int64_t>(static_cast<std::uint64_t>(product) << up));
+  constexpr std::int64_t kLarge = std::int64_t{1} << 40;
+  if (up >= 16 || product > kLarge || product < -kLarge) {  // |value| >= 2^16: beyond every output type
+    return product < 0 ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+  }
+  return saturate_integer<T>(product * (std::int64_t{1} << up));  // |product| <= 2^40, up < 16: fits
+}
+
+vx_status VX_CALLBACK multiply_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 6) return VX_ERROR_INVALID_PARAMETERS;
+  vx_float32 scale = 0;
+  vx_enum policy = 0, rounding = 0;
+  if (!scalar_value(parameters, 2, VX_TYPE_FLOAT32, scale) || !scalar_value(parameters, 3, VX_TYPE_ENUM, policy) ||
+      !scalar_value(parameters, 4, VX_TYPE_ENUM, rounding)) {
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  if (policy != VX_CONVERT_POLICY_WRAP && policy != VX_CONVERT_POLICY_SATURATE) return VX_ERROR_INVALID_VALUE;
+  if (rounding != VX_ROUND_POLICY_TO_ZERO && rounding != VX_ROUND_POLICY_TO_NEAREST_EVEN) return VX_ERROR_INVALID_VALUE;
+  if (!(scale >= 0.0f) || !std::isfinite(scale)) return VX_ERROR_INVALID_VALUE;
+  std::array<Operand, 3> ops{};
+  const _vx_tensor_t* out = nullptr;
+  if (!elementwise_operands(parameters, 5, ops, out)) return VX_ERROR_INVALID_PARAMETERS;
+  const bool wrap = policy == VX_CONVERT_POLICY_WRAP;
+  const bool nearest_even = rounding == VX_ROUND_POLICY_TO_NEAREST_EVEN;
+  std::int64_t m = 0;
+  int e = 0;
+  decompose(scale, m, e);
+  const int shift = out->fixed_point_position - e;  // value = product * 2^-shift
+  auto run = [&](auto zero) {
+    using T = decltype(zero);
+    elementwise<T>(out, ops, [=](T a, T b) { return multiply_element<T>(a, b, m, shift, nearest_even, wrap); });
+  };
+  switch (out->data_type) {
+    case VX_TYPE_INT16: run(vx_int16{}); break;
+    case VX_TYPE_UINT8: run(vx_uint8{}); break;
+    case VX_TYPE_INT8: run(vx_int8{}); break;
+    default: return VX_ERROR_INVALID_TYPE;
+  }
+  return VX_SUCCESS;
+}
+
+// --- TensorTableLookup (input1, lut, output) --------------------------------------------------------------
+
+vx_status VX_CALLBACK table_lookup_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
+  const _vx_tensor_t* in = nullptr;
+  if (const vx_status s = input_tensor(node, parameters, 0, "input1", in); s != VX_SUCCESS) return s;
+  if (!((in->data_type == VX_TYPE_UINT8 && in->fixed_point_position == 0) || in->data_type == VX_TYPE_INT16)) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "input1 has data type 0x%x (position %d): it must be VX_TYPE_UINT8 (position 0) or VX_TYPE_INT16",
+                  static_cast<unsigned>(in->data_type), in->fixed_point_position);
+  }
+  if (!valid(parameters[1], VX_TYPE_LUT)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "lut is not a LUT");
+  const auto* lut = as<_vx_lut>(parameters[1]);
+  if (lut->data_type == VX_TYPE_INVALID || lut->count == 0) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS, "lut is a virtual LUT no node before this one produces (no type or count)");
+  }
+  if (lut->data_type != in->data_type) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "lut has type 0x%x but input1 is %s: they must be the same", static_cast<unsigned>(lut->data_type),
+                  type_name(in->data_type));
+  }
+  return output_tensor(node, parameters, 2, "output", in->number_of_dims, in->dims, in->data_type, in->fixed_point_position, metas[2]);
+}
+
+/// out = lut[offset + in] (offset: VX_LUT_OFFSET, 0 for UINT8, count / 2 for INT16); an element whose index
+/// falls outside a short table is left as it is.
+vx_status VX_CALLBACK table_lookup_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 3) return VX_ERROR_INVALID_PARAMETERS;
+  if (!valid(parameters[1], VX_TYPE_LUT)) return VX_ERROR_INVALID_REFERENCE;
+  const auto* lut = as<_vx_lut>(parameters[1]);
+  vx_uint32 offset = 0;
+  if (const vx_status s = vxQueryLUT(reinterpret_cast<vx_lut>(parameters[1]), VX_LUT_OFFSET, &offset, sizeof offset); s != VX_SUCCESS) return s;
+  if (!lut->data.allocated()) return VX_ERROR_NOT_ALLOCATED;
+  std::array<Operand, 2> ops{};
+  const _vx_tensor_t* out = tensor_at(parameters, 2);
+  const _vx_tensor_t* in = tensor_at(parameters, 0);
+  if (in == nullptr || out == nullptr || !operand_of(parameters, 0, ops[0]) || !operand_of(parameters, 2, ops[1])) return VX_ERROR_INVALID_PARAMETERS;
+  if (in->number_of_dims != out->number_of_dims || in->data_type != lut->data_type || out->data_type != lut->data_type) {
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  for (vx_size d = 0; d < in->number_of_dims; ++d) {
+    if (in->dims[d] != out->dims[d]) return VX_ERROR_INVALID_PARAMETERS;
+  }
+  const vx_uint8* table = lut->data.data();
+  const auto count = static_cast<std::int64_t>(lut->count);
+  auto run = [&](auto zero) {
+    using T = decltype(zero);
+    walk(out->number_of_dims, out->dims, ops, [&](const std::array<vx_uint8*, 2>& p) {
+      const std::int64_t index = static_cast<std::int64_t>(offset) + load<T>(p[0]);
+      if (index >= 0 && index < count) store<T>(p[1], load<T>(table + index * static_cast<std::int64_t>(sizeof(T))));
+    });
+  };
+  if (lut->data_type == VX_TYPE_UINT8) {
+    run(vx_uint8{});
+  } else if (lut->data_type == VX_TYPE_INT16) {
+    run(vx_int16{});
+  } else {
+    return VX_ERROR_INVALID_TYPE;
+  }
+  return VX_SUCCESS;
+}
+
+// --- TensorTranspose (input, output, dimension1, dimension2) ----------------------------------------------
+
+vx_status VX_CALLBACK transpose_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 4) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 4 parameters, got %u", num);
+  const _vx_tensor_t* in = nullptr;
+  if (const vx_status s = arithmetic_input(node, parameters, 0, "input", in); s != VX_SUCCESS) return s;
+  vx_size dim[2] = {};
+  const char* names[2] = {"dimension1", "dimension2"};
+  for (int i = 0; i < 2; ++i) {
+    bool readable = false;
+    if (const vx_status s = typed_scalar(node, parameters, static_cast<vx_uint32>(2 + i), names[i], VX_TYPE_SIZE, "VX_TYPE_SIZE", &dim[i],
+                                         sizeof dim[i], readable);
+        s != VX_SUCCESS) {
+      return s;
+    }
+    if (!readable) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s is a virtual scalar: its value must be known at verify", names[i]);
+    if (dim[i] >= in->number_of_dims) {
+      return refuse(node, VX_ERROR_INVALID_VALUE, "%s is %zu but input has %zu dimensions", names[i], dim[i], in->number_of_dims);
+    }
+  }
+  vx_size dims[kMaxTensorDims] = {};
+  for (vx_size d = 0; d < in->number_of_dims; ++d) dims[d] = in->dims[d];
+  dims[dim[0]] = in->dims[dim[1]];
+  dims[dim[1]] = in->dims[dim[0]];
+  return output_tensor(node, parameters, 1, "output", in->number_of_dims, dims, in->data_type, in->fixed_point_position, metas[1]);
+}
+
+/// out(..., i at dimension1, ..., j at dimension2, ...) = in(..., j at dimension1, ..., i at dimension2, ...).
+vx_status VX_CALLBACK transpose_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 4) return VX_ERROR_INVALID_PARAMETERS;
+  vx_size d1 = 0, d2 = 0;
+  if (!scalar_value(parameters, 2, VX_TYPE_SIZE, d1) || !scalar_value(parameters, 3, VX_TYPE_SIZE, d2)) return VX_ERROR_INVALID_PARAMETERS;
+  const _vx_tensor_t* in = tensor_at(parameters, 0);
+  const _vx_tensor_t* out = tensor_at(parameters, 1);
+  std::array<Operand, 2> ops{};
+  if (in == nullptr || out == nullptr || !operand_of(parameters, 0, ops[0]) || !operand_of(parameters, 1, ops[1])) return VX_ERROR_INVALID_PARAMETERS;
+  const vx_size n = out->number_of_dims;
+  if (in->number_of_dims != n || d1 >= n || d2 >= n || in->data_type != out->data_type) return VX_ERROR_INVALID_PARAMETERS;
+  std::swap(ops[0].strides[d1], ops[0].strides[d2]);
+  for (vx_size d = 0; d < n; ++d) {
+    const vx_size from = d == d1 ? d2 : d == d2 ? d1 : d;
+    if (in->dims[from] != out->dims[d]) return VX_ERROR_INVALID_PARAMETERS;
+  }
+  const vx_size size = tensor_item_size(out->data_type);
+  walk(n, out->dims, ops, [size](const std::array<vx_uint8*, 2>& p) { std::memcpy(p[1], p[0], size); });
+  return VX_SUCCESS;
+}
+
+// --- TensorConvertDepth (input, policy, norm, offset, output) ---------------------------------------------
+
+vx_status VX_CALLBACK convert_depth_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 5) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 5 parameters, got %u", num);
+  const _vx_tensor_t* in = nullptr;
+  if (const vx_status s = arithmetic_input(node, parameters, 0, "input", in); s != VX_SUCCESS) return s;
+  vx_enum policy = 0;
+  if (const vx_status s = policy_parameter(node, parameters, 1, policy); s != VX_SUCCESS) return s;
+  vx_float32 norm = 0, offset = 0;
+  bool readable = false;
+  if (const vx_status s = typed_scalar(node, parameters, 2, "norm", VX_TYPE_FLOAT32, "VX_TYPE_FLOAT32", &norm, sizeof norm, readable);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  if (readable && (norm == 0.0f || !std::isfinite(norm))) {
+    return refuse(node, VX_ERROR_INVALID_VALUE, "norm is %g, it must be finite and not 0", static_cast<double>(norm));
+  }
+  if (const vx_status s = typed_scalar(node, parameters, 3, "offset", VX_TYPE_FLOAT32, "VX_TYPE_FLOAT32", &offset, sizeof offset, readable);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  if (!valid(parameters[4], VX_TYPE_TENSOR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "output is not a tensor");
+  const auto* out = as<_vx_tensor_t>(parameters[4]);
+  const vx_enum out_type = out->is_virtual ? out->requested_data_type : out->data_type;
+  if (out_type == VX_TYPE_INVALID) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "output is a virtual tensor with no data type: the conversion needs one");
+  }
+  if (!supported_format(out_type, out->fixed_point_position)) {
+    return refuse(node, VX_ERROR_INVALID_TYPE,
+                  "output has data type 0x%x with fixed point position %d: it must be VX_TYPE_INT16 (Q7.8, position 8), "
+                  "VX_TYPE_UINT8 or VX_TYPE_INT8 (position 0)",
+                  static_cast<unsigned>(out_type), out->fixed_point_position);
+  }
+  return output_tensor(node, parameters, 4, "output", in->number_of_dims, in->dims, out_type, out->fixed_point_position, metas[4]);
+}
+
+/// The value of a raw element as a float (raw / 2^position: exact).
+template <typename T>
+float real_value(const vx_uint8* p, float unit) noexcept {
+  return static_cast<float>(load<T>(p)) * unit;
+}
+
+/// out = (in - offset) / norm, computed in single precision as (in - offset) * (1 / norm), brought to the
+/// output's fixed point position and truncated toward zero, then wrapped or saturated.
+vx_status VX_CALLBACK convert_depth_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 5) return VX_ERROR_INVALID_PARAMETERS;
+  vx_enum policy = 0;
+  vx_float32 norm = 0, offset = 0;
+  if (!scalar_value(parameters, 1, VX_TYPE_ENUM, policy) || !scalar_value(parameters, 2, VX_TYPE_FLOAT32, norm) ||
+      !scalar_value(parameters, 3, VX_TYPE_FLOAT32, offset)) {
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  if (policy != VX_CONVERT_POLICY_WRAP && policy != VX_CONVERT_POLICY_SATURATE) return VX_ERROR_INVALID_VALUE;
+  if (norm == 0.0f) return VX_ERROR_INVALID_VALUE;
+  const _vx_tensor_t* in = tensor_at(parameters, 0);
+  const _vx_tensor_t* out = tensor_at(parameters, 4);
+  std::array<Operand, 2> ops{};
+  if (in == nullptr || out == nullptr || !operand_of(parameters, 0, ops[0]) || !operand_of(parameters, 4, ops[1])) return VX_ERROR_INVALID_PARAMETERS;
+  if (in->number_of_dims != out->number_of_dims) return VX_ERROR_INVALID_PARAMETERS;
+  for (vx_size d = 0; d < in->number_of_dims; ++d) {
+    if (in->dims[d] != out->dims[d]) return VX_ERROR_INVALID_PARAMETERS;
+  }
+  if (!supported_format(in->data_type, in->fixed_point_position) || !supported_format(out->data_type, out->fixed_point_position)) {
+    return VX_ERROR_INVALID_TYPE;
+  }
+  const bool wrap = policy == VX_CONVERT_POLICY_WRAP;
+  const float in_unit = 1.0f / static_cast<float>(1 << in->fixed_point_position);
+  const float out_scale = static_cast<float>(1 << out->fixed_point_position);
+  const float inverse_norm = 1.0f / norm;
+  auto run = [&](auto in_zero, auto out_zero) {
+    using In = decltype(in_zero);
+    using Out = decltype(out_zero);
+    walk(out->number_of_dims, out->dims, ops, [=](const std::array<vx_uint8*, 2>& p) {
+      volatile float v = real_value<In>(p[0], in_unit) - offset;  // single precision, one rounding per step
+      v = v * inverse_norm;
+      v = v * out_scale;
+      store<Out>(p[1], from_integral_double<Out>(std::trunc(static_cast<double>(v)), wrap));
+    });
+  };
+  auto with_in = [&](auto out_zero) {
+    switch (in->data_type) {
+      case VX_TYPE_INT16: run(vx_int16{}, out_zero); break;
+      case VX_TYPE_UINT8: run(vx_uint8{}, out_zero); break;
+      default: run(vx_int8{}, out_zero); break;
+    }
+  };
+  switch (out->data_type) {
+    case VX_TYPE_INT16: with_in(vx_int16{}); break;
+    case VX_TYPE_UINT8: with_in(vx_uint8{}); break;
+    default: with_in(vx_int8{}); break;
+  }
+  return VX_SUCCESS;
+}
+
+constexpr StandardKernelFunctions kTensorKernels[] = {
+    {VX_KERNEL_TENSOR_ADD, &add_sub_function<false>, &add_sub_validate},
+    {VX_KERNEL_TENSOR_SUBTRACT, &add_sub_function<true>, &add_sub_validate},
+    {VX_KERNEL_TENSOR_MULTIPLY, &multiply_function, &multiply_validate},
+    {VX_KERNEL_TENSOR_TABLE_LOOKUP, &table_lookup_function, &table_lookup_validate},
+    {VX_KERNEL_TENSOR_TRANSPOSE, &transpose_function, &transpose_validate},
+    {VX_KERNEL_TENSOR_CONVERT_DEPTH, &convert_depth_function, &convert_depth_validate},
+};
+
+}  // namespace
+
+std::span<const StandardKernelFunctions> tensor_kernels() noexcept { return kTensorKernels; }
+
+}  // namespace vg::openvx
