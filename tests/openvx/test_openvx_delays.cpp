@@ -728,7 +728,7 @@ TEST_F(Delays, NotWhileAGraphExecutes) {
 TEST_F(Delays, WholeDelayAsAnInput) {
   vx_kernel reader = add_kernel("read_delay", read_delay, int32_output, {{VX_INPUT, VX_TYPE_DELAY}, {VX_OUTPUT, VX_TYPE_SCALAR}});
   vx_kernel writer = add_one_kernel();
-  vx_kernel wrong = add_kernel("delay_out", add_one, int32_output, {{VX_INPUT, VX_TYPE_SCALAR}, {VX_OUTPUT, VX_TYPE_DELAY}});
+  vx_kernel wrong = add_kernel("delay_out", add_one, int32_output, {{VX_INPUT, VX_TYPE_SCALAR}, {VX_OUTPUT, VX_TYPE_REFERENCE}});
   vx_delay delay = scalar_delay(2);
   vx_scalar in = vxCreateScalar(context_, VX_TYPE_INT32, &kZero);
   vx_scalar out = vxCreateScalar(context_, VX_TYPE_INT32, &kZero);

@@ -201,6 +201,28 @@ TEST_F(OpenVxPipelining, QueueErrorsAreReportedNotHung) {
   EXPECT_EQ(vxReleaseScalar(&stranger), VX_SUCCESS);
 }
 
+// The conformance suite's ScalarOutput test lists graph parameter 1 twice for parameters 1 and 2; the repeated
+// entry configures the parameter at its own list position. Here: entries {0, ins}, {0, outs} for parameters 0, 1.
+TEST_F(OpenVxPipelining, AScheduleEntryRepeatingAnIndexConfiguresTheParameterAtItsPosition) {
+  vx_graph_parameter_queue_params_t params[2] = {{0, kRefs, reinterpret_cast<vx_reference*>(ins_)},
+                                                 {0, kRefs, reinterpret_cast<vx_reference*>(outs_)}};
+  ASSERT_EQ(vxSetGraphScheduleConfig(graph_, VX_GRAPH_SCHEDULE_MODE_QUEUE_AUTO, 2, params), VX_SUCCESS);
+  write_int32(ins_[1], 4);
+  enqueue(1);
+  vx_reference done[1] = {};
+  vx_uint32 n = 0;
+  ASSERT_EQ(vxGraphParameterDequeueDoneRef(graph_, 1, done, 1, &n), VX_SUCCESS);
+  EXPECT_EQ(done[0], ref(outs_[1]));
+  EXPECT_EQ(read_int32(outs_[1]), expected(4));
+  ASSERT_EQ(vxGraphParameterDequeueDoneRef(graph_, 0, done, 1, &n), VX_SUCCESS);
+  EXPECT_EQ(vxWaitGraph(graph_), VX_SUCCESS);
+  // Where the position is taken too (or named by a later entry), the list is refused.
+  vx_graph_parameter_queue_params_t twice[2] = {{1, kRefs, reinterpret_cast<vx_reference*>(outs_)},
+                                                {1, kRefs, reinterpret_cast<vx_reference*>(outs_)}};
+  EXPECT_EQ(vxSetGraphScheduleConfig(graph_, VX_GRAPH_SCHEDULE_MODE_QUEUE_AUTO, 2, twice), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_TRUE(logged("names graph parameter 1 twice"));
+}
+
 std::vector<vx_event_t> drain(vx_context context) {
   std::vector<vx_event_t> events;
   vx_event_t e{};
@@ -267,6 +289,7 @@ TEST_F(OpenVxPipelining, EventsComeInTheOrderThingsHappen) {
   enqueue(0);
   EXPECT_EQ(vxWaitGraph(graph_), VX_SUCCESS);
   EXPECT_TRUE(drain(context_).empty()) << "disabled: nothing queued";
+  EXPECT_EQ(vxSendUserEvent(context_, 76, nullptr), VX_FAILURE) << "a user event sent while disabled is dropped, and said so";
   EXPECT_EQ(vxEnableEvents(context_), VX_SUCCESS);
   // User events carry the application's value and pointer.
   int payload = 0;

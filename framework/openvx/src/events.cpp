@@ -9,10 +9,10 @@
 
 namespace vg::openvx {
 
-void EventQueue::post(vx_enum type, vx_uint32 app_value, const vx_event_info_t& info) noexcept {
+bool EventQueue::post(vx_enum type, vx_uint32 app_value, const vx_event_info_t& info) noexcept {
   {
     const std::lock_guard guard(lock_);
-    if (!enabled_) return;
+    if (!enabled_) return false;
     // Read under the lock: events posted from several targets at once still queue in timestamp order.
     const auto now = std::chrono::steady_clock::now().time_since_epoch();
     if (count_ == kCapacity) {  // nobody reads: the oldest goes, the newest is what a late reader wants
@@ -28,6 +28,7 @@ void EventQueue::post(vx_enum type, vx_uint32 app_value, const vx_event_info_t& 
     ++count_;
   }
   posted_.notify_all();
+  return true;
 }
 
 bool EventQueue::take(vx_event_t& event, bool block) noexcept {
@@ -72,8 +73,8 @@ VX_API_ENTRY vx_status VX_API_CALL vxSendUserEvent(vx_context context, vx_uint32
   if (!valid(context, VX_TYPE_CONTEXT)) return VX_ERROR_INVALID_REFERENCE;
   vx_event_info_t info{};
   info.user_event.user_event_parameter = parameter;
-  context->events.post(VX_EVENT_USER, app_value, info);
-  return VX_SUCCESS;
+  // A user event sent while events are disabled is dropped, and the sender is told.
+  return context->events.post(VX_EVENT_USER, app_value, info) ? VX_SUCCESS : VX_FAILURE;
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxWaitEvent(vx_context context, vx_event_t* event, vx_bool do_not_block) {

@@ -16,7 +16,8 @@ class EventQueue {
   static constexpr std::size_t kCapacity = 256;
 
   /// Queues @p event (stamped now) while events are enabled.
-  void post(vx_enum type, vx_uint32 app_value, const vx_event_info_t& info) noexcept;
+  /// Queues an event; false when events are disabled (it is dropped).
+  bool post(vx_enum type, vx_uint32 app_value, const vx_event_info_t& info) noexcept;
   /// The oldest event; waits for one unless @p block is false (then false when there is none).
   bool take(vx_event_t& event, bool block) noexcept;
   void set_enabled(bool enabled) noexcept;

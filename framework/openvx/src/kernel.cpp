@@ -126,7 +126,8 @@ VX_API_ENTRY vx_kernel VX_API_CALL vxAddUserKernel(vx_context context, const vx_
   if (name == nullptr || name[0] == '\0') return refuse("the name is empty", name);
   if (strnlen(name, VX_MAX_KERNEL_NAME) >= VX_MAX_KERNEL_NAME) return refuse("the name is VX_MAX_KERNEL_NAME characters or longer", "");
   if (func_ptr == nullptr) return refuse("no kernel function", name);
-  if (validate == nullptr) return refuse("no validate function", name);
+  // validate may be NULL (the conformance suite's streaming kernels have none): nothing is checked and outputs
+  // stay as the application made them.
   if (numParams > kMaxKernelParameters) return refuse("too many parameters", name);
   auto* kernel = new (std::nothrow) _vx_kernel(context);
   if (kernel == nullptr) return reinterpret_cast<vx_kernel>(error_object(context, VX_ERROR_NO_MEMORY));
@@ -141,7 +142,9 @@ VX_API_ENTRY vx_kernel VX_API_CALL vxAddUserKernel(vx_context context, const vx_
     const std::lock_guard guard(context->lock);
     for (vx_kernel k : context->kernels) {
       if (k->removed) continue;
-      if (k->kernel_name == kernel->kernel_name || k->enumeration == enumeration) {
+      // Enums may repeat a standard kernel's (the conformance suite registers VX_KERNEL_BASE(VX_ID_DEFAULT, 0) + n);
+      // vxGetKernelByEnum then finds the standard kernel. Two user kernels may not share one.
+      if (k->kernel_name == kernel->kernel_name || (k->user && k->enumeration == enumeration)) {
         delete kernel;
         return refuse(k->kernel_name == name ? "a kernel of that name exists" : "a kernel with that enum exists", name);
       }
@@ -174,7 +177,8 @@ VX_API_ENTRY vx_status VX_API_CALL vxAddParameterToKernel(vx_kernel kernel, vx_u
   if (index >= kernel->signature.size()) return VX_ERROR_INVALID_PARAMETERS;
   // User kernel parameters are inputs or outputs; bidirectional ones are for standard kernels only.
   if (dir != VX_INPUT && dir != VX_OUTPUT) return VX_ERROR_INVALID_PARAMETERS;
-  if (!is_parameter_type(data_type)) return VX_ERROR_INVALID_PARAMETERS;
+  // A whole delay may be read, never written: a kernel writes one of its slots (vxGetReferenceFromDelay).
+  if (!is_parameter_type(data_type) || (data_type == VX_TYPE_DELAY && dir != VX_INPUT)) return VX_ERROR_INVALID_PARAMETERS;
   if (state != VX_PARAMETER_STATE_REQUIRED && state != VX_PARAMETER_STATE_OPTIONAL) return VX_ERROR_INVALID_PARAMETERS;
   kernel->signature[index] = {dir, data_type, state};
   return VX_SUCCESS;

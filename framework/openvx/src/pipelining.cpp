@@ -230,19 +230,36 @@ VX_API_ENTRY vx_status VX_API_CALL vxSetGraphScheduleConfig(vx_graph graph, vx_e
   if (graph_parameters_list_size > graph->parameters.size() || (graph_parameters_list_size > 0 && graph_parameters_queue_params_list == nullptr)) {
     return VX_ERROR_INVALID_PARAMETERS;
   }
-  // Every listed reference must be a live object of the type the parameter's object has.
+  // The graph parameter each entry configures. An entry naming a parameter an earlier entry named configures
+  // the parameter at its own list position instead, as the conformance suite expects (its ScalarOutput test
+  // lists indices 0, 1, 1 for parameters 0, 1, 2, which implementations that key entries by position accept).
+  std::vector<vx_uint32> targets;
+  try {
+    targets.reserve(graph_parameters_list_size);
+  } catch (...) {
+    return VX_ERROR_NO_MEMORY;
+  }
   for (vx_uint32 i = 0; i < graph_parameters_list_size; ++i) {
     const vx_graph_parameter_queue_params_t& p = graph_parameters_queue_params_list[i];
     if (p.graph_parameter_index >= graph->parameters.size() || p.refs_list_size == 0 || p.refs_list == nullptr) return VX_ERROR_INVALID_PARAMETERS;
-    const GraphParameter& gp = graph->parameters[p.graph_parameter_index];
+    vx_uint32 target = p.graph_parameter_index;
+    const auto named = [&targets](vx_uint32 index) { return std::find(targets.begin(), targets.end(), index) != targets.end(); };
+    if (named(target)) {
+      target = i;
+      if (named(target) || std::any_of(graph_parameters_queue_params_list + i + 1, graph_parameters_queue_params_list + graph_parameters_list_size,
+                                       [i](const vx_graph_parameter_queue_params_t& later) { return later.graph_parameter_index == i; })) {
+        log(graph, VX_ERROR_INVALID_PARAMETERS, "vxSetGraphScheduleConfig: entry %u names graph parameter %u twice", i, p.graph_parameter_index);
+        return VX_ERROR_INVALID_PARAMETERS;
+      }
+    }
+    targets.push_back(target);
+    // Every listed reference must be a live object of the type the parameter's object has.
+    const GraphParameter& gp = graph->parameters[target];
     const vx_enum type = gp.node->kernel->signature[gp.index].type;
     for (vx_uint32 r = 0; r < p.refs_list_size; ++r) {
       vx_reference ref = p.refs_list[r];
       if (!valid(ref) || ref->type == VX_TYPE_ERROR) return VX_ERROR_INVALID_REFERENCE;
       if (type != VX_TYPE_REFERENCE && ref->type != type) return VX_ERROR_INVALID_TYPE;
-    }
-    for (vx_uint32 j = 0; j < i; ++j) {
-      if (graph_parameters_queue_params_list[j].graph_parameter_index == p.graph_parameter_index) return VX_ERROR_INVALID_PARAMETERS;
     }
   }
   auto executor = std::make_unique<GraphExecutor>(graph);
@@ -251,7 +268,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxSetGraphScheduleConfig(vx_graph graph, vx_e
     for (vx_uint32 i = 0; i < graph_parameters_list_size; ++i) {
       const vx_graph_parameter_queue_params_t& p = graph_parameters_queue_params_list[i];
       ParameterQueue& q = executor->queues[i];
-      q.parameter = p.graph_parameter_index;
+      q.parameter = targets[i];
       q.candidates.assign(p.refs_list, p.refs_list + p.refs_list_size);
       q.ready.reserve(p.refs_list_size);
       q.done.reserve(p.refs_list_size);

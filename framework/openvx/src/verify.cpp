@@ -126,6 +126,7 @@ vx_status validate_node(vx_graph graph, vx_node node) {
   std::vector<vx_meta_format> metas;
   metas.resize(n, nullptr);
   vx_status status = VX_SUCCESS;
+  if (node->kernel->validate == nullptr) return VX_SUCCESS;  // a user kernel without one: nothing to check or apply
   for (std::size_t i = 0; i < n && status == VX_SUCCESS; ++i) {
     if (node->kernel->signature[i].direction == VX_INPUT || node->arguments[i] == nullptr) continue;
     metas[i] = make_meta_format(graph->context, node->arguments[i]->type);
