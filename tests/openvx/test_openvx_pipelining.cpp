@@ -413,3 +413,47 @@ TEST_F(OpenVxPipelining, ReleasingAStreamingGraphStopsIt) {
 }
 
 }  // namespace
+
+namespace {
+// An application that stops half-way (the conformance suite after a failed assertion): frames queued and in
+// flight, references still enqueued, every handle still held, and then only vxReleaseContext.
+TEST(OpenVxPipeliningContext, ReleasingTheContextWithFramesInFlightTakesEverything) {
+  for (int round = 0; round < 20; ++round) {
+    vx_context context = vxCreateContext();
+    vx_kernel kernel = vg_openvx_test::add_user_kernel(context, "org.visiongraph.test.twice_plus_one", twice_plus_one,
+                                                       {{VX_INPUT, VX_TYPE_SCALAR}, {VX_OUTPUT, VX_TYPE_SCALAR}},
+                                                       vg_openvx_test::int32_output);
+    vx_graph graph = vxCreateGraph(context);
+    vx_scalar ins[3], outs[3];
+    for (int i = 0; i < 3; ++i) {
+      ins[i] = vxCreateScalar(context, VX_TYPE_INT32, nullptr);
+      outs[i] = vxCreateScalar(context, VX_TYPE_INT32, nullptr);
+    }
+    vx_scalar between = vxCreateVirtualScalar(graph, VX_TYPE_INT32);
+    vx_node first = vxCreateGenericNode(graph, kernel), second = vxCreateGenericNode(graph, kernel);
+    ASSERT_EQ(vxSetParameterByIndex(first, 0, reinterpret_cast<vx_reference>(ins[0])), VX_SUCCESS);
+    ASSERT_EQ(vxSetParameterByIndex(first, 1, reinterpret_cast<vx_reference>(between)), VX_SUCCESS);
+    ASSERT_EQ(vxSetParameterByIndex(second, 0, reinterpret_cast<vx_reference>(between)), VX_SUCCESS);
+    ASSERT_EQ(vxSetParameterByIndex(second, 1, reinterpret_cast<vx_reference>(outs[0])), VX_SUCCESS);
+    ASSERT_EQ(vxSetNodeTarget(first, VX_TARGET_STRING, "cpu0"), VX_SUCCESS);
+    ASSERT_EQ(vxSetNodeTarget(second, VX_TARGET_STRING, "cpu1"), VX_SUCCESS);
+    for (auto [node, index] : {std::pair{first, 0u}, std::pair{second, 1u}}) {
+      vx_parameter p = vxGetParameterByIndex(node, index);
+      ASSERT_EQ(vxAddParameterToGraph(graph, p), VX_SUCCESS);
+      ASSERT_EQ(vxReleaseParameter(&p), VX_SUCCESS);
+    }
+    vx_graph_parameter_queue_params_t params[2] = {{0, 3, reinterpret_cast<vx_reference*>(ins)},
+                                                   {1, 3, reinterpret_cast<vx_reference*>(outs)}};
+    ASSERT_EQ(vxSetGraphScheduleConfig(graph, VX_GRAPH_SCHEDULE_MODE_QUEUE_AUTO, 2, params), VX_SUCCESS);
+    for (int i = 0; i < 3; ++i) {
+      vx_reference in = reinterpret_cast<vx_reference>(ins[i]), out = reinterpret_cast<vx_reference>(outs[i]);
+      ASSERT_EQ(vxGraphParameterEnqueueReadyRef(graph, 0, &in, 1), VX_SUCCESS);
+      if (i < 2) {  // the third input is left waiting
+        ASSERT_EQ(vxGraphParameterEnqueueReadyRef(graph, 1, &out, 1), VX_SUCCESS);
+      }
+    }
+    EXPECT_EQ(vxReleaseContext(&context), VX_SUCCESS);  // ASan: nothing leaks, nothing is used after it goes
+    EXPECT_EQ(context, nullptr);
+  }
+}
+}  // namespace

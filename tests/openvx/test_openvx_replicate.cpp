@@ -119,6 +119,59 @@ TEST_F(Replicate, EveryItemIsProcessedByItsOwnReplica) {
   EXPECT_EQ(vxReleaseNode(&node), VX_SUCCESS);
 }
 
+// Queued graph parameters are items 0 of object arrays (as in the conformance suite's GraphPipeline
+// ReplicateImage): each replica works on the items of the arrays whose item 0 the frame enqueued, not on the
+// siblings of the items the node was created with.
+TEST_F(Replicate, QueuedItemsBringTheirOwnArraysToEveryReplica) {
+  vx_node node = node_on_first_items();
+  vx_bool flags[3] = {vx_true_e, vx_false_e, vx_true_e};
+  ASSERT_EQ(vxReplicateNode(graph_, node, flags, 3), VX_SUCCESS);
+  for (vx_uint32 index : {0u, 2u}) {
+    vx_parameter p = vxGetParameterByIndex(node, index);
+    ASSERT_EQ(vxAddParameterToGraph(graph_, p), VX_SUCCESS);
+    EXPECT_EQ(vxReleaseParameter(&p), VX_SUCCESS);
+  }
+  // A second pair of arrays; item 0 of each array is what gets enqueued.
+  vx_scalar exemplar = vxCreateScalar(context_, VX_TYPE_INT32, nullptr);
+  vx_object_array ins2 = vxCreateObjectArray(context_, ref(exemplar), kItems);
+  vx_object_array outs2 = vxCreateObjectArray(context_, ref(exemplar), kItems);
+  EXPECT_EQ(vxReleaseScalar(&exemplar), VX_SUCCESS);
+  for (vx_uint32 i = 0; i < kItems; ++i) {
+    vx_reference item = vxGetObjectArrayItem(ins2, i);
+    write_int32(item, static_cast<vx_int32>(1000 + i));
+    EXPECT_EQ(vxReleaseReference(&item), VX_SUCCESS);
+  }
+  vx_reference in_items[2] = {vxGetObjectArrayItem(ins_, 0), vxGetObjectArrayItem(ins2, 0)};
+  vx_reference out_items[2] = {vxGetObjectArrayItem(outs_, 0), vxGetObjectArrayItem(outs2, 0)};
+  vx_graph_parameter_queue_params_t queues[2] = {{0, 2, in_items}, {1, 2, out_items}};
+  ASSERT_EQ(vxSetGraphScheduleConfig(graph_, VX_GRAPH_SCHEDULE_MODE_QUEUE_AUTO, 2, queues), VX_SUCCESS);
+  ASSERT_EQ(vxVerifyGraph(graph_), VX_SUCCESS);
+  for (int k : {1, 0}) {  // the second arrays first, then the ones the node was made with
+    ASSERT_EQ(vxGraphParameterEnqueueReadyRef(graph_, 0, &in_items[k], 1), VX_SUCCESS);
+    ASSERT_EQ(vxGraphParameterEnqueueReadyRef(graph_, 1, &out_items[k], 1), VX_SUCCESS);
+  }
+  EXPECT_EQ(vxWaitGraph(graph_), VX_SUCCESS);
+  for (vx_uint32 i = 0; i < kItems; ++i) {
+    vx_reference item = vxGetObjectArrayItem(outs2, i);
+    EXPECT_EQ(read_int32(item), static_cast<vx_int32>(1000 + i + 10)) << "item " << i << " of the enqueued array";
+    EXPECT_EQ(vxReleaseReference(&item), VX_SUCCESS);
+    EXPECT_EQ(out(i), static_cast<vx_int32>(100 * i + 10)) << "item " << i << " of the node's own array";
+  }
+  for (vx_uint32 param : {0u, 1u}) {
+    vx_reference done[2] = {};
+    vx_uint32 n = 0;
+    EXPECT_EQ(vxGraphParameterDequeueDoneRef(graph_, param, done, 2, &n), VX_SUCCESS);
+    EXPECT_EQ(n, 2u);
+  }
+  for (vx_reference& r : in_items) EXPECT_EQ(vxReleaseReference(&r), VX_SUCCESS);
+  for (vx_reference& r : out_items) EXPECT_EQ(vxReleaseReference(&r), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseNode(&node), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseGraph(&graph_), VX_SUCCESS);  // before the arrays its queues hold
+  graph_ = vxCreateGraph(context_);
+  EXPECT_EQ(vxReleaseObjectArray(&ins2), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseObjectArray(&outs2), VX_SUCCESS);
+}
+
 TEST_F(Replicate, EventsRegisteredAfterVerificationComeFromEveryReplicaNamingTheNode) {
   vx_node node = node_on_first_items();
   vx_bool flags[3] = {vx_true_e, vx_false_e, vx_true_e};

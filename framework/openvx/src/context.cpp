@@ -36,17 +36,23 @@ _vx_context::_vx_context() noexcept : _vx_reference(VX_TYPE_CONTEXT, this) {
 }
 
 _vx_context::~_vx_context() {
+  // Compiled graphs go first, while every object is still valid: their deinitializers are given nodes
+  // (deleted below before their graphs) and may query them. This may free objects (per-slot copies,
+  // replicas), which take themselves off `objects`, so the list is taken only afterwards.
+  std::vector<vx_graph> graphs;
+  {
+    const std::lock_guard guard(lock);
+    for (_vx_reference* object : objects) {
+      if (object->type == VX_TYPE_GRAPH) graphs.push_back(static_cast<vx_graph>(object));
+    }
+  }
+  for (vx_graph graph : graphs) vg::openvx::release_compiled_graph(graph);
   // Whatever the application did not release goes with the context. Unregistering everything first makes
   // the holds the objects drop on each other in their destructors no-ops, so the order does not matter.
   std::vector<_vx_reference*> left;
   {
     const std::lock_guard guard(lock);
     left.swap(objects);
-  }
-  // Compiled graphs go first, while every object is still valid: their deinitializers are given nodes
-  // (deleted below before their graphs) and may query them.
-  for (_vx_reference* object : left) {
-    if (object->type == VX_TYPE_GRAPH) vg::openvx::release_compiled_graph(static_cast<vx_graph>(object));
   }
   for (_vx_reference* object : left) unregister_object(object);
   for (const auto& error : errors) unregister_object(error.get());

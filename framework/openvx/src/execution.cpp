@@ -357,8 +357,17 @@ void set_up_slots(vx_graph graph, const std::vector<vx_node>& runs, const std::v
     q.hold = 0;
     for (vx_node run : runs) {
       for (vx_uint32 i = 0; i < run->arguments.size(); ++i) {
-        if (run->arguments[i] != object) continue;
-        q.positions.emplace_back(run, i);
+        const vx_reference a = run->arguments[i];
+        // A replica's argument that is another item of the queued item's object array (or pyramid) follows
+        // the frame's reference to its own container: the frame's items are processed, not item 0's siblings.
+        std::size_t item = 0;
+        if (a != nullptr && a != object && object != nullptr && object->container != nullptr && a->container == object->container &&
+            item_index(object->container, a, item)) {
+          q.positions.push_back({run, i, true, item});
+          queued_objects.push_back(a);
+        }
+        if (a != object) continue;
+        q.positions.push_back({run, i});
         if (run->kernel->signature[i].direction == VX_INPUT) q.hold = std::max<std::size_t>(q.hold, run->kernel->pipeup_input_depth - 1);
       }
     }

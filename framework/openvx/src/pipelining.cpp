@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "context.hpp"
+#include "data_object.hpp"
 #include "execution.hpp"
 #include "graph.hpp"
 #include "kernel.hpp"
@@ -98,7 +99,14 @@ void GraphExecutor::admit_locked() noexcept {
     for (ParameterQueue& q : queues) {
       const vx_reference ref = q.ready.pop();
       q.in_flight[slot] = ref;
-      for (auto [node, index] : q.positions) node->slot_arguments[slot][index] = ref;
+      for (const ParameterQueue::Position& p : q.positions) {
+        vx_reference argument = ref;
+        if (p.sibling) {
+          argument = ref->container != nullptr ? item_at(ref->container, p.item) : nullptr;
+          if (argument == nullptr) argument = p.run->arguments[p.index];  // not an item: the verified object
+        }
+        p.run->slot_arguments[slot][p.index] = argument;
+      }
     }
     if (!streaming && manual_runs > 0) --manual_runs;
     ++in_flight;

@@ -62,7 +62,15 @@ struct ParameterQueue {
   // Set at verification: per frame slot, the reference of the frame using the slot (null: free), and
   // where the parameter's object sits in the compiled nodes (those positions take the frame's reference).
   std::vector<vx_reference> in_flight;
-  std::vector<std::pair<vx_node, vx_uint32>> positions;
+  /// A compiled node's argument that takes the frame's reference, or (a replica of a replicated node) item
+  /// `item` of the object array or pyramid the frame's reference is an item of.
+  struct Position {
+    vx_node run;
+    vx_uint32 index;
+    bool sibling = false;
+    std::size_t item = 0;
+  };
+  std::vector<Position> positions;
 
   /// Whether @p ref is anywhere in this queue's care now.
   bool holds(vx_reference ref) const noexcept;
