@@ -6,6 +6,7 @@
 #include <VX/vxu.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
