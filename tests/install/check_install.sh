@@ -179,7 +179,8 @@ if has openvx; then
     real="$(readlink -f "$libdir/lib$lib.so" 2>/dev/null || true)"
     [ -f "$real" ] || fail "component openvx: missing lib$lib.so"
   done
-  for h in vx.h vx_types.h vx_api.h vx_nodes.h vxu.h vx_khr_pipelining.h vx_khr_user_data_object.h; do
+  for h in vx.h vx_types.h vx_api.h vx_nodes.h vxu.h vx_khr_pipelining.h vx_khr_user_data_object.h vx_khr_nn.h \
+           vx_compatibility.h; do
     need "$prefix/include/VX/$h"
   done
   need "$libdir/pkgconfig/openvx.pc"

@@ -20,6 +20,8 @@ GROUPS = [  # header -> group name, in table order
     ("vxu.h", "OpenVX 1.3 immediate mode (libvxu)"),
     ("vx_khr_pipelining.h", "pipelining, streaming and events (vx_khr_pipelining)"),
     ("vx_khr_user_data_object.h", "user data objects (vx_khr_user_data_object)"),
+    ("vx_khr_nn.h", "neural network layers (vx_khr_nn)"),
+    ("vx_compatibility.h", "OpenVX 1.0 / 1.1 names (vx_compatibility)"),
 ]
 DECLARED = re.compile(r"VX_API_CALL\s+(vxu?[A-Za-z0-9_]+)\s*\(")
 BEGIN, END = "<!-- coverage table: begin -->", "<!-- coverage table: end -->"

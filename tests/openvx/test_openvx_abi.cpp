@@ -1,8 +1,11 @@
 // ABI of the OpenVX 1.3 headers: scalar and handle types, every status code and type identifier, the
 // enum-list and attribute values, the standard kernel identifiers, image format codes, and the size,
-// alignment and member offsets of every public structure, on LP64 and ILP32 targets alike. The
+// alignment and member offsets of every public structure, on LP64 and ILP32 targets alike; the same for
+// the neural network extension (vx_khr_nn.h) and the compatibility header (vx_compatibility.h). The
 // expected values are written out as plain numbers, so a wrong macro cannot hide a wrong value.
 #include <VX/vx.h>
+#include <VX/vx_compatibility.h>
+#include <VX/vx_khr_nn.h>
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -710,6 +713,147 @@ static_assert(std::is_standard_layout_v<vx_imagepatch_addressing_t> && std::is_t
 static_assert(std::is_standard_layout_v<vx_border_t> && std::is_trivial_v<vx_border_t>);
 static_assert(std::is_standard_layout_v<vx_kernel_info_t> && std::is_trivial_v<vx_kernel_info_t>);
 
+// ---- Neural network extension (vx_khr_nn.h) ---------------------------------------------------------
+
+VG_ABI_VALUE(VX_LIBRARY_KHR_NN_EXTENSION, 0x1);
+VG_ABI_VALUE(VX_KERNEL_CONVOLUTION_LAYER, 0x1000);
+VG_ABI_VALUE(VX_KERNEL_FULLY_CONNECTED_LAYER, 0x1001);
+VG_ABI_VALUE(VX_KERNEL_POOLING_LAYER, 0x1002);
+VG_ABI_VALUE(VX_KERNEL_SOFTMAX_LAYER, 0x1003);
+VG_ABI_VALUE(VX_KERNEL_ACTIVATION_LAYER, 0x1005);
+VG_ABI_VALUE(VX_KERNEL_ROI_POOLING_LAYER, 0x1006);
+VG_ABI_VALUE(VX_KERNEL_DECONVOLUTION_LAYER, 0x1007);
+VG_ABI_VALUE(VX_KERNEL_LOCAL_RESPONSE_NORMALIZATION_LAYER, 0x1008);
+
+VG_ABI_VALUE(VX_ENUM_NN_ROUNDING_TYPE, 0x1A);
+VG_ABI_VALUE(VX_ENUM_NN_POOLING_TYPE, 0x1B);
+VG_ABI_VALUE(VX_ENUM_NN_NORMALIZATION_TYPE, 0x1C);
+VG_ABI_VALUE(VX_ENUM_NN_ACTIVATION_FUNCTION_TYPE, 0x1D);
+VG_ABI_VALUE(VX_NN_DS_SIZE_ROUNDING_FLOOR, 0x1A000);
+VG_ABI_VALUE(VX_NN_DS_SIZE_ROUNDING_CEILING, 0x1A001);
+VG_ABI_VALUE(VX_NN_POOLING_MAX, 0x1B000);
+VG_ABI_VALUE(VX_NN_POOLING_AVG, 0x1B001);
+VG_ABI_VALUE(VX_NN_NORMALIZATION_SAME_MAP, 0x1C000);
+VG_ABI_VALUE(VX_NN_NORMALIZATION_ACROSS_MAPS, 0x1C001);
+VG_ABI_VALUE(VX_NN_ACTIVATION_LOGISTIC, 0x1D000);
+VG_ABI_VALUE(VX_NN_ACTIVATION_HYPERBOLIC_TAN, 0x1D001);
+VG_ABI_VALUE(VX_NN_ACTIVATION_RELU, 0x1D002);
+VG_ABI_VALUE(VX_NN_ACTIVATION_BRELU, 0x1D003);
+VG_ABI_VALUE(VX_NN_ACTIVATION_SOFTRELU, 0x1D004);
+VG_ABI_VALUE(VX_NN_ACTIVATION_ABS, 0x1D005);
+VG_ABI_VALUE(VX_NN_ACTIVATION_SQUARE, 0x1D006);
+VG_ABI_VALUE(VX_NN_ACTIVATION_SQRT, 0x1D007);
+VG_ABI_VALUE(VX_NN_ACTIVATION_LINEAR, 0x1D008);
+
+VG_ABI_VALUE(VX_TYPE_NN_CONVOLUTION_PARAMS, 0x025);
+VG_ABI_VALUE(VX_TYPE_NN_DECONVOLUTION_PARAMS, 0x026);
+VG_ABI_VALUE(VX_TYPE_NN_ROI_POOL_PARAMS, 0x027);
+
+VG_ABI_MEMBER(vx_nn_convolution_params_t, padding_x, vx_size);
+VG_ABI_MEMBER(vx_nn_convolution_params_t, padding_y, vx_size);
+VG_ABI_MEMBER(vx_nn_convolution_params_t, overflow_policy, vx_enum);
+VG_ABI_MEMBER(vx_nn_convolution_params_t, rounding_policy, vx_enum);
+VG_ABI_MEMBER(vx_nn_convolution_params_t, down_scale_size_rounding, vx_enum);
+VG_ABI_MEMBER(vx_nn_convolution_params_t, dilation_x, vx_size);
+VG_ABI_MEMBER(vx_nn_convolution_params_t, dilation_y, vx_size);
+VG_ABI_MEMBER(vx_nn_deconvolution_params_t, padding_x, vx_size);
+VG_ABI_MEMBER(vx_nn_deconvolution_params_t, padding_y, vx_size);
+VG_ABI_MEMBER(vx_nn_deconvolution_params_t, overflow_policy, vx_enum);
+VG_ABI_MEMBER(vx_nn_deconvolution_params_t, rounding_policy, vx_enum);
+VG_ABI_MEMBER(vx_nn_deconvolution_params_t, a_x, vx_size);
+VG_ABI_MEMBER(vx_nn_deconvolution_params_t, a_y, vx_size);
+VG_ABI_MEMBER(vx_nn_roi_pool_params_t, pool_type, vx_enum);
+VG_ABI_OFFSET(vx_nn_convolution_params_t, padding_x, 0);
+VG_ABI_OFFSET(vx_nn_deconvolution_params_t, padding_x, 0);
+VG_ABI_OFFSET(vx_nn_roi_pool_params_t, pool_type, 0);
+static_assert(sizeof(vx_nn_roi_pool_params_t) == 4 && alignof(vx_nn_roi_pool_params_t) == 4);
+#if UINTPTR_MAX == 0xFFFFFFFFu
+VG_ABI_OFFSET(vx_nn_convolution_params_t, padding_y, 4);
+VG_ABI_OFFSET(vx_nn_convolution_params_t, overflow_policy, 8);
+VG_ABI_OFFSET(vx_nn_convolution_params_t, rounding_policy, 12);
+VG_ABI_OFFSET(vx_nn_convolution_params_t, down_scale_size_rounding, 16);
+VG_ABI_OFFSET(vx_nn_convolution_params_t, dilation_x, 20);
+VG_ABI_OFFSET(vx_nn_convolution_params_t, dilation_y, 24);
+static_assert(sizeof(vx_nn_convolution_params_t) == 28 && alignof(vx_nn_convolution_params_t) == 4);
+VG_ABI_OFFSET(vx_nn_deconvolution_params_t, padding_y, 4);
+VG_ABI_OFFSET(vx_nn_deconvolution_params_t, overflow_policy, 8);
+VG_ABI_OFFSET(vx_nn_deconvolution_params_t, rounding_policy, 12);
+VG_ABI_OFFSET(vx_nn_deconvolution_params_t, a_x, 16);
+VG_ABI_OFFSET(vx_nn_deconvolution_params_t, a_y, 20);
+static_assert(sizeof(vx_nn_deconvolution_params_t) == 24 && alignof(vx_nn_deconvolution_params_t) == 4);
+#else
+VG_ABI_OFFSET(vx_nn_convolution_params_t, padding_y, 8);
+VG_ABI_OFFSET(vx_nn_convolution_params_t, overflow_policy, 16);
+VG_ABI_OFFSET(vx_nn_convolution_params_t, rounding_policy, 20);
+VG_ABI_OFFSET(vx_nn_convolution_params_t, down_scale_size_rounding, 24);
+VG_ABI_OFFSET(vx_nn_convolution_params_t, dilation_x, 32);  // 4 bytes of padding before it
+VG_ABI_OFFSET(vx_nn_convolution_params_t, dilation_y, 40);
+static_assert(sizeof(vx_nn_convolution_params_t) == 48 && alignof(vx_nn_convolution_params_t) == 8);
+VG_ABI_OFFSET(vx_nn_deconvolution_params_t, padding_y, 8);
+VG_ABI_OFFSET(vx_nn_deconvolution_params_t, overflow_policy, 16);
+VG_ABI_OFFSET(vx_nn_deconvolution_params_t, rounding_policy, 20);
+VG_ABI_OFFSET(vx_nn_deconvolution_params_t, a_x, 24);
+VG_ABI_OFFSET(vx_nn_deconvolution_params_t, a_y, 32);
+static_assert(sizeof(vx_nn_deconvolution_params_t) == 40 && alignof(vx_nn_deconvolution_params_t) == 8);
+#endif
+static_assert(std::is_standard_layout_v<vx_nn_convolution_params_t> && std::is_trivial_v<vx_nn_convolution_params_t>);
+static_assert(std::is_standard_layout_v<vx_nn_deconvolution_params_t> && std::is_trivial_v<vx_nn_deconvolution_params_t>);
+
+// ---- Compatibility names (vx_compatibility.h) ----------------------------------------------------------
+
+// Renamed: the old name is the current one.
+VG_ABI_VALUE(VX_TYPE_SCALAR_MAX, 0x011);
+VG_ABI_VALUE(VX_ENUM_BORDER_MODE, 0x0C);
+VG_ABI_VALUE(VX_BORDER_MODE_CONSTANT, 0x0C001);
+VG_ABI_VALUE(VX_BORDER_MODE_UNSUPPORTED_POLICY_RETURN_ERROR, 0x14001);
+VG_ABI_VALUE(VX_REF_ATTRIBUTE_NAME, VX_REFERENCE_NAME);
+VG_ABI_VALUE(VX_CONTEXT_ATTRIBUTE_IMMEDIATE_BORDER_MODE, 0x8010A);
+VG_ABI_VALUE(VX_CONTEXT_ATTRIBUTE_CONVOLUTION_MAXIMUM_DIMENSION, 0x80108);
+VG_ABI_VALUE(VX_NODE_ATTRIBUTE_BORDER_MODE, 0x80302);
+VG_ABI_VALUE(VX_IMAGE_ATTRIBUTE_WIDTH, 0x80F00);
+VG_ABI_VALUE(VX_THRESHOLD_ATTRIBUTE_TYPE, 0x80A00);
+VG_ABI_VALUE(VX_DELAY_ATTRIBUTE_SLOTS, VX_DELAY_SLOTS);
+VG_ABI_VALUE(VX_INTERPOLATION_TYPE_BILINEAR, VX_INTERPOLATION_BILINEAR);
+VG_ABI_VALUE(VX_IMPORT_TYPE_HOST, 0x0E001);
+VG_ABI_VALUE(VX_TYPE_OBJECT_MAX, 0xBFF);
+VG_ABI_VALUE(VX_TYPE_STRUCT_MAX, 0x0FF);
+static_assert(std::is_same_v<vx_border_mode_t, vx_border_t>);
+static_assert(std::is_same_v<enum vx_border_mode_e, enum vx_border_e>);
+static_assert(std::is_same_v<enum vx_import_type_e, enum vx_memory_type_e>);
+// Values with no current name.
+VG_ABI_VALUE(VX_KERNEL_ATTRIBUTE_LOCAL_DATA_PTR, 0x80404);
+VG_ABI_VALUE(VX_GRAPH_ATTRIBUTE_STATUS, 0x80201);
+VG_ABI_VALUE(VX_IMAGE_SIZE, 0x80F06);
+VG_ABI_VALUE(VX_IMAGE_ATTRIBUTE_SIZE, 0x80F06);
+VG_ABI_VALUE(VX_META_FORMAT_ATTRIBUTE_DELTA_RECTANGLE, 0x81200);
+VG_ABI_VALUE(VX_HINT_SERIALIZE, 0x02000);
+VG_ABI_VALUE(VX_THRESHOLD_THRESHOLD_VALUE, 0x80A01);
+VG_ABI_VALUE(VX_THRESHOLD_THRESHOLD_LOWER, 0x80A02);
+VG_ABI_VALUE(VX_THRESHOLD_THRESHOLD_UPPER, 0x80A03);
+VG_ABI_VALUE(VX_THRESHOLD_TRUE_VALUE, 0x80A04);
+VG_ABI_VALUE(VX_THRESHOLD_FALSE_VALUE, 0x80A05);
+VG_ABI_VALUE(VX_THRESHOLD_DATA_TYPE, 0x80A06);
+VG_ABI_VALUE(VX_KERNEL_INVALID, 0x00);
+VG_ABI_VALUE(VX_KERNEL_NORMALIZATION_LAYER, 0x1004);
+// Also core enumerators here; the macros keep the enum type.
+VG_ABI_VALUE(VX_KERNEL_ACCUMULATE, 0x16);
+VG_ABI_VALUE(VX_KERNEL_ACCUMULATE_WEIGHTED, 0x17);
+VG_ABI_VALUE(VX_KERNEL_ACCUMULATE_SQUARE, 0x18);
+VG_ABI_VALUE(VX_BIDIRECTIONAL, 0x00002);
+static_assert(std::is_same_v<decltype(VX_BIDIRECTIONAL), enum vx_direction_e>);
+static_assert(std::is_same_v<decltype(VX_KERNEL_ACCUMULATE), enum vx_kernel_e>);
+
+VG_ABI_MEMBER(vx_delta_rectangle_t, delta_start_x, vx_int32);
+VG_ABI_MEMBER(vx_delta_rectangle_t, delta_end_y, vx_int32);
+VG_ABI_OFFSET(vx_delta_rectangle_t, delta_start_x, 0);
+VG_ABI_OFFSET(vx_delta_rectangle_t, delta_start_y, 4);
+VG_ABI_OFFSET(vx_delta_rectangle_t, delta_end_x, 8);
+VG_ABI_OFFSET(vx_delta_rectangle_t, delta_end_y, 12);
+static_assert(sizeof(vx_delta_rectangle_t) == 16 && alignof(vx_delta_rectangle_t) == 4);
+
+static_assert(std::is_same_v<vx_kernel_input_validate_f, vx_status (*)(vx_node, vx_uint32)>);
+static_assert(std::is_same_v<vx_kernel_output_validate_f, vx_status (*)(vx_node, vx_uint32, vx_meta_format)>);
+
 // ---- Callback signatures --------------------------------------------------------------------------
 
 static_assert(std::is_same_v<vx_nodecomplete_f, vx_action (*)(vx_node)>);
@@ -754,6 +898,10 @@ TEST(OpenvxAbi, StructureSizes) {
   EXPECT_EQ(sizeof(vx_pixel_value_t), 16u);
   EXPECT_EQ(sizeof(vx_hog_t), 40u);
   EXPECT_EQ(sizeof(vx_border_t), 20u);
+  EXPECT_EQ(sizeof(vx_nn_convolution_params_t), kPointers32 ? 28u : 48u);
+  EXPECT_EQ(sizeof(vx_nn_deconvolution_params_t), kPointers32 ? 24u : 40u);
+  EXPECT_EQ(sizeof(vx_nn_roi_pool_params_t), 4u);
+  EXPECT_EQ(sizeof(vx_delta_rectangle_t), 16u);
 }
 
 TEST(OpenvxAbi, InitializerMacrosZeroEveryMember) {

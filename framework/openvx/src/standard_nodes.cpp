@@ -2,6 +2,7 @@
 // node of the standard kernel with its arguments set. Value arguments (a policy, a channel) become
 // scalars the node holds.
 #include <VX/vx.h>
+#include <VX/vx_compatibility.h>
 
 #include <initializer_list>
 
@@ -344,6 +345,25 @@ VX_API_ENTRY vx_node VX_API_CALL vxMeanStdDevNode(vx_graph graph, vx_image input
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   return standard_node(graph, VX_KERNEL_MEAN_STDDEV, "vxMeanStdDevNode",
                        {{as_reference(input), "input"}, {as_reference(mean), "mean"}, {as_reference(stddev), "stddev"}});
+}
+
+// The accumulations of OpenVX 1.0-1.1, declared in <VX/vx_compatibility.h>; their kernels are standard ones.
+VX_API_ENTRY vx_node VX_API_CALL vxAccumulateImageNode(vx_graph graph, vx_image input, vx_image accum) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_ACCUMULATE, "vxAccumulateImageNode",
+                       {{as_reference(input), "input"}, {as_reference(accum), "accum"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxAccumulateWeightedImageNode(vx_graph graph, vx_image input, vx_scalar alpha, vx_image accum) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_ACCUMULATE_WEIGHTED, "vxAccumulateWeightedImageNode",
+                       {{as_reference(input), "input"}, {as_reference(alpha), "alpha"}, {as_reference(accum), "accum"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxAccumulateSquareImageNode(vx_graph graph, vx_image input, vx_scalar shift, vx_image accum) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_ACCUMULATE_SQUARE, "vxAccumulateSquareImageNode",
+                       {{as_reference(input), "input"}, {as_reference(shift), "shift"}, {as_reference(accum), "accum"}});
 }
 
 }  // extern "C"

@@ -1,6 +1,7 @@
 // Immediate-mode functions (libvxu) of the implemented standard kernels: each builds a one-node graph in the
 // context, on the immediate-mode target and border, verifies and runs it, and releases it again.
 #include <VX/vx.h>
+#include <VX/vx_compatibility.h>
 #include <VX/vxu.h>
 
 #include <mutex>
@@ -274,6 +275,22 @@ VX_API_ENTRY vx_status VX_API_CALL vxuMeanStdDev(vx_context context, vx_image in
     if (vxGetStatus(reinterpret_cast<vx_reference>(*s)) == VX_SUCCESS) (void)vxReleaseScalar(s);
   }
   return status;
+}
+
+// The accumulations of OpenVX 1.0-1.1 (<VX/vx_compatibility.h>).
+VX_API_ENTRY vx_status VX_API_CALL vxuAccumulateImage(vx_context context, vx_image input, vx_image accum) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxAccumulateImageNode(graph, input, accum); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuAccumulateWeightedImage(vx_context context, vx_image input, vx_scalar alpha, vx_image accum) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxAccumulateWeightedImageNode(graph, input, alpha, accum); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuAccumulateSquareImage(vx_context context, vx_image input, vx_scalar shift, vx_image accum) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxAccumulateSquareImageNode(graph, input, shift, accum); });
 }
 
 }  // extern "C"
