@@ -976,3 +976,27 @@ TEST_F(OpenVx, NullAndWrongTypesAreInvalidReferences) {
 }
 
 }  // namespace
+
+namespace {
+// vxSetParameterByIndex with NULL unsets an optional parameter and is refused for a required one (the
+// conformance suite's SmokeTest.vxSetParameterByIndex, on Sobel3x3 whose two outputs are optional).
+TEST_F(OpenVx, NullUnsetsAnOptionalParameterOnly) {
+  vx_graph graph = vxCreateGraph(context_);
+  vx_image in = vxCreateImage(context_, 16, 16, VX_DF_IMAGE_U8);
+  vx_image dx = vxCreateImage(context_, 16, 16, VX_DF_IMAGE_S16);
+  vx_image dy = vxCreateImage(context_, 16, 16, VX_DF_IMAGE_S16);
+  vx_node node = vxSobel3x3Node(graph, in, dx, dy);
+  ASSERT_EQ(vxGetStatus(ref(node)), VX_SUCCESS);
+  EXPECT_NE(vxSetParameterByIndex(node, 0, nullptr), VX_SUCCESS) << "the input is required";
+  EXPECT_EQ(vxSetParameterByIndex(node, 1, nullptr), VX_SUCCESS);
+  vx_parameter p = vxGetParameterByIndex(node, 1);
+  vx_reference now = reinterpret_cast<vx_reference>(1);
+  EXPECT_EQ(vxQueryParameter(p, VX_PARAMETER_REF, &now, sizeof now), VX_SUCCESS);
+  EXPECT_EQ(now, nullptr);
+  EXPECT_EQ(vxReleaseParameter(&p), VX_SUCCESS);
+  EXPECT_EQ(vxVerifyGraph(graph), VX_SUCCESS) << "one output is enough";
+  EXPECT_EQ(vxReleaseNode(&node), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
+  for (vx_image* image : {&in, &dx, &dy}) EXPECT_EQ(vxReleaseImage(image), VX_SUCCESS);
+}
+}  // namespace

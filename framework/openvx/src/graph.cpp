@@ -65,6 +65,8 @@ namespace {
 /// Checks @p value against parameter @p index of @p node and sets it.
 vx_status set_node_argument(vx_node node, vx_uint32 index, vx_reference value) noexcept {
   if (index >= node->arguments.size()) return VX_ERROR_INVALID_PARAMETERS;
+  // NULL unsets an optional parameter (a required one stays refused: verification would fail anyway).
+  if (value == nullptr && node->kernel->signature[index].state == VX_PARAMETER_STATE_OPTIONAL) return node->set_argument(index, nullptr);
   if (!valid(value) || value->type == VX_TYPE_ERROR) return VX_ERROR_INVALID_REFERENCE;
   if (value->context != node->context) {
     log(node, VX_ERROR_INVALID_REFERENCE, "node '%s' parameter %u: the object belongs to another context",

@@ -161,7 +161,7 @@ vx_status check_access(_vx_image* image, const vx_rectangle_t* rect, vx_uint32 p
   const vx_uint32 mask_x = (1u << p.shift_x) - 1, mask_y = (1u << p.shift_y) - 1;
   if ((rect->start_x & mask_x) != 0 || (rect->start_y & mask_y) != 0) return VX_ERROR_INVALID_PARAMETERS;
   if (image->is_uniform && is_write(usage)) return VX_ERROR_NOT_SUPPORTED;  // uniform images are read-only
-  if (image->plane_base(plane) == nullptr) return VX_ERROR_NOT_SUPPORTED;  // handles reclaimed by a swap
+  if (image->plane_base(plane) == nullptr) return VX_ERROR_NO_MEMORY;  // handles reclaimed by a swap (the suite's answer)
   return VX_SUCCESS;
 }
 
@@ -564,8 +564,11 @@ VX_API_ENTRY vx_status VX_API_CALL vxCopyImagePatch(vx_image image, const vx_rec
   const vx_uint32 bytes = pixel_bytes(image, plane_index);
   const vx_uint32 cols = (rect->end_x - rect->start_x) >> plane.shift_x;
   const vx_uint32 rows = (rect->end_y - rect->start_y) >> plane.shift_y;
-  // The application's patch is the rectangle's size (in image pixels), its pixels at least a pixel apart.
-  if (user_addr->dim_x != rect->end_x - rect->start_x || user_addr->dim_y != rect->end_y - rect->start_y ||
+  // The application's patch is the rectangle's size, in image pixels or (a subsampled plane, as the
+  // conformance suite gives it) in the plane's pixels; its pixels at least a pixel apart.
+  const bool image_size = user_addr->dim_x == rect->end_x - rect->start_x && user_addr->dim_y == rect->end_y - rect->start_y;
+  const bool plane_size = user_addr->dim_x == cols && user_addr->dim_y == rows;
+  if ((!image_size && !plane_size) ||
       user_addr->stride_x < static_cast<vx_int32>(bytes) ||
       user_addr->stride_y < static_cast<vx_int64>(cols) * user_addr->stride_x) {
     return VX_ERROR_INVALID_PARAMETERS;
