@@ -305,7 +305,8 @@ class Fuzzer {
     if (graph == nullptr) {
       EXPECT_EQ(verified, VX_ERROR_INVALID_REFERENCE);
     }
-    if (chance(70)) (void)vxProcessGraph(graph);
+    if (verified == VX_SUCCESS) ++verified_;
+    if (chance(70) && vxProcessGraph(graph) == VX_SUCCESS) ++processed_;
     if (chance(20)) {
       (void)vxScheduleGraph(graph);
       (void)vxWaitGraph(graph);
@@ -418,6 +419,7 @@ class Fuzzer {
   /// Keeps a map to unmap later when the fuzzer holds the object; a map made through a released handle
   /// whose address a new object took (one the fuzzer may not hold) is unmapped at once.
   void note_map(vx_reference r, vx_map_id id) {
+    ++mapped_;
     if (std::find(live_.begin(), live_.end(), r) != live_.end()) {
       maps_.push_back({r, id});
     } else {
@@ -715,6 +717,9 @@ class Fuzzer {
   std::vector<vx_reference> errors_;  // error objects from failed creators (never released)
   std::vector<Map> maps_;
   unsigned sink_ = 0;
+
+ public:
+  std::uint64_t verified_ = 0, processed_ = 0, mapped_ = 0;  // how far the calls got (reported, to see coverage)
 };
 
 std::uint64_t env_number(const char* name, std::uint64_t fallback) {
@@ -746,12 +751,14 @@ TEST(OpenVxFuzz, RandomCallSequencesNeverBreakTheLibrary) {
       if (::testing::Test::HasFailure()) break;
     }
     fuzzer.finish();
+    std::printf("OpenVX fuzz: %llu steps, %llu graphs verified, %llu processed, %llu maps\n", static_cast<unsigned long long>(steps),
+                static_cast<unsigned long long>(fuzzer.verified_), static_cast<unsigned long long>(fuzzer.processed_),
+                static_cast<unsigned long long>(fuzzer.mapped_));
   }
   vx_uint32 at_end = 0;
   EXPECT_EQ(vxQueryContext(context, VX_CONTEXT_REFERENCES, &at_end, sizeof at_end), VX_SUCCESS);
   EXPECT_EQ(at_end, at_start) << "references left once the fuzzer released what it held (seed " << seed << ")";
   EXPECT_EQ(vxReleaseContext(&context), VX_SUCCESS);
-  std::printf("OpenVX fuzz: %llu calls sequences run\n", static_cast<unsigned long long>(steps));
   if (::testing::Test::HasFailure()) std::printf("OpenVX fuzz: FAILED with seed %llu\n", static_cast<unsigned long long>(seed));
 }
 
