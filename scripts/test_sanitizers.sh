@@ -20,9 +20,12 @@ for kind in "${kinds[@]}"; do
     -DVG_SANITIZE="$flags" -DVG_ASSERTIONS=ON -DVG_BUILD_KERNELS=OFF -DVG_BUILD_NPU=OFF \
     -DVG_BUILD_APPS=OFF -DVG_BUILD_YAML=OFF -DVG_BUILD_BENCHMARKS=OFF -DVG_BUILD_IO=ON -DVG_BUILD_MQTT=OFF \
     -DVG_BUILD_SERVICE=OFF
+  # The OpenVX fuzz test (test_openvx_fuzz) runs a minute under ASan+UBSan, its default few seconds under TSan.
+  fuzz_seconds=5
+  [ "$kind" = address ] && fuzz_seconds=60
   (cd "$build" && \
    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 VG_FUZZ_SECONDS="$fuzz_seconds" \
    ctest -L 'core|lease|openvx' --output-on-failure --timeout 300 -j2)
   # The NPU suites with several threads of their own (replicas on three targets, asynchronous runs and
   # their fence thread, recovery after a timeout) against the stand-in runtime: a third tree, since they

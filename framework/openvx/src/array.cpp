@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "checked_size.hpp"
 #include "context.hpp"
 #include "data_object.hpp"
 #include "error_object.hpp"
@@ -14,16 +15,17 @@
 namespace vg::openvx {
 namespace {
 
-/// Bytes for @p capacity items of @p item_size; false when that is more than one allocation can hold.
-bool storage_bytes(vx_size capacity, vx_size item_size, vx_size& bytes) noexcept {
-  if (item_size != 0 && capacity > static_cast<vx_size>(PTRDIFF_MAX) / item_size) return false;
-  bytes = capacity * item_size;
-  return true;
-}
+/// Bytes for @p capacity items of @p item_size; false when that is more than one object may hold.
+bool storage_bytes(vx_size capacity, vx_size item_size, vx_size& bytes) noexcept { return checked_bytes(bytes, capacity, item_size); }
+
 
 vx_array make_array(vx_reference owner, vx_enum item_type, vx_size item_size, vx_size capacity, bool is_virtual) noexcept {
   vx_size bytes = 0;
-  if (!storage_bytes(capacity, item_size, bytes)) return reinterpret_cast<vx_array>(error_object(owner, VX_ERROR_NO_MEMORY));
+  if (!storage_bytes(capacity, item_size, bytes)) {
+    log(owner, VX_ERROR_NO_MEMORY, "array: %zu items of %zu bytes are beyond what one object may hold", static_cast<size_t>(capacity),
+        static_cast<size_t>(item_size));
+    return reinterpret_cast<vx_array>(error_object(owner, VX_ERROR_NO_MEMORY));
+  }
   _vx_array* array = nullptr;
   try {
     array = new _vx_array(context_of(owner), item_type, item_size, capacity, is_virtual);
@@ -33,7 +35,7 @@ vx_array make_array(vx_reference owner, vx_enum item_type, vx_size item_size, vx
     delete array;
     return reinterpret_cast<vx_array>(error_object(owner, VX_ERROR_NO_MEMORY));
   }
-  vx_reference ref = adopt(array, Hold::external);
+  vx_reference ref = adopt(array, Hold::external, owner);
   return reinterpret_cast<vx_array>(ref != nullptr ? ref : error_object(owner, VX_ERROR_NO_MEMORY));
 }
 
@@ -160,7 +162,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxAddArrayItems(vx_array arr, vx_size count, 
   if (!valid(arr, VX_TYPE_ARRAY)) return VX_ERROR_INVALID_REFERENCE;
   if (const vx_status s = content_access(arr->is_virtual); s != VX_SUCCESS) return s;
   if (count == 0) return VX_SUCCESS;
-  if (ptr == nullptr || stride < arr->item_size) return VX_ERROR_INVALID_PARAMETERS;
+  if (ptr == nullptr || stride < arr->item_size || !addressable(count, stride)) return VX_ERROR_INVALID_PARAMETERS;
   const std::lock_guard guard(arr->lock);
   if (count > usable_capacity(arr) - arr->num_items) return VX_FAILURE;  // the specification's "array is full"
   vx_uint8* to = arr->items.data() + arr->num_items * arr->item_size;
@@ -196,6 +198,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxCopyArrayRange(vx_array array, vx_size rang
   vx_uint8* items = array->items.data() + range_start * size;
   auto* user = static_cast<vx_uint8*>(user_ptr);
   const vx_size count = range_end - range_start;
+  if (!addressable(count, user_stride)) return VX_ERROR_INVALID_PARAMETERS;
   if (user_stride == size) {
     if (usage == VX_READ_ONLY) {
       std::memcpy(user, items, count * size);
@@ -237,7 +240,10 @@ VX_API_ENTRY vx_status VX_API_CALL vxUnmapArrayRange(vx_array array, vx_map_id m
   if (!valid(array, VX_TYPE_ARRAY)) return VX_ERROR_INVALID_REFERENCE;
   if (const vx_status s = content_access(array->is_virtual); s != VX_SUCCESS) return s;
   const std::lock_guard guard(array->lock);
-  return array->maps.remove(array, map_id) ? VX_SUCCESS : VX_ERROR_INVALID_PARAMETERS;
+  if (array->maps.remove(array, map_id)) return VX_SUCCESS;
+  log(array, VX_ERROR_INVALID_PARAMETERS, "vxUnmapArrayRange: map id %zu is not a range of this array that is mapped now",
+      static_cast<size_t>(map_id));
+  return VX_ERROR_INVALID_PARAMETERS;
 }
 
 }  // extern "C"

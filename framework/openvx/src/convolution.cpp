@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <new>
 
+#include "checked_size.hpp"
 #include "context.hpp"
 #include "data_object.hpp"
 #include "error_object.hpp"
@@ -32,11 +33,12 @@ vx_convolution make_convolution(vx_reference owner, vx_size columns, vx_size row
   convolution->rows = convolution->requested_rows = rows;
   convolution->columns = convolution->requested_columns = columns;
   convolution->is_virtual = is_virtual;
-  if (!is_virtual && !convolution->data.allocate(rows * columns * sizeof(vx_int16))) {
+  vx_size bytes = 0;
+  if (!is_virtual && (!checked_bytes(bytes, rows, columns, sizeof(vx_int16)) || !convolution->data.allocate(bytes))) {
     delete convolution;
     return error_convolution(owner, VX_ERROR_NO_MEMORY);
   }
-  vx_reference ref = adopt(convolution, Hold::external);
+  vx_reference ref = adopt(convolution, Hold::external, owner);
   return ref != nullptr ? reinterpret_cast<vx_convolution>(ref) : error_convolution(owner, VX_ERROR_NO_MEMORY);
 }
 
@@ -73,7 +75,8 @@ vx_status convolution_apply_meta(_vx_convolution* convolution, vx_meta_format me
     return VX_ERROR_INVALID_DIMENSION;
   }
   if (!convolution->is_virtual) return VX_SUCCESS;
-  if (!convolution->data.allocate(rows * columns * sizeof(vx_int16))) return VX_ERROR_NO_MEMORY;
+  vx_size bytes = 0;
+  if (!checked_bytes(bytes, rows, columns, sizeof(vx_int16)) || !convolution->data.allocate(bytes)) return VX_ERROR_NO_MEMORY;
   convolution->rows = rows;
   convolution->columns = columns;
   return VX_SUCCESS;
@@ -101,7 +104,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxQueryConvolution(vx_convolution convolution
     case VX_CONVOLUTION_ROWS: return put<vx_size>(ptr, size, convolution->rows);
     case VX_CONVOLUTION_COLUMNS: return put<vx_size>(ptr, size, convolution->columns);
     case VX_CONVOLUTION_SCALE: return put<vx_uint32>(ptr, size, convolution->scale);
-    case VX_CONVOLUTION_SIZE: return put<vx_size>(ptr, size, convolution->rows * convolution->columns * sizeof(vx_int16));
+    case VX_CONVOLUTION_SIZE: return put<vx_size>(ptr, size, convolution->rows * convolution->columns * sizeof(vx_int16));  // sides bounded
     default: return VX_ERROR_NOT_SUPPORTED;
   }
 }

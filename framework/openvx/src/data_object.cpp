@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "array.hpp"
+#include "checked_size.hpp"
 #include "context.hpp"
 #include "convolution.hpp"
 #include "distribution.hpp"
@@ -67,6 +68,73 @@ vx_status make_items_like(vx_reference owner, vx_reference exemplar, vx_size cou
     if (const vx_status status = vxGetStatus(item); status != VX_SUCCESS) return status;
     take_item(container, item);
     items.push_back(item);  // reserved by the caller: cannot throw
+  }
+  return VX_SUCCESS;
+}
+
+namespace {
+
+/// Bytes of data @p ref holds (or will hold once verified), for the container size check; beyond
+/// kMaxObjectBytes when it does not fit. Small fixed-size objects (scalars, thresholds) count as 0.
+vx_size data_bytes(vx_reference ref) noexcept {
+  constexpr vx_size kTooMany = kMaxObjectBytes + 1;
+  vx_size bytes = 0;
+  auto sum_of = [&bytes](const auto& items) {
+    for (const auto& item : items) {
+      if (!checked_grow(bytes, data_bytes(reinterpret_cast<vx_reference>(item)))) return kTooMany;
+    }
+    return bytes;
+  };
+  switch (ref->type) {
+    case VX_TYPE_IMAGE: {
+      const auto* image = static_cast<const _vx_image*>(ref);
+      for (vx_uint32 p = 0; p < image->plane_count; ++p) {
+        const ImagePlane& plane = image->planes[p];
+        vx_size plane_bytes = 0;
+        if (!checked_bytes(plane_bytes, image->height >> plane.shift_y, plane.stride_y < 0 ? -static_cast<vx_int64>(plane.stride_y) : plane.stride_y) ||
+            !checked_grow(bytes, plane_bytes)) {
+          return kTooMany;
+        }
+      }
+      return bytes;
+    }
+    case VX_TYPE_ARRAY: {
+      const auto* array = static_cast<const _vx_array*>(ref);
+      return checked_bytes(bytes, array->capacity, array->item_size) ? bytes : kTooMany;
+    }
+    case VX_TYPE_TENSOR: {
+      const auto* tensor = static_cast<const _vx_tensor_t*>(ref);
+      bytes = tensor_item_size(tensor->data_type);
+      for (vx_size i = 0; i < tensor->number_of_dims; ++i) {
+        if (!checked_bytes(bytes, bytes, tensor->dims[i])) return kTooMany;
+      }
+      return bytes;
+    }
+    case VX_TYPE_LUT: return static_cast<const _vx_lut*>(ref)->data.size();
+    case VX_TYPE_DISTRIBUTION: return static_cast<const _vx_distribution*>(ref)->data.size();
+    case VX_TYPE_MATRIX: return static_cast<const _vx_matrix*>(ref)->data.size();
+    case VX_TYPE_CONVOLUTION: return static_cast<const _vx_convolution*>(ref)->data.size();
+    case VX_TYPE_REMAP: return static_cast<const _vx_remap*>(ref)->table.size();
+    case VX_TYPE_USER_DATA_OBJECT: return static_cast<const _vx_user_data_object*>(ref)->data.size();
+    case VX_TYPE_PYRAMID: return sum_of(static_cast<const _vx_pyramid*>(ref)->images);
+    case VX_TYPE_OBJECT_ARRAY: return sum_of(static_cast<const _vx_object_array*>(ref)->items);
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+vx_status container_fits(vx_reference owner, vx_reference exemplar, vx_size count, const char* what) noexcept {
+  if (count > kMaxContainerItems) {
+    log(owner, VX_ERROR_INVALID_PARAMETERS, "%s: %zu items, at most %zu are allowed", what, static_cast<size_t>(count),
+        static_cast<size_t>(kMaxContainerItems));
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  vx_size total = 0;
+  if (!checked_bytes(total, count, data_bytes(exemplar))) {
+    log(owner, VX_ERROR_NO_MEMORY, "%s: %zu items like the exemplar are beyond what one object may hold", what,
+        static_cast<size_t>(count));
+    return VX_ERROR_NO_MEMORY;
   }
   return VX_SUCCESS;
 }

@@ -41,6 +41,11 @@ void drop_item(vx_reference item) noexcept;
 vx_status make_items_like(vx_reference owner, vx_reference exemplar, vx_size count, _vx_reference* container,
                           std::vector<vx_reference>& items) noexcept;
 
+/// Refuses a container of @p count items like @p exemplar before anything is made: more than
+/// kMaxContainerItems items (VX_ERROR_INVALID_PARAMETERS), or more bytes together than one object may hold
+/// (VX_ERROR_NO_MEMORY). Logs what is wrong on @p owner, naming @p what (the creator).
+vx_status container_fits(vx_reference owner, vx_reference exemplar, vx_size count, const char* what) noexcept;
+
 /// The items of a pyramid (its levels) or an object array: how many (0 for anything else), item
 /// @p index (null out of range), and where @p item sits in @p container (false when it is not there).
 std::size_t item_count(const _vx_reference* container) noexcept;

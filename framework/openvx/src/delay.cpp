@@ -41,6 +41,7 @@ vx_delay make_delay(vx_context context, vx_reference exemplar, vx_size num_slots
     log(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateDelay: %zu slots", static_cast<std::size_t>(num_slots));
     return fail(VX_ERROR_INVALID_PARAMETERS);
   }
+  if (const vx_status s = container_fits(context, exemplar, num_slots, "vxCreateDelay"); s != VX_SUCCESS) return fail(s);
   _vx_delay* delay = nullptr;
   try {
     delay = new _vx_delay(context, exemplar->type);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <new>
 
+#include "checked_size.hpp"
 #include "context.hpp"
 #include "data_object.hpp"
 #include "error_object.hpp"
@@ -26,17 +27,22 @@ vx_distribution make_distribution(vx_reference owner, vx_size bins, vx_int32 off
         bins, range);
     return error_distribution(owner, VX_ERROR_INVALID_PARAMETERS);
   }
+  vx_size bytes = 0;
+  if (!checked_bytes(bytes, bins, sizeof(vx_int32))) {
+    log(owner, VX_ERROR_NO_MEMORY, "vxCreateDistribution: %zu bins are beyond what one object may hold", static_cast<size_t>(bins));
+    return error_distribution(owner, VX_ERROR_NO_MEMORY);
+  }
   auto* distribution = new (std::nothrow) _vx_distribution(context_of(owner));
   if (distribution == nullptr) return error_distribution(owner, VX_ERROR_NO_MEMORY);
   distribution->bins = distribution->requested_bins = bins;
   distribution->offset = offset;
   distribution->range = distribution->requested_range = range;
   distribution->is_virtual = is_virtual;
-  if (!is_virtual && !distribution->data.allocate(bins * sizeof(vx_int32))) {
+  if (!is_virtual && !distribution->data.allocate(bytes)) {
     delete distribution;
     return error_distribution(owner, VX_ERROR_NO_MEMORY);
   }
-  vx_reference ref = adopt(distribution, Hold::external);
+  vx_reference ref = adopt(distribution, Hold::external, owner);
   return ref != nullptr ? reinterpret_cast<vx_distribution>(ref) : error_distribution(owner, VX_ERROR_NO_MEMORY);
 }
 
@@ -79,7 +85,8 @@ vx_status distribution_apply_meta(_vx_distribution* distribution, vx_meta_format
     return VX_ERROR_INVALID_DIMENSION;
   }
   if (!distribution->is_virtual) return VX_SUCCESS;
-  if (!distribution->data.allocate(bins * sizeof(vx_int32))) return VX_ERROR_NO_MEMORY;
+  vx_size bytes = 0;
+  if (!checked_bytes(bytes, bins, sizeof(vx_int32)) || !distribution->data.allocate(bytes)) return VX_ERROR_NO_MEMORY;
   distribution->bins = bins;
   distribution->range = range;
   if (was_open) distribution->offset = meta->offset;

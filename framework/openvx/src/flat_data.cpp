@@ -59,7 +59,10 @@ vx_status FlatData::map_range(const void* object, bool is_virtual, vx_size offse
 
 vx_status FlatData::unmap(const void* object, vx_map_id map_id) noexcept {
   const std::lock_guard guard(lock_);
-  return maps_.remove(object, map_id) ? VX_SUCCESS : VX_ERROR_INVALID_PARAMETERS;
+  if (maps_.remove(object, map_id)) return VX_SUCCESS;
+  log(static_cast<_vx_reference*>(const_cast<void*>(object)), VX_ERROR_INVALID_PARAMETERS,
+      "unmap: map id %zu is not a map of this object that is outstanding now", static_cast<size_t>(map_id));
+  return VX_ERROR_INVALID_PARAMETERS;
 }
 
 }  // namespace vg::openvx

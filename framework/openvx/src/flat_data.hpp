@@ -20,7 +20,7 @@ class FlatData {
   vx_uint8* data() noexcept { return bytes_.get(); }
   const vx_uint8* data() const noexcept { return bytes_.get(); }
 
-  /// The copy, map and unmap of the API, on behalf of @p object (its handle: map ids are per object).
+  /// The copy, map and unmap of the API, on behalf of @p object (its handle: a map is unmapped through the handle it was mapped through).
   /// A virtual object's data (@p is_virtual) is only reachable from a node's callbacks.
   vx_status copy(bool is_virtual, void* user_ptr, vx_enum usage, vx_enum user_mem_type) noexcept;
   vx_status map(const void* object, bool is_virtual, vx_map_id* map_id, void** ptr, vx_enum usage, vx_enum mem_type) noexcept;

@@ -138,6 +138,14 @@ VX_API_ENTRY vx_bool VX_API_CALL vxIsGraphVerified(vx_graph graph) {
 VX_API_ENTRY vx_status VX_API_CALL vxAddParameterToGraph(vx_graph graph, vx_parameter parameter) {
   if (!valid(graph, VX_TYPE_GRAPH) || !valid(parameter, VX_TYPE_PARAMETER)) return VX_ERROR_INVALID_REFERENCE;
   if (parameter->node == nullptr || !node_in_graph(graph, parameter->node)) return VX_ERROR_INVALID_PARAMETERS;
+  for (const GraphParameter& p : graph->parameters) {
+    // One node parameter set through two graph parameters would have two values at once.
+    if (p.node == parameter->node && p.index == parameter->index) {
+      log(graph, VX_ERROR_INVALID_PARAMETERS, "vxAddParameterToGraph: parameter %u of node '%s' is a graph parameter already",
+          parameter->index, parameter->node->name);
+      return VX_ERROR_INVALID_PARAMETERS;
+    }
+  }
   try {
     graph->parameters.push_back({parameter->node, parameter->index});
   } catch (...) {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "checked_size.hpp"
 #include "context.hpp"
 #include "data_object.hpp"
 #include "error_object.hpp"
@@ -84,10 +85,14 @@ vx_status allocate(_vx_image* image) noexcept {
   std::size_t offsets[kMaxPlanes] = {};
   std::size_t total = 0;
   for (vx_uint32 p = 0; p < layout.planes; ++p) {
-    const std::size_t row = static_cast<std::size_t>(image->width >> layout.shift_x[p]) * layout.pixel_bytes[p];
-    const std::size_t rows = image->height >> layout.shift_y[p];
+    vx_size row = 0, plane_bytes = 0;
+    // A row's bytes are a vx_int32 stride (vx_imagepatch_addressing_t), the planes together one block.
+    if (!checked_bytes(row, image->width >> layout.shift_x[p], layout.pixel_bytes[p]) || row > static_cast<vx_size>(INT32_MAX) ||
+        !checked_bytes(plane_bytes, row, image->height >> layout.shift_y[p]) || !checked_grow(plane_bytes, 63)) {
+      return VX_ERROR_NO_MEMORY;
+    }
     offsets[p] = total;
-    total += (row * rows + 63) / 64 * 64;  // each plane starts on a 64-byte line
+    if (!checked_grow(total, plane_bytes / 64 * 64)) return VX_ERROR_NO_MEMORY;  // each plane starts on a 64-byte line
     image->planes[p] = ImagePlane{p, 0, static_cast<vx_int32>(layout.pixel_bytes[p]), static_cast<vx_int32>(row),
                                   layout.shift_x[p], layout.shift_y[p]};
   }
@@ -102,7 +107,7 @@ vx_status allocate(_vx_image* image) noexcept {
 }
 
 vx_image adopt_image(vx_reference owner, _vx_image* image) noexcept {
-  vx_reference ref = adopt(image, Hold::external);
+  vx_reference ref = adopt(image, Hold::external, owner);
   return ref != nullptr ? reinterpret_cast<vx_image>(ref) : reinterpret_cast<vx_image>(error_object(owner, VX_ERROR_NO_MEMORY));
 }
 
@@ -136,7 +141,7 @@ vx_image create_image(vx_reference owner, vx_uint32 width, vx_uint32 height, vx_
   if (!open) {
     if (const vx_status s = allocate(image); s != VX_SUCCESS) {
       delete image;
-      return reinterpret_cast<vx_image>(error_object(owner, s));
+      return fail_image(owner, s, "image: its size in bytes is beyond what one image may hold (or out of memory)");
     }
   }
   return adopt_image(owner, image);
@@ -230,6 +235,7 @@ _vx_image* make_sub_image(_vx_image* parent) noexcept {
   image->range = parent->range;
   image->memory_type = parent->memory_type;
   image->is_virtual = parent->is_virtual;
+  image->scope = parent->scope;
   image->is_uniform = parent->is_uniform;
   image->uniform_value = parent->uniform_value;
   image->plane_count = parent->plane_count;
@@ -376,6 +382,11 @@ VX_API_ENTRY vx_image VX_API_CALL vxCreateImageFromHandle(vx_context context, vx
     const vx_int64 row = static_cast<vx_int64>(width >> layout.shift_x[p]) * addrs[p].stride_x;
     if (ptrs[p] == nullptr || addrs[p].stride_x < static_cast<vx_int32>(layout.pixel_bytes[p]) || addrs[p].stride_y < row) {
       return fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromHandle: a plane's pointer is null or its strides are too small");
+    }
+    // Pixel addresses are computed as std::ptrdiff_t offsets from the plane's pointer.
+    std::ptrdiff_t extent = 0;
+    if (!checked_mul(static_cast<vx_int64>(height >> layout.shift_y[p]), addrs[p].stride_y, extent)) {
+      return fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromHandle: a plane's rows span more bytes than an address can");
     }
   }
   auto* image = new (std::nothrow) _vx_image(context);
@@ -573,6 +584,13 @@ VX_API_ENTRY vx_status VX_API_CALL vxCopyImagePatch(vx_image image, const vx_rec
       user_addr->stride_y < static_cast<vx_int64>(cols) * user_addr->stride_x) {
     return VX_ERROR_INVALID_PARAMETERS;
   }
+  // The user's rows are reached as std::ptrdiff_t offsets from user_ptr.
+  std::ptrdiff_t user_extent = 0;
+  if (!checked_mul(rows, user_addr->stride_y, user_extent)) {
+    log(image, VX_ERROR_INVALID_PARAMETERS, "vxCopyImagePatch: %u rows of stride %d span more bytes than an address can", rows,
+        user_addr->stride_y);
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
   vx_uint8* first = image->plane_base(plane_index) + static_cast<std::ptrdiff_t>(rect->start_y >> plane.shift_y) * plane.stride_y +
                     static_cast<std::ptrdiff_t>(rect->start_x >> plane.shift_x) * plane.stride_x;
   auto* user = static_cast<vx_uint8*>(user_ptr);
@@ -630,7 +648,11 @@ VX_API_ENTRY vx_status VX_API_CALL vxMapImagePatch(vx_image image, const vx_rect
 VX_API_ENTRY vx_status VX_API_CALL vxUnmapImagePatch(vx_image image, vx_map_id map_id) {
   if (!valid(image, VX_TYPE_IMAGE)) return VX_ERROR_INVALID_REFERENCE;
   const std::lock_guard guard(image->lock);
-  if (!image->maps.remove(image, map_id)) return VX_ERROR_INVALID_PARAMETERS;
+  if (!image->maps.remove(image, map_id)) {
+    log(image, VX_ERROR_INVALID_PARAMETERS, "vxUnmapImagePatch: map id %zu is not a patch of this image that is mapped now",
+        static_cast<size_t>(map_id));
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
   image->root()->maps_in_tree.fetch_sub(1);
   return VX_SUCCESS;
 }

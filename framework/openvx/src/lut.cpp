@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <new>
 
+#include "checked_size.hpp"
 #include "context.hpp"
 #include "data_object.hpp"
 #include "error_object.hpp"
@@ -29,16 +30,18 @@ vx_lut make_lut(vx_reference owner, vx_enum data_type, vx_size count, bool is_vi
     log(owner, VX_ERROR_INVALID_PARAMETERS, "vxCreateLUT: %zu entries (1 to 256 for UINT8, to 65536 for INT16)", count);
     return error_lut(owner, VX_ERROR_INVALID_PARAMETERS);
   }
+  vx_size bytes = 0;
+  if (!open_type && !checked_bytes(bytes, count, lut_item_size(data_type))) return error_lut(owner, VX_ERROR_NO_MEMORY);
   auto* lut = new (std::nothrow) _vx_lut(context_of(owner));
   if (lut == nullptr) return error_lut(owner, VX_ERROR_NO_MEMORY);
   lut->data_type = lut->requested_data_type = data_type;
   lut->count = lut->requested_count = count;
   lut->is_virtual = is_virtual;
-  if (!is_virtual && !lut->data.allocate(count * lut_item_size(data_type))) {
+  if (!is_virtual && !lut->data.allocate(bytes)) {
     delete lut;
     return error_lut(owner, VX_ERROR_NO_MEMORY);
   }
-  vx_reference ref = adopt(lut, Hold::external);
+  vx_reference ref = adopt(lut, Hold::external, owner);
   return ref != nullptr ? reinterpret_cast<vx_lut>(ref) : error_lut(owner, VX_ERROR_NO_MEMORY);
 }
 
@@ -77,7 +80,8 @@ vx_status lut_apply_meta(_vx_lut* lut, vx_meta_format meta, char* why, vx_size w
     return VX_ERROR_INVALID_PARAMETERS;
   }
   if (!lut->is_virtual) return VX_SUCCESS;
-  if (!lut->data.allocate(count * lut_item_size(type))) return VX_ERROR_NO_MEMORY;
+  vx_size bytes = 0;
+  if (!checked_bytes(bytes, count, lut_item_size(type)) || !lut->data.allocate(bytes)) return VX_ERROR_NO_MEMORY;
   lut->data_type = type;
   lut->count = count;
   return VX_SUCCESS;
@@ -104,7 +108,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxQueryLUT(vx_lut lut, vx_enum attribute, voi
   switch (attribute) {
     case VX_LUT_TYPE: return put<vx_enum>(ptr, size, lut->data_type);
     case VX_LUT_COUNT: return put<vx_size>(ptr, size, lut->count);
-    case VX_LUT_SIZE: return put<vx_size>(ptr, size, lut->count * lut_item_size(lut->data_type));
+    case VX_LUT_SIZE: return put<vx_size>(ptr, size, lut->count * lut_item_size(lut->data_type));  // at most 65536 x 2
     case VX_LUT_OFFSET: return put<vx_uint32>(ptr, size, lut_offset(lut));
     default: return VX_ERROR_NOT_SUPPORTED;
   }

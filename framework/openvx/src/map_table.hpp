@@ -1,6 +1,7 @@
 #pragma once
 // The outstanding maps of one data object: a small fixed table, so mapping never allocates.
 #include <array>
+#include <atomic>
 #include <cstddef>
 
 #include "object.hpp"
@@ -17,6 +18,15 @@ struct MapSlot {
   void* pointer = nullptr;
 };
 
+/// The next map id. One counter for the whole library, so an id names one map of one object in its context
+/// (and in every other): an id given for another object is never mistaken for a map of this one.
+inline vx_map_id next_map_id() noexcept {
+  static std::atomic<vx_map_id> last{0};
+  vx_map_id id = ++last;
+  while (id == 0) id = ++last;  // 0 is never an id (after a wrap, which takes 2^32 maps on 32-bit hosts)
+  return id;
+}
+
 /// Not thread-safe on its own: the owning object's mutex guards it.
 class MapTable {
  public:
@@ -24,9 +34,8 @@ class MapTable {
   vx_map_id add(const void* object, vx_enum usage, void* pointer) noexcept {
     for (MapSlot& slot : slots_) {
       if (slot.id != 0) continue;
-      // Ids only grow (0 is never one), so a stale id of an earlier map is not mistaken for a newer map.
-      if (++last_id_ == 0) ++last_id_;
-      slot = MapSlot{last_id_, object, usage, pointer};
+      // Ids only grow, so a stale id of an earlier map is not mistaken for a newer map.
+      slot = MapSlot{next_map_id(), object, usage, pointer};
       return slot.id;
     }
     return 0;
@@ -52,7 +61,6 @@ class MapTable {
 
  private:
   std::array<MapSlot, kMaxMapsPerObject> slots_{};
-  vx_map_id last_id_ = 0;
 };
 
 }  // namespace vg::openvx

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <new>
 
+#include "checked_size.hpp"
 #include "context.hpp"
 #include "data_object.hpp"
 #include "error_object.hpp"
@@ -25,11 +26,10 @@ vx_size matrix_item_size(vx_enum type) noexcept {
   }
 }
 
-/// Bytes of a rows x columns matrix of @p type; 0 when it does not fit in a vx_size.
+/// Bytes of a rows x columns matrix of @p type; 0 when more than one object may hold.
 vx_size matrix_bytes(vx_enum type, vx_size rows, vx_size columns) noexcept {
-  vx_size items = 0, bytes = 0;
-  if (__builtin_mul_overflow(rows, columns, &items) || __builtin_mul_overflow(items, matrix_item_size(type), &bytes)) return 0;
-  return bytes;
+  vx_size bytes = 0;
+  return checked_bytes(bytes, rows, columns, matrix_item_size(type)) ? bytes : 0;
 }
 
 /// The default origin: the centre element (rounded down).
@@ -73,7 +73,7 @@ vx_matrix publish(vx_reference owner, _vx_matrix* matrix, vx_status status) noex
     log(owner, status, "vxCreateMatrix: a matrix of UINT8, INT32 or FLOAT32 and at least 1 x 1 is needed");
     return error_matrix(owner, status);
   }
-  vx_reference ref = adopt(matrix, Hold::external);
+  vx_reference ref = adopt(matrix, Hold::external, owner);
   return ref != nullptr ? reinterpret_cast<vx_matrix>(ref) : error_matrix(owner, VX_ERROR_NO_MEMORY);
 }
 

@@ -25,6 +25,8 @@ struct _vx_reference {
   // The pyramid, object array or delay this object is an item of (not held: the container holds it, and
   // clears this when it goes first). Nodes touching an item depend on nodes touching its container.
   _vx_reference* container = nullptr;
+  // The graph a virtual object was created in (only compared: vxVerifyGraph refuses it in another graph).
+  const _vx_reference* scope = nullptr;
 };
 
 namespace vg::openvx {
@@ -40,7 +42,8 @@ void register_object(const _vx_reference* object) noexcept;
 void unregister_object(const _vx_reference* object) noexcept;
 
 /// Registers a new object with its context (which then counts and owns it); returns it with one hold.
-vx_reference adopt(_vx_reference* object, Hold hold) noexcept;
+/// A data object made with a graph as @p owner is virtual and scoped to that graph.
+vx_reference adopt(_vx_reference* object, Hold hold, vx_reference owner = nullptr) noexcept;
 
 /// True when @p ref is a live reference, of @p type unless type is VX_TYPE_REFERENCE (any type).
 /// Error objects are never valid except for VX_TYPE_ERROR, so a failed creator's result is refused.

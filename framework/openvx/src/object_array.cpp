@@ -32,6 +32,8 @@ vx_object_array make_object_array(vx_reference owner, vx_reference exemplar, vx_
   }
   if (exemplar->context != context_of(owner)) return fail(VX_ERROR_INVALID_SCOPE);
   if (count == 0) return fail(VX_ERROR_INVALID_PARAMETERS);
+  // Before anything is reserved or made: a huge count fails at once, not after minutes of allocation.
+  if (const vx_status s = container_fits(owner, exemplar, count, "object array"); s != VX_SUCCESS) return fail(s);
   _vx_object_array* array = nullptr;
   try {
     array = new _vx_object_array(context_of(owner), exemplar->type, owner->type == VX_TYPE_GRAPH);
@@ -45,7 +47,7 @@ vx_object_array make_object_array(vx_reference owner, vx_reference exemplar, vx_
     delete array;  // not adopted yet: its destructor releases the items made so far
     return fail(status);
   }
-  vx_reference ref = adopt(array, Hold::external);
+  vx_reference ref = adopt(array, Hold::external, owner);
   return ref != nullptr ? reinterpret_cast<vx_object_array>(ref) : fail(VX_ERROR_NO_MEMORY);
 }
 

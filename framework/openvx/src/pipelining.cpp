@@ -314,6 +314,16 @@ VX_API_ENTRY vx_status VX_API_CALL vxGraphParameterEnqueueReadyRef(vx_graph grap
         log(graph, VX_ERROR_INVALID_PARAMETERS, "vxGraphParameterEnqueueReadyRef: reference %u is not in the parameter's list or is queued already", i);
         return VX_ERROR_INVALID_PARAMETERS;
       }
+      if (std::find(refs, refs + i, refs[i]) != refs + i) {
+        log(graph, VX_ERROR_INVALID_PARAMETERS, "vxGraphParameterEnqueueReadyRef: reference %u is given twice in this call", i);
+        return VX_ERROR_INVALID_PARAMETERS;
+      }
+    }
+    // Distinct candidates not yet queued always fit (the queue has room for every candidate); checked
+    // anyway, as nothing may be dropped silently.
+    if (num_refs > q->ready.capacity() - q->ready.size()) {
+      log(graph, VX_ERROR_NO_RESOURCES, "vxGraphParameterEnqueueReadyRef: %u references do not fit in the queue", num_refs);
+      return VX_ERROR_NO_RESOURCES;
     }
     for (vx_uint32 i = 0; i < num_refs; ++i) (void)q->ready.push(refs[i]);
   }

@@ -24,6 +24,7 @@ class ReferenceRing {
  public:
   void reserve(std::size_t capacity) { slots_.assign(capacity, nullptr); }
   std::size_t size() const noexcept { return count_; }
+  std::size_t capacity() const noexcept { return slots_.size(); }
   bool push(vx_reference ref) noexcept {
     if (count_ == slots_.size()) return false;
     slots_[(head_ + count_) % slots_.size()] = ref;

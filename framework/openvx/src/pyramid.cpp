@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <new>
 
+#include "checked_size.hpp"
 #include "context.hpp"
 #include "data_object.hpp"
 #include "error_object.hpp"
@@ -15,14 +16,14 @@
 namespace vg::openvx {
 namespace {
 
-/// Level @p level's size: each level is the previous one times the scale, fractions rounded up.
-void level_size(vx_uint32 width, vx_uint32 height, vx_float32 scale, vx_size level, vx_uint32& w, vx_uint32& h) noexcept {
-  w = width;
-  h = height;
-  for (vx_size i = 0; i < level; ++i) {
-    w = static_cast<vx_uint32>(std::ceil(static_cast<double>(w) * scale));
-    h = static_cast<vx_uint32>(std::ceil(static_cast<double>(h) * scale));
-  }
+/// The level after a @p w x @p h one: times the scale, fractions rounded up. False when that is no longer
+/// a vx_uint32 size (a scale above 1 grows the levels).
+bool next_level(vx_float32 scale, vx_uint32& w, vx_uint32& h) noexcept {
+  const double nw = std::ceil(static_cast<double>(w) * scale), nh = std::ceil(static_cast<double>(h) * scale);
+  if (!(nw <= UINT32_MAX && nh <= UINT32_MAX)) return false;
+  w = static_cast<vx_uint32>(nw);
+  h = static_cast<vx_uint32>(nh);
+  return true;
 }
 
 vx_pyramid fail_pyramid(vx_reference owner, vx_status status, const char* what) noexcept {
@@ -35,6 +36,7 @@ vx_pyramid make_pyramid(vx_reference owner, vx_size levels, vx_float32 scale, vx
   if (levels == 0 || !(scale > 0.0f) || scale == 1.0f) {
     return fail_pyramid(owner, VX_ERROR_INVALID_PARAMETERS, "pyramid: levels must be at least 1 and the scale positive and not 1");
   }
+  if (levels > kMaxContainerItems) return fail_pyramid(owner, VX_ERROR_INVALID_PARAMETERS, "pyramid: more levels than 65536");
   const bool open = width == 0 || height == 0 || format == VX_DF_IMAGE_VIRT;
   if (open && !is_virtual) return fail_pyramid(owner, VX_ERROR_INVALID_DIMENSION, "pyramid: width, height and format are needed");
   auto* pyramid = new (std::nothrow) _vx_pyramid(context_of(owner));
@@ -51,9 +53,12 @@ vx_pyramid make_pyramid(vx_reference owner, vx_size levels, vx_float32 scale, vx
   } catch (...) {
     status = VX_ERROR_NO_MEMORY;
   }
+  vx_uint32 w = open ? 0 : width, h = open ? 0 : height;
   for (vx_size level = 0; level < levels && status == VX_SUCCESS; ++level) {
-    vx_uint32 w = 0, h = 0;
-    if (!open) level_size(width, height, scale, level, w, h);
+    if (level > 0 && !open && !next_level(scale, w, h)) {
+      status = VX_ERROR_INVALID_DIMENSION;
+      break;
+    }
     vx_image image = create_image(owner, w, h, open ? static_cast<vx_df_image>(VX_DF_IMAGE_VIRT) : format, is_virtual);
     status = vxGetStatus(reinterpret_cast<vx_reference>(image));
     if (status != VX_SUCCESS) break;
@@ -65,7 +70,7 @@ vx_pyramid make_pyramid(vx_reference owner, vx_size levels, vx_float32 scale, vx
     delete pyramid;
     return fail_pyramid(owner, status, "pyramid: a level cannot be made (too small, or odd for a subsampled format)");
   }
-  vx_reference ref = adopt(pyramid, Hold::external);
+  vx_reference ref = adopt(pyramid, Hold::external, owner);
   return ref != nullptr ? reinterpret_cast<vx_pyramid>(ref) : reinterpret_cast<vx_pyramid>(error_object(owner, VX_ERROR_NO_MEMORY));
 }
 
@@ -99,9 +104,12 @@ vx_status pyramid_apply_meta(_vx_pyramid* pyramid, vx_meta_format meta, char* wh
                   static_cast<unsigned>(format), meta->image_width, meta->image_height, static_cast<unsigned>(meta->image_format));
     return width != meta->image_width || height != meta->image_height ? VX_ERROR_INVALID_DIMENSION : VX_ERROR_INVALID_FORMAT;
   }
+  vx_uint32 w = width, h = height;
   for (vx_size level = 0; level < pyramid->levels; ++level) {
-    vx_uint32 w = 0, h = 0;
-    level_size(width, height, pyramid->scale, level, w, h);
+    if (level > 0 && !next_level(pyramid->scale, w, h)) {
+      std::snprintf(why, why_size, "level %zu of the pyramid is larger than an image can be", static_cast<std::size_t>(level));
+      return VX_ERROR_INVALID_DIMENSION;
+    }
     if (const vx_status s = settle_image(pyramid->images[level], w, h, format, why, why_size); s != VX_SUCCESS) return s;
   }
   pyramid->width = width;

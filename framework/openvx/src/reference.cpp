@@ -57,8 +57,9 @@ bool valid(const void* ref, vx_enum type) noexcept {
   return object->type == type;
 }
 
-vx_reference adopt(_vx_reference* object, Hold hold) noexcept {
+vx_reference adopt(_vx_reference* object, Hold hold, vx_reference owner) noexcept {
   (hold == Hold::external ? object->external_count : object->internal_count).store(1);
+  if (owner != nullptr && owner->type == VX_TYPE_GRAPH) object->scope = owner;
   if (object->type != VX_TYPE_CONTEXT) {
     const std::lock_guard guard(object->context->lock);
     try {

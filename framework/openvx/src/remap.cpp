@@ -5,6 +5,7 @@
 #include <cstring>
 #include <new>
 
+#include "checked_size.hpp"
 #include "context.hpp"
 #include "data_object.hpp"
 #include "error_object.hpp"
@@ -23,6 +24,11 @@ vx_remap make_remap(vx_reference owner, vx_uint32 src_w, vx_uint32 src_h, vx_uin
     log(owner, VX_ERROR_INVALID_PARAMETERS, "remap: source and destination sizes must be non-zero");
     return error_remap(owner, VX_ERROR_INVALID_PARAMETERS);
   }
+  vx_size bytes = 0;
+  if (!checked_bytes(bytes, dst_w, dst_h, kEntry)) {
+    log(owner, VX_ERROR_NO_MEMORY, "remap: a %ux%u table is beyond what one object may hold", dst_w, dst_h);
+    return error_remap(owner, VX_ERROR_NO_MEMORY);
+  }
   auto* remap = new (std::nothrow) _vx_remap(context_of(owner));
   if (remap == nullptr) return error_remap(owner, VX_ERROR_NO_MEMORY);
   remap->source_width = src_w;
@@ -31,11 +37,11 @@ vx_remap make_remap(vx_reference owner, vx_uint32 src_w, vx_uint32 src_h, vx_uin
   remap->destination_height = dst_h;
   remap->is_virtual = is_virtual;
   // A virtual remap's sizes are all given at creation, so its table is made now as well.
-  if (!remap->table.allocate(static_cast<vx_size>(dst_w) * dst_h * kEntry)) {
+  if (!remap->table.allocate(bytes)) {
     delete remap;
     return error_remap(owner, VX_ERROR_NO_MEMORY);
   }
-  vx_reference ref = adopt(remap, Hold::external);
+  vx_reference ref = adopt(remap, Hold::external, owner);
   return ref != nullptr ? reinterpret_cast<vx_remap>(ref) : error_remap(owner, VX_ERROR_NO_MEMORY);
 }
 
@@ -135,7 +141,10 @@ VX_API_ENTRY vx_status VX_API_CALL vxCopyRemapPatch(vx_remap remap, const vx_rec
   if (user_ptr == nullptr || !is_copy_usage(usage)) return VX_ERROR_INVALID_PARAMETERS;
   if (const vx_status s = check_patch(remap, rect, user_coordinate_type, user_mem_type); s != VX_SUCCESS) return s;
   const vx_size row = static_cast<vx_size>(rect->end_x - rect->start_x) * kEntry;
-  if (user_stride_y < row) return VX_ERROR_INVALID_PARAMETERS;
+  // The user's rows are reached as offsets from user_ptr.
+  if (user_stride_y < row || !addressable(rect->end_y - rect->start_y, user_stride_y)) {
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
   auto* user = static_cast<vx_uint8*>(user_ptr);
   for (vx_uint32 y = rect->start_y; y < rect->end_y; ++y) {
     vx_uint8* table_row = entry(remap, rect->start_x, y);

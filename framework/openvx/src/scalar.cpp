@@ -64,7 +64,7 @@ vx_scalar make_scalar(vx_reference owner, vx_enum type, vx_size size, const void
   }
   if (value != nullptr) std::memcpy(scalar->bytes.data(), value, size);
   scalar->is_virtual = is_virtual;
-  vx_reference ref = adopt(scalar, Hold::external);
+  vx_reference ref = adopt(scalar, Hold::external, owner);
   return ref != nullptr ? reinterpret_cast<vx_scalar>(ref) : reinterpret_cast<vx_scalar>(error_object(owner, VX_ERROR_NO_MEMORY));
 }
 

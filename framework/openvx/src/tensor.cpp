@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <new>
 
+#include "checked_size.hpp"
 #include "context.hpp"
 #include "data_object.hpp"
 #include "error_object.hpp"
@@ -34,12 +35,12 @@ namespace {
 vx_tensor as_handle(vx_reference ref) noexcept { return reinterpret_cast<vx_tensor>(ref); }
 vx_tensor error_tensor(vx_reference owner, vx_status status) noexcept { return as_handle(error_object(owner, status)); }
 
-/// Dense strides of a tensor of @p dims; false when its byte size does not fit in a vx_size.
+/// Dense strides of a tensor of @p dims; false when its byte size is more than one object may hold.
 bool dense_strides(vx_size number_of_dims, const vx_size* dims, vx_size item_size, vx_size* strides, vx_size& bytes) noexcept {
   vx_size step = item_size;
   for (vx_size i = 0; i < number_of_dims; ++i) {
     strides[i] = step;
-    if (__builtin_mul_overflow(step, dims[i], &step)) return false;
+    if (!checked_bytes(step, step, dims[i])) return false;
   }
   bytes = step;
   return true;
@@ -70,7 +71,7 @@ bool valid_shape(vx_size number_of_dims, const vx_size* dims) noexcept {
 _vx_tensor_t* new_tensor(vx_reference owner) noexcept { return new (std::nothrow) _vx_tensor_t(context_of(owner)); }
 
 vx_tensor publish(vx_reference owner, _vx_tensor_t* tensor) noexcept {
-  vx_reference ref = adopt(tensor, Hold::external);
+  vx_reference ref = adopt(tensor, Hold::external, owner);
   return ref != nullptr ? as_handle(ref) : error_tensor(owner, VX_ERROR_NO_MEMORY);
 }
 
@@ -87,7 +88,10 @@ vx_tensor make_tensor(vx_reference owner, vx_size number_of_dims, const vx_size*
   }
   vx_size strides[kMaxTensorDims] = {};
   vx_size bytes = 0;
-  if (!dense_strides(number_of_dims, dims, item_size, strides, bytes)) return error_tensor(owner, VX_ERROR_INVALID_PARAMETERS);
+  if (!dense_strides(number_of_dims, dims, item_size, strides, bytes)) {
+    log(owner, VX_ERROR_INVALID_PARAMETERS, "vxCreateTensor: the tensor's bytes are beyond what one object may hold");
+    return error_tensor(owner, VX_ERROR_INVALID_PARAMETERS);
+  }
   std::shared_ptr<TensorMemory> memory = owned_memory(bytes);
   _vx_tensor_t* tensor = memory ? new_tensor(owner) : nullptr;
   if (tensor == nullptr) return error_tensor(owner, VX_ERROR_NO_MEMORY);
@@ -186,15 +190,16 @@ void copy_strided(vx_uint8* to, const vx_size* to_strides, const vx_uint8* from,
   }
 }
 
-/// User strides for a patch of @p extent: at least an element apart, and no dimension overlapping the one
-/// below it (so a write never lands twice on the same byte).
+/// User strides for a patch of @p extent: at least an element apart, no dimension overlapping the one
+/// below it (so a write never lands twice on the same byte), and the whole patch addressable from its
+/// pointer (elements are reached as offsets from it).
 bool valid_user_strides(const vx_size* strides, const vx_size* extent, vx_size number_of_dims, vx_size item_size) noexcept {
-  if (strides == nullptr || strides[0] < item_size) return false;
+  if (strides == nullptr || number_of_dims == 0 || strides[0] < item_size) return false;
   for (vx_size i = 1; i < number_of_dims; ++i) {
     vx_size below = 0;
-    if (__builtin_mul_overflow(strides[i - 1], extent[i - 1], &below) || strides[i] < below) return false;
+    if (!checked_mul(strides[i - 1], extent[i - 1], below) || strides[i] < below) return false;
   }
-  return true;
+  return addressable(extent[number_of_dims - 1], strides[number_of_dims - 1]);
 }
 
 }  // namespace
@@ -448,7 +453,10 @@ VX_API_ENTRY vx_status VX_API_CALL vxUnmapTensorPatch(vx_tensor tensor, vx_map_i
   if (!tensor->memory) return VX_ERROR_INVALID_PARAMETERS;
   TensorMemory& memory = *tensor->memory;
   const std::lock_guard guard(memory.lock);
-  return memory.maps.remove(tensor, map_id) ? VX_SUCCESS : VX_ERROR_INVALID_PARAMETERS;
+  if (memory.maps.remove(tensor, map_id)) return VX_SUCCESS;
+  log(reinterpret_cast<vx_reference>(tensor), VX_ERROR_INVALID_PARAMETERS,
+      "vxUnmapTensorPatch: map id %zu is not a patch of this tensor that is mapped now", static_cast<size_t>(map_id));
+  return VX_ERROR_INVALID_PARAMETERS;
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxQueryTensor(vx_tensor tensor, vx_enum attribute, void* ptr, vx_size size) {

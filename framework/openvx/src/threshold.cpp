@@ -59,7 +59,7 @@ vx_threshold make_threshold(vx_reference owner, vx_enum type, vx_df_image input,
   threshold->output_format = output;
   threshold->true_value = default_true_value(output);
   threshold->is_virtual = is_virtual;
-  vx_reference ref = adopt(threshold, Hold::external);
+  vx_reference ref = adopt(threshold, Hold::external, owner);
   return ref != nullptr ? reinterpret_cast<vx_threshold>(ref) : error_threshold(owner, VX_ERROR_NO_MEMORY);
 }
 

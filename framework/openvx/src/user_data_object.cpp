@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "checked_size.hpp"
 #include "context.hpp"
 #include "data_object.hpp"
 #include "error_object.hpp"
@@ -19,7 +20,11 @@ vx_user_data_object make_user_data_object(vx_reference owner, const vx_char* typ
     log(owner, VX_ERROR_INVALID_PARAMETERS, "user data object: the type name is longer than %d characters", VX_MAX_REFERENCE_NAME - 1);
     return reinterpret_cast<vx_user_data_object>(error_object(owner, VX_ERROR_INVALID_PARAMETERS));
   }
-  if (size > static_cast<vx_size>(PTRDIFF_MAX)) return reinterpret_cast<vx_user_data_object>(error_object(owner, VX_ERROR_NO_MEMORY));
+  vx_size bytes = 0;
+  if (!checked_bytes(bytes, size)) {
+    log(owner, VX_ERROR_NO_MEMORY, "user data object: %zu bytes are beyond what one object may hold", static_cast<size_t>(size));
+    return reinterpret_cast<vx_user_data_object>(error_object(owner, VX_ERROR_NO_MEMORY));
+  }
   _vx_user_data_object* object = nullptr;
   try {
     object = new _vx_user_data_object(context_of(owner), size, is_virtual);
@@ -35,7 +40,7 @@ vx_user_data_object make_user_data_object(vx_reference owner, const vx_char* typ
   if (type_name != nullptr) std::snprintf(object->type_name, sizeof object->type_name, "%s", type_name);
   object->name_open = is_virtual && object->type_name[0] == '\0';
   if (initial != nullptr) std::memcpy(object->data.data(), initial, size);
-  vx_reference ref = adopt(object, Hold::external);
+  vx_reference ref = adopt(object, Hold::external, owner);
   return reinterpret_cast<vx_user_data_object>(ref != nullptr ? ref : error_object(owner, VX_ERROR_NO_MEMORY));
 }
 
@@ -78,7 +83,7 @@ vx_status user_data_object_apply_meta(_vx_user_data_object* object, vx_meta_form
     return VX_ERROR_INVALID_TYPE;
   }
   if (!object->is_virtual) return VX_SUCCESS;
-  if (meta->user_data_size > static_cast<vx_size>(PTRDIFF_MAX)) {
+  if (vx_size bytes = 0; !checked_bytes(bytes, meta->user_data_size)) {
     std::snprintf(why, why_size, "%zu bytes do not fit in memory", static_cast<size_t>(meta->user_data_size));
     return VX_ERROR_NO_MEMORY;
   }

@@ -213,6 +213,15 @@ VX_API_ENTRY vx_status VX_API_CALL vxVerifyGraph(vx_graph graph) {
         }
       }
     }
+    // A virtual object belongs to the graph it was made in: another graph never produces its data.
+    for (vx_node node : graph->nodes) {
+      for (vx_uint32 i = 0; i < node->arguments.size(); ++i) {
+        const vx_reference a = node->arguments[i];
+        if (a != nullptr && a->scope != nullptr && a->scope != graph) {
+          return fail(graph, node, VX_ERROR_INVALID_SCOPE, "parameter %u is a virtual object of another graph", i);
+        }
+      }
+    }
     // One writer per object.
     std::vector<vx_reference> written;
     for (vx_node node : graph->nodes) {
@@ -235,6 +244,16 @@ VX_API_ENTRY vx_status VX_API_CALL vxVerifyGraph(vx_graph graph) {
         return fail(graph, node, VX_ERROR_NOT_IMPLEMENTED, "a standard kernel this library declares but does not implement yet");
       }
       if (const vx_status s = validate_node(graph, node); s != VX_SUCCESS) return s;
+      // A node reading its own output is a cycle with no delay in it (the specification's graph
+      // formalism); checked after validate so a wrong format or size is reported as such first.
+      for (vx_uint32 i = 0; i < node->arguments.size(); ++i) {
+        if (node->kernel->signature[i].direction == VX_INPUT || node->arguments[i] == nullptr) continue;
+        for (vx_uint32 j = 0; j < node->arguments.size(); ++j) {
+          if (node->kernel->signature[j].direction == VX_INPUT && node->arguments[j] == node->arguments[i]) {
+            return fail(graph, node, VX_ERROR_INVALID_GRAPH, "parameter %u (input) is also parameter %u (output)", j, i);
+          }
+        }
+      }
     }
   } catch (...) {
     return VX_ERROR_NO_MEMORY;
