@@ -371,3 +371,34 @@ TEST_F(OpenVx, U1VirtualImagesAreCreated) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(OpenVx, U1CopyNodeCopiesTheBitsIntoARegion) {
+  vx_image input = vxCreateImage(context_, 13, 2, VX_DF_IMAGE_U1);
+  vx_image parent = vxCreateImage(context_, 32, 2, VX_DF_IMAGE_U1);
+  ASSERT_EQ(status_of(input), VX_SUCCESS);
+  ASSERT_EQ(status_of(parent), VX_SUCCESS);
+  vx_pixel_value_t one{};
+  one.U1 = vx_true_e;
+  ASSERT_EQ(vxSetImagePixelValues(input, &one), VX_SUCCESS);
+  const vx_rectangle_t rect{8, 0, 21, 2};  // ends inside a byte: pixels 21..23 are the parent's only
+  vx_image output = vxCreateImageFromROI(parent, &rect);
+  ASSERT_EQ(status_of(output), VX_SUCCESS);
+  vx_graph graph = vxCreateGraph(context_);
+  vx_node node = vxCopyNode(graph, reinterpret_cast<vx_reference>(input), reinterpret_cast<vx_reference>(output));
+  ASSERT_EQ(status_of(node), VX_SUCCESS);
+  ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
+  ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);
+  const auto got = pixels_of(parent);
+  for (vx_uint32 y = 0; y < 2; ++y) {
+    for (vx_uint32 x = 0; x < 32; ++x) EXPECT_EQ(got[y][x], x >= 8 && x < 21 ? 1 : 0) << x << "," << y;
+  }
+  EXPECT_EQ(vxReleaseNode(&node), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseImage(&output), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseImage(&parent), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseImage(&input), VX_SUCCESS);
+}
+
+}  // namespace
