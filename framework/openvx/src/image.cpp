@@ -20,8 +20,9 @@ void FreeDeleter::operator()(void* p) const noexcept { std::free(p); }
 
 namespace {
 
-/// The memory layout of a format: planes, bytes per plane pixel, subsampling, and the multiple the
-/// width and height must be (subsampled chroma needs even sizes).
+/// The memory layout of a format: planes, bytes per plane pixel (0 for U1: one bit per pixel, eight to a
+/// byte, least significant bit first), subsampling, and the multiple the width and height must be
+/// (subsampled chroma needs even sizes).
 struct FormatLayout {
   vx_uint32 planes;
   vx_uint32 pixel_bytes[kMaxPlanes];
@@ -31,9 +32,10 @@ struct FormatLayout {
   vx_uint32 height_multiple;
 };
 
-/// The layout of @p format; false for a format this library does not hold (U1, VIRT, unknown codes).
+/// The layout of @p format; false for a format this library does not hold (VIRT, unknown codes).
 bool layout_of(vx_df_image format, FormatLayout& layout) noexcept {
   switch (format) {
+    case VX_DF_IMAGE_U1: layout = {1, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, 1}; return true;
     case VX_DF_IMAGE_U8: layout = {1, {1, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, 1}; return true;
     case VX_DF_IMAGE_U16:
     case VX_DF_IMAGE_S16: layout = {1, {2, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, 1}; return true;
@@ -63,6 +65,16 @@ bool is_yuv(vx_df_image format) noexcept {
   }
 }
 
+/// Bytes of a row of @p columns plane pixels (U1 rows are whole bytes, padding bits at the end).
+std::size_t row_bytes(vx_df_image format, vx_uint32 columns, vx_uint32 pixel_bytes) noexcept {
+  return format == VX_DF_IMAGE_U1 ? (static_cast<std::size_t>(columns) + 7) / 8 : static_cast<std::size_t>(columns) * pixel_bytes;
+}
+
+/// Bytes from a plane row's start to plane pixel @p x (U1: the byte holding it, at bit x % 8).
+std::ptrdiff_t column_offset(vx_df_image format, vx_uint32 x, vx_int32 stride_x) noexcept {
+  return format == VX_DF_IMAGE_U1 ? static_cast<std::ptrdiff_t>(x / 8) : static_cast<std::ptrdiff_t>(x) * stride_x;
+}
+
 vx_uint32 pixel_bytes(const _vx_image* image, vx_uint32 plane) noexcept {
   FormatLayout layout{};
   if (!layout_of(image->format, layout)) return 0;
@@ -87,7 +99,11 @@ vx_status allocate(_vx_image* image) noexcept {
   for (vx_uint32 p = 0; p < layout.planes; ++p) {
     vx_size row = 0, plane_bytes = 0;
     // A row's bytes are a vx_int32 stride (vx_imagepatch_addressing_t), the planes together one block.
-    if (!checked_bytes(row, image->width >> layout.shift_x[p], layout.pixel_bytes[p]) || row > static_cast<vx_size>(INT32_MAX) ||
+    // U1 rows are whole bytes (the last one padded); counted without the + 7 that could wrap.
+    const vx_uint32 columns = image->width >> layout.shift_x[p];
+    const bool row_fits = image->format == VX_DF_IMAGE_U1 ? checked_bytes(row, vx_size{columns / 8 + (columns % 8 != 0 ? 1u : 0u)})
+                                                          : checked_bytes(row, columns, layout.pixel_bytes[p]);
+    if (!row_fits || row > static_cast<vx_size>(INT32_MAX) ||
         !checked_bytes(plane_bytes, row, image->height >> layout.shift_y[p]) || !checked_grow(plane_bytes, 63)) {
       return VX_ERROR_NO_MEMORY;
     }
@@ -170,8 +186,26 @@ vx_status check_access(_vx_image* image, const vx_rectangle_t* rect, vx_uint32 p
   return VX_SUCCESS;
 }
 
+/// Sets the U1 pixels [0, width) of each row; a region's last byte may hold pixels of the parent right
+/// of it, so that byte is masked.
+void fill_u1(_vx_image* image, bool set) noexcept {
+  vx_uint8* base = image->plane_base(0);
+  const vx_int32 stride_y = image->planes[0].stride_y;
+  const vx_uint32 whole = image->width / 8, rest = image->width % 8;
+  const auto mask = static_cast<vx_uint8>((1u << rest) - 1);
+  for (vx_uint32 y = 0; y < image->height; ++y) {
+    vx_uint8* row = base + static_cast<std::ptrdiff_t>(y) * stride_y;
+    std::memset(row, set ? 0xFF : 0x00, whole);
+    if (rest != 0) row[whole] = static_cast<vx_uint8>(set ? (row[whole] | mask) : (row[whole] & ~mask));
+  }
+}
+
 /// Writes @p value into every pixel of @p image (vxSetImagePixelValues, uniform images).
 void fill(_vx_image* image, const vx_pixel_value_t& value) noexcept {
+  if (image->format == VX_DF_IMAGE_U1) {
+    fill_u1(image, value.U1 != vx_false_e);
+    return;
+  }
   const vx_uint8* yuv = value.YUV;
   for (vx_uint32 p = 0; p < image->plane_count; ++p) {
     const ImagePlane& plane = image->planes[p];
@@ -224,6 +258,43 @@ void fill(_vx_image* image, const vx_pixel_value_t& value) noexcept {
       for (vx_uint32 x = 0; x < cols; ++x) std::memcpy(row + static_cast<std::ptrdiff_t>(x) * plane.stride_x, pixel, bytes);
     }
   }
+}
+
+/// vxCopyImagePatch of a U1 image. The application's patch keeps the pixels' bit offsets (as a map does):
+/// its rows start at the byte holding pixel start_x, at bit start_x % 8; writes leave the bits outside the
+/// rectangle alone, reads copy whole bytes (the padding bits are implementation-defined).
+vx_status copy_u1(_vx_image* image, const vx_rectangle_t* rect, const vx_imagepatch_addressing_t* user_addr, vx_uint8* user,
+                  vx_enum usage) noexcept {
+  const vx_uint32 lead = rect->start_x % 8, width = rect->end_x - rect->start_x, rows = rect->end_y - rect->start_y;
+  const std::size_t bytes = (static_cast<std::size_t>(lead) + width + 7) / 8;
+  // dim_x may be the rectangle's width or, widened like a map's, counted from the preceding byte boundary.
+  if (user_addr->stride_x != 0 || user_addr->stride_x_bits != 1 || (user_addr->dim_x != width && user_addr->dim_x != width + lead) ||
+      user_addr->dim_y != rows || user_addr->stride_y < static_cast<vx_int64>(bytes)) {
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  const ImagePlane& plane = image->planes[0];
+  vx_uint8* first = image->plane_base(0) + static_cast<std::ptrdiff_t>(rect->start_y) * plane.stride_y + rect->start_x / 8;
+  const auto head = static_cast<vx_uint8>(0xFFu << lead);                        // bits of the first byte inside the rectangle
+  const auto tail = static_cast<vx_uint8>(0xFFu >> (7 - (rect->end_x - 1) % 8));  // bits of the last byte inside it
+  for (vx_uint32 y = 0; y < rows; ++y) {
+    vx_uint8* image_row = first + static_cast<std::ptrdiff_t>(y) * plane.stride_y;
+    vx_uint8* user_row = user + static_cast<std::ptrdiff_t>(y) * user_addr->stride_y;
+    if (usage == VX_READ_ONLY) {
+      std::memcpy(user_row, image_row, bytes);
+      continue;
+    }
+    const auto merge = [](vx_uint8 old_bits, vx_uint8 new_bits, vx_uint8 mask) {
+      return static_cast<vx_uint8>((old_bits & ~mask) | (new_bits & mask));
+    };
+    if (bytes == 1) {
+      image_row[0] = merge(image_row[0], user_row[0], static_cast<vx_uint8>(head & tail));
+      continue;
+    }
+    image_row[0] = merge(image_row[0], user_row[0], head);
+    std::memcpy(image_row + 1, user_row + 1, bytes - 2);
+    image_row[bytes - 1] = merge(image_row[bytes - 1], user_row[bytes - 1], tail);
+  }
+  return VX_SUCCESS;
 }
 
 /// A region or channel of @p parent: same memory, its own size, format and planes (filled by the caller).
@@ -378,8 +449,13 @@ VX_API_ENTRY vx_image VX_API_CALL vxCreateImageFromHandle(vx_context context, vx
   if (const vx_status s = check_size(width, height, color); s != VX_SUCCESS) {
     return fail_image(context, s, "vxCreateImageFromHandle: plane 0's dim_x and dim_y are not a size of this format");
   }
+  if (color == VX_DF_IMAGE_U1 && (addrs[0].stride_x != 0 || addrs[0].stride_x_bits != 1)) {
+    // The specification defines U1 addressing as stride_x 0, stride_x_bits 1 (packed bits).
+    return fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromHandle: a U1 plane needs stride_x 0 and stride_x_bits 1");
+  }
   for (vx_uint32 p = 0; p < layout.planes; ++p) {
-    const vx_int64 row = static_cast<vx_int64>(width >> layout.shift_x[p]) * addrs[p].stride_x;
+    const vx_int64 row = color == VX_DF_IMAGE_U1 ? static_cast<vx_int64>(row_bytes(color, width, 0))
+                                                 : static_cast<vx_int64>(width >> layout.shift_x[p]) * addrs[p].stride_x;
     if (ptrs[p] == nullptr || addrs[p].stride_x < static_cast<vx_int32>(layout.pixel_bytes[p]) || addrs[p].stride_y < row) {
       return fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromHandle: a plane's pointer is null or its strides are too small");
     }
@@ -440,6 +516,10 @@ VX_API_ENTRY vx_image VX_API_CALL vxCreateImageFromROI(vx_image img, const vx_re
       width % layout.width_multiple != 0 || height % layout.height_multiple != 0) {
     return fail_image(img, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromROI: a subsampled format needs even corners");
   }
+  if (img->format == VX_DF_IMAGE_U1 && rect->start_x % 8 != 0) {
+    // A U1 image starts on a byte boundary and a region shares its parent's bytes.
+    return fail_image(img, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromROI: a U1 region must start at a multiple of 8 pixels");
+  }
   _vx_image* roi = make_sub_image(img);
   if (roi == nullptr) return reinterpret_cast<vx_image>(error_object(img, VX_ERROR_NO_MEMORY));
   roi->width = roi->declared_width = width;
@@ -447,7 +527,7 @@ VX_API_ENTRY vx_image VX_API_CALL vxCreateImageFromROI(vx_image img, const vx_re
   for (vx_uint32 p = 0; p < img->plane_count; ++p) {
     ImagePlane plane = img->planes[p];
     plane.offset += static_cast<std::ptrdiff_t>(rect->start_y >> plane.shift_y) * plane.stride_y +
-                    static_cast<std::ptrdiff_t>(rect->start_x >> plane.shift_x) * plane.stride_x;
+                    column_offset(img->format, rect->start_x >> plane.shift_x, plane.stride_x);
     roi->planes[p] = plane;
   }
   // The region's valid part is the parent's, clipped and moved to the region's coordinates.
@@ -537,7 +617,10 @@ VX_API_ENTRY vx_status VX_API_CALL vxReleaseImage(vx_image* image) { return rele
 VX_API_ENTRY void* VX_API_CALL vxFormatImagePatchAddress2d(void* ptr, vx_uint32 x, vx_uint32 y, const vx_imagepatch_addressing_t* addr) {
   if (ptr == nullptr || addr == nullptr || x >= addr->dim_x || y >= addr->dim_y) return nullptr;
   const std::ptrdiff_t row = static_cast<std::ptrdiff_t>((static_cast<vx_uint64>(y) * addr->scale_y) / VX_SCALE_UNITY) * addr->stride_y;
-  const std::ptrdiff_t col = static_cast<std::ptrdiff_t>((static_cast<vx_uint64>(x) * addr->scale_x) / VX_SCALE_UNITY) * addr->stride_x;
+  const vx_uint64 plane_x = (static_cast<vx_uint64>(x) * addr->scale_x) / VX_SCALE_UNITY;
+  // Pixels narrower than a byte (U1: stride_x 0, stride_x_bits 1) give the byte holding the pixel.
+  const std::ptrdiff_t col = addr->stride_x == 0 && addr->stride_x_bits != 0 ? static_cast<std::ptrdiff_t>(plane_x * addr->stride_x_bits / 8)
+                                                                             : static_cast<std::ptrdiff_t>(plane_x) * addr->stride_x;
   return static_cast<vx_uint8*>(ptr) + row + col;
 }
 
@@ -571,6 +654,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxCopyImagePatch(vx_image image, const vx_rec
   if (usage == VX_READ_AND_WRITE) return VX_ERROR_INVALID_PARAMETERS;  // a copy goes one way
   if (const vx_status s = check_access(image, rect, plane_index, usage, user_memory_type); s != VX_SUCCESS) return s;
   if (user_addr == nullptr || user_ptr == nullptr) return VX_ERROR_INVALID_PARAMETERS;
+  if (image->format == VX_DF_IMAGE_U1) return copy_u1(image, rect, user_addr, static_cast<vx_uint8*>(user_ptr), usage);
   const ImagePlane& plane = image->planes[plane_index];
   const vx_uint32 bytes = pixel_bytes(image, plane_index);
   const vx_uint32 cols = (rect->end_x - rect->start_x) >> plane.shift_x;
@@ -623,7 +707,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxMapImagePatch(vx_image image, const vx_rect
   // Patches are handed out in place; a gap between pixels cannot be hidden without a copy.
   if ((flags & VX_NOGAP_X) != 0 && plane.stride_x != static_cast<vx_int32>(pixel_bytes(image, plane_index))) return VX_ERROR_NOT_SUPPORTED;
   vx_uint8* const first = image->plane_base(plane_index) + static_cast<std::ptrdiff_t>(rect->start_y >> plane.shift_y) * plane.stride_y +
-                          static_cast<std::ptrdiff_t>(rect->start_x >> plane.shift_x) * plane.stride_x;
+                          column_offset(image->format, rect->start_x >> plane.shift_x, plane.stride_x);
   const std::lock_guard guard(image->lock);
   const vx_map_id id = image->maps.add(image, usage, first);
   if (id == 0) {
@@ -641,6 +725,12 @@ VX_API_ENTRY vx_status VX_API_CALL vxMapImagePatch(vx_image image, const vx_rect
   addr->step_x = 1u << plane.shift_x;
   addr->step_y = static_cast<vx_uint16>(1u << plane.shift_y);
   addr->stride_x_bits = static_cast<vx_uint16>(plane.stride_x * 8);
+  if (image->format == VX_DF_IMAGE_U1) {
+    // The patch keeps the pixels' bit offsets: it starts at the byte holding start_x and is widened to the
+    // preceding byte boundary (the specification's rule for U1 maps).
+    addr->dim_x = rect->end_x - (rect->start_x & ~7u);
+    addr->stride_x_bits = 1;
+  }
   *ptr = first;
   return VX_SUCCESS;
 }

@@ -1,7 +1,7 @@
 // The standard kernel Copy, for any data object: each a function and a validate (standard_kernel_support.hpp).
 //
 // Copy (OpenVX 1.3): input and output are data objects of one type with matching attributes; the output
-// gets the input's content. Implemented for images (every plane, any format but U1), scalars, arrays (the
+// gets the input's content. Implemented for images (every plane, every format), scalars, arrays (the
 // items and their count) and tensors (element by element through both tensors' strides). Other types are
 // refused by validate (VX_ERROR_NOT_SUPPORTED, logged). The output is described like the input
 // (meta_from_reference), so a virtual output with open attributes takes the input's. Nothing is allocated
@@ -58,6 +58,18 @@ vx_status copy_image(vx_image input, vx_image output) noexcept {
     if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
     const vx_imagepatch_addressing_t& a = in.addressing();
     if (a.dim_x != out.width() || a.dim_y != out.height()) return VX_ERROR_INVALID_PARAMETERS;
+    if (format == VX_DF_IMAGE_U1) {
+      // Packed bits: whole bytes, then the last bits masked (a region's last byte is shared with its parent).
+      const vx_uint32 whole = a.dim_x / 8, rest = a.dim_x % 8;
+      const auto mask = static_cast<vx_uint8>((1u << rest) - 1);
+      for (vx_uint32 r = 0; r < a.dim_y; ++r) {
+        const vx_uint8* from = in.row(r);
+        vx_uint8* to = out.row(r);
+        std::memcpy(to, from, whole);
+        if (rest != 0) to[whole] = static_cast<vx_uint8>((to[whole] & ~mask) | (from[whole] & mask));
+      }
+      continue;
+    }
     const vx_size bytes = element_bytes(format, p);
     if (bytes == 0) return VX_ERROR_INVALID_FORMAT;
     const vx_uint32 step_x = a.step_x != 0 ? a.step_x : 1, step_y = a.step_y != 0 ? a.step_y : 1;
@@ -182,7 +194,7 @@ vx_status VX_CALLBACK copy_validate(vx_node node, const vx_reference parameters[
   if (input->type == VX_TYPE_IMAGE) {
     const _vx_image* image = nullptr;
     if (const vx_status s = input_image(node, parameters, 0, "input", image); s != VX_SUCCESS) return s;
-    if (element_bytes(image->format, 0) == 0) {
+    if (element_bytes(image->format, 0) == 0 && image->format != VX_DF_IMAGE_U1) {
       return refuse(node, VX_ERROR_INVALID_FORMAT, "input has format %s, which Copy does not take", format_name(image->format));
     }
     if (const vx_status s = output_image(node, parameters, 1, "output", image->width, image->height, image->format, metas[1]);

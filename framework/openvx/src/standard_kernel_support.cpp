@@ -51,6 +51,7 @@ vx_status refuse(vx_node node, vx_status status, const char* format, ...) noexce
 
 const char* format_name(vx_df_image format) noexcept {
   switch (format) {
+    case VX_DF_IMAGE_U1: return "U1";
     case VX_DF_IMAGE_U8: return "U8";
     case VX_DF_IMAGE_U16: return "U16";
     case VX_DF_IMAGE_S16: return "S16";
