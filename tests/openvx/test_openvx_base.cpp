@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -998,5 +999,43 @@ TEST_F(OpenVx, NullUnsetsAnOptionalParameterOnly) {
   EXPECT_EQ(vxReleaseNode(&node), VX_SUCCESS);
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
   for (vx_image* image : {&in, &dx, &dy}) EXPECT_EQ(vxReleaseImage(image), VX_SUCCESS);
+}
+}  // namespace
+
+namespace {
+// A handle is never reused: after a release, no later object has the same handle, so a stale handle is
+// refused instead of reaching the newer object (with a plain allocator the next image got the freed
+// address, and a stale vxuNot succeeded on it).
+TEST_F(OpenVx, AReleasedHandleNeverNamesALaterObject) {
+  std::set<const void*> seen;
+  vx_image stale = vxCreateImage(context_, 16, 16, VX_DF_IMAGE_U8);
+  seen.insert(stale);
+  vx_image kept = stale;
+  ASSERT_EQ(vxReleaseImage(&kept), VX_SUCCESS);
+  for (int i = 0; i < 2000; ++i) {
+    vx_image image = vxCreateImage(context_, 16, 16, VX_DF_IMAGE_U8);
+    ASSERT_EQ(vxGetStatus(ref(image)), VX_SUCCESS);
+    EXPECT_TRUE(seen.insert(image).second) << "handle reused at creation " << i;
+    vx_scalar scalar = vxCreateScalar(context_, VX_TYPE_INT32, nullptr);
+    EXPECT_TRUE(seen.insert(scalar).second) << "handle reused at creation " << i;
+    EXPECT_EQ(vxReleaseScalar(&scalar), VX_SUCCESS);
+    if (i + 1 < 2000) EXPECT_EQ(vxReleaseImage(&image), VX_SUCCESS);
+    else kept = image;
+  }
+  vx_df_image format = 0;
+  EXPECT_EQ(vxQueryImage(stale, VX_IMAGE_FORMAT, &format, sizeof format), VX_ERROR_INVALID_REFERENCE);
+  vx_image out = vxCreateImage(context_, 16, 16, VX_DF_IMAGE_U8);
+  EXPECT_EQ(vxuNot(context_, stale, out), VX_ERROR_INVALID_REFERENCE);
+  EXPECT_EQ(vxuNot(context_, kept, out), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseImage(&kept), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseImage(&out), VX_SUCCESS);
+  // A released context is not confused with a new one either.
+  vx_context gone = vxCreateContext();
+  vx_context copy = gone;
+  ASSERT_EQ(vxReleaseContext(&gone), VX_SUCCESS);
+  vx_context fresh = vxCreateContext();
+  EXPECT_NE(fresh, copy);
+  EXPECT_EQ(vxGetStatus(reinterpret_cast<vx_reference>(vxCreateGraph(copy))), VX_ERROR_NO_RESOURCES) << "NULL: no context";
+  EXPECT_EQ(vxReleaseContext(&fresh), VX_SUCCESS);
 }
 }  // namespace

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <type_traits>
 
 // The handle types of the C API are pointers to these incomplete structs; they are completed here, with
@@ -16,6 +17,13 @@ struct _vx_reference {
   virtual ~_vx_reference();
   _vx_reference(const _vx_reference&) = delete;
   _vx_reference& operator=(const _vx_reference&) = delete;
+
+  // Every object lives in the object arena (object_arena.hpp), which never hands out an address twice:
+  // a released handle can never name a later object.
+  static void* operator new(std::size_t size);
+  static void* operator new(std::size_t size, const std::nothrow_t&) noexcept;
+  static void operator delete(void* object) noexcept;
+  static void operator delete(void* object, const std::nothrow_t&) noexcept;
 
   vx_enum type;
   vx_context context;                          // owning context (the context itself for a context)

@@ -8,9 +8,19 @@
 
 #include "context.hpp"
 #include "error_object.hpp"
+#include "object_arena.hpp"
 
 _vx_reference::_vx_reference(vx_enum type_, vx_context context_) noexcept : type(type_), context(context_) {}
 _vx_reference::~_vx_reference() = default;
+
+void* _vx_reference::operator new(std::size_t size) {
+  void* object = vg::openvx::arena::allocate(size);
+  if (object == nullptr) throw std::bad_alloc();
+  return object;
+}
+void* _vx_reference::operator new(std::size_t size, const std::nothrow_t&) noexcept { return vg::openvx::arena::allocate(size); }
+void _vx_reference::operator delete(void* object) noexcept { vg::openvx::arena::release(object); }
+void _vx_reference::operator delete(void* object, const std::nothrow_t&) noexcept { vg::openvx::arena::release(object); }
 
 namespace vg::openvx {
 namespace {
