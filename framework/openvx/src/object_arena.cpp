@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <new>
 #include <unordered_map>
@@ -24,9 +25,12 @@
 namespace vg::openvx::arena {
 namespace {
 
-// Reserved at a time. 64-bit address space is plentiful (a gibibyte of objects a day lasts millennia);
-// on 32-bit hosts a smaller chunk keeps the reservation modest.
-constexpr std::size_t kChunkBytes = sizeof(void*) >= 8 ? (std::size_t{1} << 30) : (std::size_t{16} << 20);
+// Reserved at a time. 64-bit address space is plentiful (a gibibyte of objects a day lasts millennia), so
+// chunks are never unmapped there. A 32-bit process has 3 GiB of it: a chunk whose objects are all gone is
+// unmapped, and the system may give its addresses to a later chunk, so there an address comes back only
+// after at least a chunk (16 MiB) of newer objects.
+constexpr bool kKeepAddresses = sizeof(void*) >= 8;
+constexpr std::size_t kChunkBytes = kKeepAddresses ? (std::size_t{1} << 30) : (std::size_t{16} << 20);
 // Each allocation starts with its size, and objects are aligned as operator new aligns them.
 constexpr std::size_t kAlignment = 16;
 constexpr std::size_t kHeader = kAlignment;
@@ -37,6 +41,7 @@ struct Arena {
   std::uintptr_t end = 0;   // end of the current chunk
   std::uintptr_t page = 0;  // page size
   std::unordered_map<std::uintptr_t, std::uint32_t> live_per_page;  // pages holding live objects only
+  std::map<std::uintptr_t, std::size_t> live_per_chunk;               // chunk start -> live objects (32-bit)
   std::size_t in_use = 0;
 };
 
@@ -59,8 +64,25 @@ void* allocate(std::size_t size) noexcept {
     // A fresh reservation; the rest of the old chunk stays unused, so its addresses are never reused either.
     void* chunk = mmap(nullptr, kChunkBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (chunk == MAP_FAILED) return nullptr;
+    const std::uintptr_t old_start = a.end - kChunkBytes;
+    if (!kKeepAddresses && a.end != 0) {  // the old chunk goes now if already empty
+      auto old = a.live_per_chunk.find(old_start);
+      if (old != a.live_per_chunk.end() && old->second == 0) {
+        (void)munmap(reinterpret_cast<void*>(old_start), kChunkBytes);
+        a.live_per_chunk.erase(old);
+      }
+    }
     a.next = reinterpret_cast<std::uintptr_t>(chunk);
     a.end = a.next + kChunkBytes;
+    if (!kKeepAddresses) {
+      try {
+        a.live_per_chunk[a.next] = 0;
+      } catch (...) {
+        (void)munmap(chunk, kChunkBytes);
+        a.next = a.end = 0;
+        return nullptr;
+      }
+    }
   }
   const std::uintptr_t start = a.next;
   try {
@@ -74,6 +96,10 @@ void* allocate(std::size_t size) noexcept {
   }
   a.next += total;
   a.in_use += total;
+  if constexpr (!kKeepAddresses) {
+    auto chunk = a.live_per_chunk.find(a.end - kChunkBytes);
+    if (chunk != a.live_per_chunk.end()) ++chunk->second;
+  }
   auto* header = reinterpret_cast<std::size_t*>(start);
   VG_ARENA_UNPOISON(header, total);
   *header = total;
@@ -95,6 +121,16 @@ void release(void* object) noexcept {
     // A page the next objects will not reach gives its memory back (the addresses stay reserved).
     const bool still_ahead = p + a.page > a.next && p < a.end;  // the current chunk's next objects go there
     if (!still_ahead) (void)madvise(reinterpret_cast<void*>(p), a.page, MADV_DONTNEED);
+  }
+  if constexpr (!kKeepAddresses) {
+    auto chunk = a.live_per_chunk.upper_bound(start);
+    if (chunk == a.live_per_chunk.begin()) return;
+    --chunk;
+    const bool current = chunk->first == a.end - kChunkBytes;
+    if (--chunk->second == 0 && !current) {  // an old chunk emptied: its address space goes
+      (void)munmap(reinterpret_cast<void*>(chunk->first), kChunkBytes);
+      a.live_per_chunk.erase(chunk);
+    }
   }
 }
 
