@@ -1,0 +1,421 @@
+// The standard kernels' VX_DF_IMAGE_U1 forms (OpenVX 1.3): Not, And, Or and Xor on U1 images, Threshold
+// into a U1 image, ConvertDepth between U1 and U8 / S16. Graph nodes and immediate mode against plain
+// reference loops, widths that are not multiples of 8 (the padding bits of a row's last byte), outputs
+// that are regions of a larger U1 image (the parent's bits past the region must stay), a chain through a
+// virtual U1 image, and the refusals.
+#include <VX/vx.h>
+#include <VX/vxu.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "image_pixels.hpp"
+#include "openvx_fixture.hpp"
+
+namespace {
+
+using vg_openvx_test::expect_pixels_eq;
+using vg_openvx_test::image_of;
+using vg_openvx_test::OpenVx;
+using vg_openvx_test::Pixels;
+using vg_openvx_test::random_pixels;
+using vg_openvx_test::read_pixels;
+using vg_openvx_test::run_node;
+using vg_openvx_test::status_of;
+
+using Bits = Pixels<vx_uint8>;  // one U1 pixel per value, 0 or 1
+using U8 = Pixels<vx_uint8>;
+using S16 = Pixels<vx_int16>;
+
+const vx_uint32 kSizes[][2] = {{13, 5}, {37, 3}, {1, 1}, {64, 2}, {15, 17}};
+
+std::string size_name(vx_uint32 w, vx_uint32 h) { return std::to_string(w) + "x" + std::to_string(h); }
+
+/// The addressing of a packed U1 buffer: rows of whole bytes, pixel x at bit x % 8 of byte x / 8.
+vx_imagepatch_addressing_t u1_addressing(vx_uint32 width, vx_uint32 height) {
+  vx_imagepatch_addressing_t addr = VX_IMAGEPATCH_ADDR_INIT;
+  addr.dim_x = width;
+  addr.dim_y = height;
+  addr.stride_x = 0;
+  addr.stride_x_bits = 1;
+  addr.stride_y = static_cast<vx_int32>((width + 7) / 8);
+  return addr;
+}
+
+void write_bits(vx_image image, const Bits& bits) {
+  const vx_uint32 row = (bits.width + 7) / 8;
+  std::vector<vx_uint8> buffer(static_cast<std::size_t>(row) * bits.height, 0);
+  for (vx_uint32 y = 0; y < bits.height; ++y) {
+    for (vx_uint32 x = 0; x < bits.width; ++x) buffer[y * row + x / 8] |= static_cast<vx_uint8>((bits.at(x, y) & 1) << (x % 8));
+  }
+  const vx_rectangle_t all{0, 0, bits.width, bits.height};
+  vx_imagepatch_addressing_t addr = u1_addressing(bits.width, bits.height);
+  ASSERT_EQ(vxCopyImagePatch(image, &all, 0, &addr, buffer.data(), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+}
+
+Bits read_bits(vx_image image) {
+  vx_uint32 width = 0, height = 0;
+  EXPECT_EQ(vxQueryImage(image, VX_IMAGE_WIDTH, &width, sizeof width), VX_SUCCESS);
+  EXPECT_EQ(vxQueryImage(image, VX_IMAGE_HEIGHT, &height, sizeof height), VX_SUCCESS);
+  const vx_uint32 row = (width + 7) / 8;
+  std::vector<vx_uint8> buffer(static_cast<std::size_t>(row) * height, 0);
+  const vx_rectangle_t all{0, 0, width, height};
+  vx_imagepatch_addressing_t addr = u1_addressing(width, height);
+  EXPECT_EQ(vxCopyImagePatch(image, &all, 0, &addr, buffer.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  Bits bits(width, height);
+  for (vx_uint32 y = 0; y < height; ++y) {
+    for (vx_uint32 x = 0; x < width; ++x) bits.at(x, y) = static_cast<vx_uint8>((buffer[y * row + x / 8] >> (x % 8)) & 1);
+  }
+  return bits;
+}
+
+Bits random_bits(vx_uint32 width, vx_uint32 height, std::mt19937& rng) { return random_pixels<vx_uint8>(width, height, rng, 0, 1); }
+
+vx_image u1_image_of(vx_context context, const Bits& bits) {
+  vx_image image = vxCreateImage(context, bits.width, bits.height, VX_DF_IMAGE_U1);
+  EXPECT_EQ(status_of(image), VX_SUCCESS);
+  write_bits(image, bits);
+  return image;
+}
+
+vx_image u1_image(vx_context context, vx_uint32 width, vx_uint32 height) {
+  vx_image image = vxCreateImage(context, width, height, VX_DF_IMAGE_U1);
+  EXPECT_EQ(status_of(image), VX_SUCCESS);
+  return image;
+}
+
+// --- reference loops -------------------------------------------------------------------------------------
+
+template <typename Op>
+Bits reference_bits(const Bits& a, const Bits& b, Op op) {
+  Bits out(a.width, a.height);
+  for (std::size_t i = 0; i < out.values.size(); ++i) out.values[i] = static_cast<vx_uint8>(op(a.values[i], b.values[i]) & 1);
+  return out;
+}
+
+template <typename T>
+Bits reference_threshold(const Pixels<T>& in, vx_enum type, int value, int lower, int upper) {
+  Bits out(in.width, in.height);
+  for (std::size_t i = 0; i < out.values.size(); ++i) {
+    const int p = in.values[i];
+    const bool pass = type == VX_THRESHOLD_TYPE_BINARY ? p > value : !(p > upper || p < lower);
+    out.values[i] = pass ? 1 : 0;
+  }
+  return out;
+}
+
+// --- Not, And, Or, Xor -----------------------------------------------------------------------------------
+
+using BinaryNode = vx_node (*)(vx_graph, vx_image, vx_image, vx_image);
+using BinaryVxu = vx_status (*)(vx_context, vx_image, vx_image, vx_image);
+
+struct BinaryOp {
+  const char* name;
+  BinaryNode node;
+  BinaryVxu vxu;
+  int (*op)(int, int);
+};
+
+const BinaryOp kBinaryOps[] = {
+    {"And", vxAndNode, vxuAnd, [](int a, int b) { return a & b; }},
+    {"Or", vxOrNode, vxuOr, [](int a, int b) { return a | b; }},
+    {"Xor", vxXorNode, vxuXor, [](int a, int b) { return a ^ b; }},
+};
+
+class U1Kernels : public OpenVx {};
+
+TEST_F(U1Kernels, NotInvertsEveryPixelInGraphAndImmediateMode) {
+  std::mt19937 rng(11);
+  for (const auto& size : kSizes) {
+    const Bits in = random_bits(size[0], size[1], rng);
+    Bits expected(in.width, in.height);
+    for (std::size_t i = 0; i < in.values.size(); ++i) expected.values[i] = static_cast<vx_uint8>(1 - in.values[i]);
+    vx_image input = u1_image_of(context_, in);
+    vx_image output = u1_image(context_, in.width, in.height);
+    ASSERT_EQ(run_node(context_, [&](vx_graph g) { return vxNotNode(g, input, output); }), VX_SUCCESS);
+    expect_pixels_eq(read_bits(output), expected, "Not graph " + size_name(in.width, in.height));
+    write_bits(output, Bits(in.width, in.height));
+    ASSERT_EQ(vxuNot(context_, input, output), VX_SUCCESS);
+    expect_pixels_eq(read_bits(output), expected, "vxuNot " + size_name(in.width, in.height));
+    EXPECT_EQ(vxReleaseImage(&input), VX_SUCCESS);
+    EXPECT_EQ(vxReleaseImage(&output), VX_SUCCESS);
+  }
+}
+
+TEST_F(U1Kernels, AndOrXorCombineEveryPixelInGraphAndImmediateMode) {
+  std::mt19937 rng(12);
+  for (const BinaryOp& op : kBinaryOps) {
+    for (const auto& size : kSizes) {
+      const Bits a = random_bits(size[0], size[1], rng), b = random_bits(size[0], size[1], rng);
+      const Bits expected = reference_bits(a, b, op.op);
+      vx_image in1 = u1_image_of(context_, a);
+      vx_image in2 = u1_image_of(context_, b);
+      vx_image out = u1_image(context_, a.width, a.height);
+      const std::string what = std::string(op.name) + " " + size_name(a.width, a.height);
+      ASSERT_EQ(run_node(context_, [&](vx_graph g) { return op.node(g, in1, in2, out); }), VX_SUCCESS) << what;
+      expect_pixels_eq(read_bits(out), expected, what + " graph");
+      write_bits(out, Bits(a.width, a.height));
+      ASSERT_EQ(op.vxu(context_, in1, in2, out), VX_SUCCESS) << what;
+      expect_pixels_eq(read_bits(out), expected, what + " vxu");
+      EXPECT_EQ(vxReleaseImage(&in1), VX_SUCCESS);
+      EXPECT_EQ(vxReleaseImage(&in2), VX_SUCCESS);
+      EXPECT_EQ(vxReleaseImage(&out), VX_SUCCESS);
+    }
+  }
+}
+
+TEST_F(U1Kernels, OutputRegionKeepsTheParentsBitsPastItsWidth) {
+  // A 13-pixel-wide region of a 24-pixel-wide U1 image shares its second byte with parent pixels 13..15.
+  std::mt19937 rng(13);
+  const Bits parent_bits = random_bits(24, 4, rng);
+  const Bits a = random_bits(13, 4, rng), b = random_bits(13, 4, rng);
+  for (const BinaryOp& op : kBinaryOps) {
+    vx_image parent = u1_image_of(context_, parent_bits);
+    const vx_rectangle_t rect{8, 0, 21, 4};
+    vx_image region = vxCreateImageFromROI(parent, &rect);
+    ASSERT_EQ(status_of(region), VX_SUCCESS);
+    vx_image in1 = u1_image_of(context_, a);
+    vx_image in2 = u1_image_of(context_, b);
+    ASSERT_EQ(op.vxu(context_, in1, in2, region), VX_SUCCESS);
+    Bits expected = parent_bits;
+    const Bits result = reference_bits(a, b, op.op);
+    for (vx_uint32 y = 0; y < 4; ++y) {
+      for (vx_uint32 x = 0; x < 13; ++x) expected.at(x + 8, y) = result.at(x, y);
+    }
+    expect_pixels_eq(read_bits(parent), expected, std::string(op.name) + " into a region");
+    EXPECT_EQ(vxReleaseImage(&in1), VX_SUCCESS);
+    EXPECT_EQ(vxReleaseImage(&in2), VX_SUCCESS);
+    EXPECT_EQ(vxReleaseImage(&region), VX_SUCCESS);
+    EXPECT_EQ(vxReleaseImage(&parent), VX_SUCCESS);
+  }
+  // Not into a region whose width is a multiple of 8 but whose parent continues.
+  vx_image parent = u1_image_of(context_, parent_bits);
+  const vx_rectangle_t rect{0, 1, 5, 3};
+  vx_image region = vxCreateImageFromROI(parent, &rect);
+  ASSERT_EQ(status_of(region), VX_SUCCESS);
+  const Bits in_bits = random_bits(5, 2, rng);
+  vx_image input = u1_image_of(context_, in_bits);
+  ASSERT_EQ(vxuNot(context_, input, region), VX_SUCCESS);
+  Bits expected = parent_bits;
+  for (vx_uint32 y = 0; y < 2; ++y) {
+    for (vx_uint32 x = 0; x < 5; ++x) expected.at(x, y + 1) = static_cast<vx_uint8>(1 - in_bits.at(x, y));
+  }
+  expect_pixels_eq(read_bits(parent), expected, "Not into a 5-pixel region");
+  EXPECT_EQ(vxReleaseImage(&input), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseImage(&region), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseImage(&parent), VX_SUCCESS);
+}
+
+TEST_F(U1Kernels, BitwiseOutputTakesTheInputsFormatAndMixedFormatsAreRefused) {
+  vx_graph graph = vxCreateGraph(context_);
+  vx_image a = u1_image(context_, 37, 3);
+  vx_image b = u1_image(context_, 37, 3);
+  vx_image u8 = vxCreateImage(context_, 37, 3, VX_DF_IMAGE_U8);
+  vx_image u8_out = vxCreateImage(context_, 37, 3, VX_DF_IMAGE_U8);
+  vx_image virt = vxCreateVirtualImage(graph, 0, 0, VX_DF_IMAGE_VIRT);
+  vx_node n = vxAndNode(graph, a, b, virt);
+  ASSERT_EQ(status_of(n), VX_SUCCESS);
+  ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
+  vx_df_image format = 0;
+  EXPECT_EQ(vxQueryImage(virt, VX_IMAGE_FORMAT, &format, sizeof format), VX_SUCCESS);
+  EXPECT_EQ(format, static_cast<vx_df_image>(VX_DF_IMAGE_U1));
+  EXPECT_EQ(vxReleaseNode(&n), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
+
+  EXPECT_NE(vxuAnd(context_, a, u8, b), VX_SUCCESS);     // U1 and U8 in
+  EXPECT_NE(vxuOr(context_, a, b, u8_out), VX_SUCCESS);  // U1 in, U8 out
+  EXPECT_NE(vxuNot(context_, a, u8_out), VX_SUCCESS);
+  EXPECT_NE(vxuNot(context_, u8, b), VX_SUCCESS);
+  vx_image small = u1_image(context_, 36, 3);
+  EXPECT_NE(vxuXor(context_, a, b, small), VX_SUCCESS);
+  for (vx_image* image : {&a, &b, &u8, &u8_out, &virt, &small}) EXPECT_EQ(vxReleaseImage(image), VX_SUCCESS);
+}
+
+// --- Threshold -------------------------------------------------------------------------------------------
+
+template <typename T>
+void check_threshold_u1(vx_context context, vx_enum type, bool graph, std::mt19937& rng) {
+  for (const auto& size : kSizes) {
+    const Pixels<T> in = std::is_same_v<T, vx_uint8> ? random_pixels<T>(size[0], size[1], rng)
+                                                      : random_pixels<T>(size[0], size[1], rng, -300, 300);
+    const int value = std::is_same_v<T, vx_uint8> ? 100 : -20, lower = std::is_same_v<T, vx_uint8> ? 60 : -100,
+              upper = std::is_same_v<T, vx_uint8> ? 190 : 150;
+    vx_image input = image_of(context, in);
+    vx_image output = u1_image(context, in.width, in.height);
+    vx_threshold thresh = vxCreateThresholdForImage(context, type, vg_openvx_test::format_of<T>(), VX_DF_IMAGE_U1);
+    ASSERT_EQ(status_of(thresh), VX_SUCCESS);
+    vx_pixel_value_t v{}, lo{}, hi{}, t{}, f{};
+    v.S32 = value;
+    lo.S32 = lower;
+    hi.S32 = upper;
+    if constexpr (std::is_same_v<T, vx_int16>) {
+      v.S16 = static_cast<vx_int16>(value);
+      lo.S16 = static_cast<vx_int16>(lower);
+      hi.S16 = static_cast<vx_int16>(upper);
+    }
+    t.S32 = 255;  // as the conformance suite sets it: any non-zero true value sets the bit
+    f.S32 = 0;
+    if (type == VX_THRESHOLD_TYPE_BINARY) {
+      ASSERT_EQ(vxCopyThresholdValue(thresh, &v, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+    } else {
+      ASSERT_EQ(vxCopyThresholdRange(thresh, &lo, &hi, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+    }
+    ASSERT_EQ(vxCopyThresholdOutput(thresh, &t, &f, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+    const vx_status status = graph ? run_node(context, [&](vx_graph g) { return vxThresholdNode(g, input, thresh, output); })
+                                   : vxuThreshold(context, input, thresh, output);
+    ASSERT_EQ(status, VX_SUCCESS);
+    expect_pixels_eq(read_bits(output), reference_threshold(in, type, value, lower, upper),
+                     std::string("Threshold to U1 ") + (type == VX_THRESHOLD_TYPE_BINARY ? "BINARY " : "RANGE ") +
+                         (graph ? "graph " : "vxu ") + size_name(in.width, in.height));
+    EXPECT_EQ(vxReleaseThreshold(&thresh), VX_SUCCESS);
+    EXPECT_EQ(vxReleaseImage(&input), VX_SUCCESS);
+    EXPECT_EQ(vxReleaseImage(&output), VX_SUCCESS);
+  }
+}
+
+TEST_F(U1Kernels, ThresholdIntoU1BinaryAndRangeFromU8AndS16) {
+  std::mt19937 rng(14);
+  for (vx_enum type : {VX_THRESHOLD_TYPE_BINARY, VX_THRESHOLD_TYPE_RANGE}) {
+    for (bool graph : {true, false}) {
+      check_threshold_u1<vx_uint8>(context_, type, graph, rng);
+      check_threshold_u1<vx_int16>(context_, type, graph, rng);
+    }
+  }
+}
+
+TEST_F(U1Kernels, ThresholdDefaultTrueValueSetsTheBitAndFormatsMustMatch) {
+  std::mt19937 rng(15);
+  const U8 in = random_pixels<vx_uint8>(13, 3, rng);
+  vx_image input = image_of(context_, in);
+  vx_image output = u1_image(context_, 13, 3);
+  vx_image u8_out = vxCreateImage(context_, 13, 3, VX_DF_IMAGE_U8);
+  vx_threshold thresh = vxCreateThresholdForImage(context_, VX_THRESHOLD_TYPE_BINARY, VX_DF_IMAGE_U8, VX_DF_IMAGE_U1);
+  vx_pixel_value_t v{};
+  v.U8 = 128;
+  ASSERT_EQ(vxCopyThresholdValue(thresh, &v, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  ASSERT_EQ(vxuThreshold(context_, input, thresh, output), VX_SUCCESS);
+  expect_pixels_eq(read_bits(output), reference_threshold(in, VX_THRESHOLD_TYPE_BINARY, 128, 0, 0), "default true and false values");
+  EXPECT_NE(vxuThreshold(context_, input, thresh, u8_out), VX_SUCCESS);  // the threshold makes U1
+  vx_threshold thresh_u8 = vxCreateThresholdForImage(context_, VX_THRESHOLD_TYPE_BINARY, VX_DF_IMAGE_U8, VX_DF_IMAGE_U8);
+  EXPECT_NE(vxuThreshold(context_, input, thresh_u8, output), VX_SUCCESS);  // the threshold makes U8
+  EXPECT_EQ(vxReleaseThreshold(&thresh), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseThreshold(&thresh_u8), VX_SUCCESS);
+  for (vx_image* image : {&input, &output, &u8_out}) EXPECT_EQ(vxReleaseImage(image), VX_SUCCESS);
+}
+
+// --- ConvertDepth ----------------------------------------------------------------------------------------
+
+vx_status convert(vx_context context, vx_image in, vx_image out, vx_enum policy, vx_int32 shift, bool graph) {
+  if (!graph) return vxuConvertDepth(context, in, out, policy, shift);
+  vx_scalar s = vxCreateScalar(context, VX_TYPE_INT32, &shift);
+  const vx_status status = run_node(context, [&](vx_graph g) { return vxConvertDepthNode(g, in, out, policy, s); });
+  EXPECT_EQ(vxReleaseScalar(&s), VX_SUCCESS);
+  return status;
+}
+
+TEST_F(U1Kernels, ConvertDepthToU1SetsNonZeroPixelsIgnoringPolicyAndShift) {
+  std::mt19937 rng(16);
+  for (const auto& size : kSizes) {
+    U8 in8 = random_pixels<vx_uint8>(size[0], size[1], rng, 0, 3);  // many zeros
+    S16 in16 = random_pixels<vx_int16>(size[0], size[1], rng, -2, 2);
+    Bits expected8(in8.width, in8.height), expected16(in16.width, in16.height);
+    for (std::size_t i = 0; i < in8.values.size(); ++i) expected8.values[i] = in8.values[i] != 0 ? 1 : 0;
+    for (std::size_t i = 0; i < in16.values.size(); ++i) expected16.values[i] = in16.values[i] != 0 ? 1 : 0;
+    vx_image src8 = image_of(context_, in8);
+    vx_image src16 = image_of(context_, in16);
+    vx_image out = u1_image(context_, in8.width, in8.height);
+    for (bool graph : {true, false}) {
+      for (vx_enum policy : {VX_CONVERT_POLICY_WRAP, VX_CONVERT_POLICY_SATURATE}) {
+        for (vx_int32 shift : {0, 3, 7}) {
+          const std::string what = size_name(in8.width, in8.height) + (graph ? " graph" : " vxu") + " shift " + std::to_string(shift);
+          ASSERT_EQ(convert(context_, src8, out, policy, shift, graph), VX_SUCCESS) << what;
+          expect_pixels_eq(read_bits(out), expected8, "U8 -> U1 " + what);
+          ASSERT_EQ(convert(context_, src16, out, policy, shift, graph), VX_SUCCESS) << what;
+          expect_pixels_eq(read_bits(out), expected16, "S16 -> U1 " + what);
+        }
+      }
+    }
+    for (vx_image* image : {&src8, &src16, &out}) EXPECT_EQ(vxReleaseImage(image), VX_SUCCESS);
+  }
+}
+
+TEST_F(U1Kernels, ConvertDepthFromU1GivesAllBitsSetOrZero) {
+  std::mt19937 rng(17);
+  for (const auto& size : kSizes) {
+    const Bits in = random_bits(size[0], size[1], rng);
+    U8 expected8(in.width, in.height);
+    S16 expected16(in.width, in.height);
+    for (std::size_t i = 0; i < in.values.size(); ++i) {
+      expected8.values[i] = in.values[i] != 0 ? 255 : 0;
+      expected16.values[i] = static_cast<vx_int16>(in.values[i] != 0 ? -1 : 0);
+    }
+    vx_image src = u1_image_of(context_, in);
+    vx_image out8 = vxCreateImage(context_, in.width, in.height, VX_DF_IMAGE_U8);
+    vx_image out16 = vxCreateImage(context_, in.width, in.height, VX_DF_IMAGE_S16);
+    for (bool graph : {true, false}) {
+      for (vx_int32 shift : {0, 5}) {
+        const std::string what = size_name(in.width, in.height) + (graph ? " graph" : " vxu") + " shift " + std::to_string(shift);
+        ASSERT_EQ(convert(context_, src, out8, VX_CONVERT_POLICY_SATURATE, shift, graph), VX_SUCCESS) << what;
+        expect_pixels_eq(read_pixels<vx_uint8>(out8), expected8, "U1 -> U8 " + what);
+        ASSERT_EQ(convert(context_, src, out16, VX_CONVERT_POLICY_WRAP, shift, graph), VX_SUCCESS) << what;
+        expect_pixels_eq(read_pixels<vx_int16>(out16), expected16, "U1 -> S16 " + what);
+      }
+    }
+    for (vx_image* image : {&src, &out8, &out16}) EXPECT_EQ(vxReleaseImage(image), VX_SUCCESS);
+  }
+}
+
+TEST_F(U1Kernels, ConvertDepthRefusesU1ToU1AndSizeMismatch) {
+  vx_image a = u1_image(context_, 16, 4);
+  vx_image b = u1_image(context_, 16, 4);
+  vx_image wide = vxCreateImage(context_, 24, 4, VX_DF_IMAGE_U8);
+  EXPECT_NE(vxuConvertDepth(context_, a, b, VX_CONVERT_POLICY_WRAP, 0), VX_SUCCESS);
+  EXPECT_NE(vxuConvertDepth(context_, a, wide, VX_CONVERT_POLICY_WRAP, 0), VX_SUCCESS);
+  EXPECT_NE(vxuConvertDepth(context_, wide, a, VX_CONVERT_POLICY_WRAP, 0), VX_SUCCESS);
+  for (vx_image* image : {&a, &b, &wide}) EXPECT_EQ(vxReleaseImage(image), VX_SUCCESS);
+}
+
+// --- a chain --------------------------------------------------------------------------------------------
+
+TEST_F(U1Kernels, ChainThroughVirtualU1Images) {
+  // U8 -> Threshold -> virtual U1 -> Not -> virtual U1 -> Xor with a U1 image -> U1 -> ConvertDepth -> U8.
+  std::mt19937 rng(18);
+  const U8 in = random_pixels<vx_uint8>(37, 9, rng);
+  const Bits other = random_bits(37, 9, rng);
+  vx_graph graph = vxCreateGraph(context_);
+  vx_image input = image_of(context_, in);
+  vx_image other_image = u1_image_of(context_, other);
+  vx_image v1 = vxCreateVirtualImage(graph, 0, 0, VX_DF_IMAGE_VIRT);
+  vx_image v2 = vxCreateVirtualImage(graph, 0, 0, VX_DF_IMAGE_VIRT);
+  vx_image v3 = vxCreateVirtualImage(graph, 37, 9, VX_DF_IMAGE_U1);
+  vx_image output = vxCreateImage(context_, 37, 9, VX_DF_IMAGE_U8);
+  vx_threshold thresh = vxCreateThresholdForImage(context_, VX_THRESHOLD_TYPE_BINARY, VX_DF_IMAGE_U8, VX_DF_IMAGE_U1);
+  vx_pixel_value_t v{};
+  v.U8 = 90;
+  ASSERT_EQ(vxCopyThresholdValue(thresh, &v, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  vx_int32 zero = 0;
+  vx_scalar shift = vxCreateScalar(context_, VX_TYPE_INT32, &zero);
+  vx_node nodes[] = {vxThresholdNode(graph, input, thresh, v1), vxNotNode(graph, v1, v2), vxXorNode(graph, v2, other_image, v3),
+                     vxConvertDepthNode(graph, v3, output, VX_CONVERT_POLICY_SATURATE, shift)};
+  for (vx_node n : nodes) ASSERT_EQ(status_of(n), VX_SUCCESS);
+  ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
+  for (int run = 0; run < 2; ++run) {
+    ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);
+    U8 expected(37, 9);
+    for (std::size_t i = 0; i < in.values.size(); ++i) {
+      const int bit = (in.values[i] > 90 ? 0 : 1) ^ other.values[i];
+      expected.values[i] = bit != 0 ? 255 : 0;
+    }
+    expect_pixels_eq(read_pixels<vx_uint8>(output), expected, "chain run " + std::to_string(run));
+  }
+  for (vx_node& n : nodes) EXPECT_EQ(vxReleaseNode(&n), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseScalar(&shift), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseThreshold(&thresh), VX_SUCCESS);
+  for (vx_image* image : {&input, &other_image, &v1, &v2, &v3, &output}) EXPECT_EQ(vxReleaseImage(image), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
+}
+
+}  // namespace
