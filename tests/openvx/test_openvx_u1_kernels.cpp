@@ -1,5 +1,6 @@
 // The standard kernels' VX_DF_IMAGE_U1 forms (OpenVX 1.3): Not, And, Or and Xor on U1 images, Threshold
-// into a U1 image, ConvertDepth between U1 and U8 / S16. Graph nodes and immediate mode against plain
+// into a U1 image, ConvertDepth between U1 and U8 / S16, Dilate3x3, Erode3x3, Median3x3 and NonLinearFilter
+// on U1 images under each border. Graph nodes and immediate mode against plain
 // reference loops, widths that are not multiples of 8 (the padding bits of a row's last byte), outputs
 // that are regions of a larger U1 image (the parent's bits past the region must stay), a chain through a
 // virtual U1 image, and the refusals.
@@ -7,6 +8,7 @@
 #include <VX/vxu.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -376,6 +378,162 @@ TEST_F(U1Kernels, ConvertDepthRefusesU1ToU1AndSizeMismatch) {
   EXPECT_NE(vxuConvertDepth(context_, a, wide, VX_CONVERT_POLICY_WRAP, 0), VX_SUCCESS);
   EXPECT_NE(vxuConvertDepth(context_, wide, a, VX_CONVERT_POLICY_WRAP, 0), VX_SUCCESS);
   for (vx_image* image : {&a, &b, &wide}) EXPECT_EQ(vxReleaseImage(image), VX_SUCCESS);
+}
+
+// --- Dilate3x3, Erode3x3, Median3x3, NonLinearFilter --------------------------------------------------------
+
+/// Input pixel (x, y), outside the image the border's: CONSTANT its U1 value, otherwise the nearest edge
+/// pixel (REPLICATE; UNDEFINED is compared only where the window lies inside).
+int bit_sample(const Bits& in, int x, int y, const vx_border_t& border) {
+  const int w = static_cast<int>(in.width), h = static_cast<int>(in.height);
+  if (x < 0 || y < 0 || x >= w || y >= h) {
+    if (border.mode == VX_BORDER_CONSTANT) return border.constant_value.U1 != vx_false_e ? 1 : 0;
+    x = x < 0 ? 0 : x >= w ? w - 1 : x;
+    y = y < 0 ? 0 : y >= h ? h - 1 : y;
+  }
+  return in.at(static_cast<vx_uint32>(x), static_cast<vx_uint32>(y));
+}
+
+/// MIN, MAX or MEDIAN (the value at index n / 2 of the n selected values sorted) over the pixels a mask of
+/// @p rows x @p cols with origin (@p ox, @p oy) selects.
+Bits reference_nonlinear(const Bits& in, vx_enum function, const std::vector<vx_uint8>& mask, int rows, int cols, int ox, int oy,
+                         const vx_border_t& border) {
+  Bits out(in.width, in.height);
+  for (vx_uint32 y = 0; y < in.height; ++y) {
+    for (vx_uint32 x = 0; x < in.width; ++x) {
+      std::vector<int> v;
+      for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < cols; ++c) {
+          if (mask[static_cast<std::size_t>(r * cols + c)] != 0) v.push_back(bit_sample(in, static_cast<int>(x) + c - ox, static_cast<int>(y) + r - oy, border));
+        }
+      }
+      std::sort(v.begin(), v.end());
+      const int value = function == VX_NONLINEAR_FILTER_MIN ? v.front() : function == VX_NONLINEAR_FILTER_MAX ? v.back() : v[v.size() / 2];
+      out.at(x, y) = static_cast<vx_uint8>(value);
+    }
+  }
+  return out;
+}
+
+using FilterNode = vx_node (*)(vx_graph, vx_image, vx_image);
+using FilterVxu = vx_status (*)(vx_context, vx_image, vx_image);
+
+struct Filter3x3 {
+  const char* name;
+  FilterNode node;
+  FilterVxu vxu;
+  vx_enum function;  // the NonLinearFilter function it equals on a full 3x3 mask
+};
+
+const Filter3x3 kFilters[] = {
+    {"Dilate3x3", vxDilate3x3Node, vxuDilate3x3, VX_NONLINEAR_FILTER_MAX},
+    {"Erode3x3", vxErode3x3Node, vxuErode3x3, VX_NONLINEAR_FILTER_MIN},
+    {"Median3x3", vxMedian3x3Node, vxuMedian3x3, VX_NONLINEAR_FILTER_MEDIAN},
+};
+
+vx_border_t u1_border(vx_enum mode, bool constant = false) {
+  vx_border_t b{};
+  b.mode = mode;
+  b.constant_value.U1 = constant ? vx_true_e : vx_false_e;
+  return b;
+}
+
+const vx_border_t kU1Borders[] = {u1_border(VX_BORDER_UNDEFINED), u1_border(VX_BORDER_REPLICATE), u1_border(VX_BORDER_CONSTANT, false),
+                                  u1_border(VX_BORDER_CONSTANT, true)};
+
+TEST_F(U1Kernels, Dilate3x3Erode3x3Median3x3OnU1UnderEveryBorder) {
+  std::mt19937 rng(19);
+  const std::vector<vx_uint8> full(9, 1);
+  for (const Filter3x3& f : kFilters) {
+    for (const vx_border_t& border : kU1Borders) {
+      for (const auto& size : kSizes) {
+        const Bits in = random_bits(size[0], size[1], rng);
+        const Bits expected = reference_nonlinear(in, f.function, full, 3, 3, 1, 1, border);
+        const vx_uint32 margin = border.mode == VX_BORDER_UNDEFINED ? 1 : 0;
+        vx_image input = u1_image_of(context_, in);
+        vx_image output = u1_image(context_, in.width, in.height);
+        const std::string what = std::string(f.name) + " " + size_name(in.width, in.height) + " border " + std::to_string(border.mode) +
+                                 "/" + std::to_string(border.constant_value.U1);
+        ASSERT_EQ(run_node(context_,
+                           [&](vx_graph g) {
+                             vx_node n = f.node(g, input, output);
+                             EXPECT_EQ(vxSetNodeAttribute(n, VX_NODE_BORDER, &border, sizeof border), VX_SUCCESS);
+                             return n;
+                           }),
+                  VX_SUCCESS)
+            << what;
+        expect_pixels_eq(read_bits(output), expected, what + " graph", margin, margin);
+        ASSERT_EQ(vxSetContextAttribute(context_, VX_CONTEXT_IMMEDIATE_BORDER, &border, sizeof border), VX_SUCCESS);
+        write_bits(output, Bits(in.width, in.height));
+        ASSERT_EQ(f.vxu(context_, input, output), VX_SUCCESS) << what;
+        expect_pixels_eq(read_bits(output), expected, what + " vxu", margin, margin);
+        EXPECT_EQ(vxReleaseImage(&input), VX_SUCCESS);
+        EXPECT_EQ(vxReleaseImage(&output), VX_SUCCESS);
+      }
+    }
+  }
+  const vx_border_t undefined = u1_border(VX_BORDER_UNDEFINED);
+  EXPECT_EQ(vxSetContextAttribute(context_, VX_CONTEXT_IMMEDIATE_BORDER, &undefined, sizeof undefined), VX_SUCCESS);
+}
+
+TEST_F(U1Kernels, NonLinearFilterOnU1WithMasksWithHolesAndOffCentre) {
+  std::mt19937 rng(20);
+  struct Mask {
+    vx_matrix matrix;
+    int cols, rows, ox, oy;
+    std::vector<vx_uint8> values;
+  };
+  // A 5x3 mask (columns x rows) with holes, centred; a 3x5 box whose origin is its bottom-left entry.
+  const std::vector<vx_uint8> holes = {1, 0, 1, 1, 0, 0, 1, 1, 0, 1, 1, 1, 0, 1, 1};
+  vx_matrix with_holes = vxCreateMatrix(context_, VX_TYPE_UINT8, 5, 3);
+  ASSERT_EQ(vxCopyMatrix(with_holes, const_cast<vx_uint8*>(holes.data()), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  Mask masks[] = {{with_holes, 5, 3, 2, 1, holes},
+                  {vxCreateMatrixFromPatternAndOrigin(context_, VX_PATTERN_BOX, 3, 5, 0, 4), 3, 5, 0, 4, std::vector<vx_uint8>(15, 1)}};
+  for (Mask& mask : masks) {
+    ASSERT_EQ(status_of(mask.matrix), VX_SUCCESS);
+    for (vx_enum function : {VX_NONLINEAR_FILTER_MIN, VX_NONLINEAR_FILTER_MAX, VX_NONLINEAR_FILTER_MEDIAN}) {
+      for (const vx_border_t& border : kU1Borders) {
+        if (border.mode == VX_BORDER_UNDEFINED) continue;
+        for (const auto& size : kSizes) {
+          const Bits in = random_bits(size[0], size[1], rng);
+          const Bits expected = reference_nonlinear(in, function, mask.values, mask.rows, mask.cols, mask.ox, mask.oy, border);
+          vx_image input = u1_image_of(context_, in);
+          vx_image output = u1_image(context_, in.width, in.height);
+          const std::string what = "NonLinearFilter " + std::to_string(function) + " mask " + std::to_string(mask.cols) + "x" +
+                                   std::to_string(mask.rows) + " " + size_name(in.width, in.height) + " border " +
+                                   std::to_string(border.mode) + "/" + std::to_string(border.constant_value.U1);
+          ASSERT_EQ(run_node(context_,
+                             [&](vx_graph g) {
+                               vx_node n = vxNonLinearFilterNode(g, function, input, mask.matrix, output);
+                               EXPECT_EQ(vxSetNodeAttribute(n, VX_NODE_BORDER, &border, sizeof border), VX_SUCCESS);
+                               return n;
+                             }),
+                    VX_SUCCESS)
+              << what;
+          expect_pixels_eq(read_bits(output), expected, what + " graph");
+          ASSERT_EQ(vxSetContextAttribute(context_, VX_CONTEXT_IMMEDIATE_BORDER, &border, sizeof border), VX_SUCCESS);
+          write_bits(output, Bits(in.width, in.height));
+          ASSERT_EQ(vxuNonLinearFilter(context_, function, input, mask.matrix, output), VX_SUCCESS) << what;
+          expect_pixels_eq(read_bits(output), expected, what + " vxu");
+          EXPECT_EQ(vxReleaseImage(&input), VX_SUCCESS);
+          EXPECT_EQ(vxReleaseImage(&output), VX_SUCCESS);
+        }
+      }
+    }
+    EXPECT_EQ(vxReleaseMatrix(&mask.matrix), VX_SUCCESS);
+  }
+  const vx_border_t undefined = u1_border(VX_BORDER_UNDEFINED);
+  EXPECT_EQ(vxSetContextAttribute(context_, VX_CONTEXT_IMMEDIATE_BORDER, &undefined, sizeof undefined), VX_SUCCESS);
+}
+
+TEST_F(U1Kernels, FiltersWithoutAU1FormRefuseIt) {
+  vx_image in = u1_image(context_, 13, 5);
+  vx_image out = u1_image(context_, 13, 5);
+  vx_image u8_out = vxCreateImage(context_, 13, 5, VX_DF_IMAGE_U8);
+  EXPECT_NE(vxuBox3x3(context_, in, out), VX_SUCCESS);
+  EXPECT_NE(vxuGaussian3x3(context_, in, out), VX_SUCCESS);
+  EXPECT_NE(vxuDilate3x3(context_, in, u8_out), VX_SUCCESS);  // U1 in makes U1 out
+  for (vx_image* image : {&in, &out, &u8_out}) EXPECT_EQ(vxReleaseImage(image), VX_SUCCESS);
 }
 
 // --- a chain --------------------------------------------------------------------------------------------
