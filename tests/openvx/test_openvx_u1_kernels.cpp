@@ -1,6 +1,6 @@
 // The standard kernels' VX_DF_IMAGE_U1 forms (OpenVX 1.3): Not, And, Or and Xor on U1 images, Threshold
 // into a U1 image, ConvertDepth between U1 and U8 / S16, Dilate3x3, Erode3x3, Median3x3 and NonLinearFilter
-// on U1 images under each border. Graph nodes and immediate mode against plain
+// on U1 images under each border, MeanStdDev of a U1 image (over its valid region, as for U8). Graph nodes and immediate mode against plain
 // reference loops, widths that are not multiples of 8 (the padding bits of a row's last byte), outputs
 // that are regions of a larger U1 image (the parent's bits past the region must stay), a chain through a
 // virtual U1 image, and the refusals.
@@ -9,9 +9,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "image_pixels.hpp"
@@ -534,6 +536,67 @@ TEST_F(U1Kernels, FiltersWithoutAU1FormRefuseIt) {
   EXPECT_NE(vxuGaussian3x3(context_, in, out), VX_SUCCESS);
   EXPECT_NE(vxuDilate3x3(context_, in, u8_out), VX_SUCCESS);  // U1 in makes U1 out
   for (vx_image* image : {&in, &out, &u8_out}) EXPECT_EQ(vxReleaseImage(image), VX_SUCCESS);
+}
+
+// --- MeanStdDev -------------------------------------------------------------------------------------------
+
+/// Mean and population standard deviation of @p values in the rectangle [x0, x1) x [y0, y1).
+std::pair<double, double> reference_mean_stddev(const Pixels<vx_uint8>& values, vx_uint32 x0, vx_uint32 y0, vx_uint32 x1, vx_uint32 y1) {
+  double sum = 0, n = 0;
+  for (vx_uint32 y = y0; y < y1; ++y) {
+    for (vx_uint32 x = x0; x < x1; ++x) sum += values.at(x, y), n += 1;
+  }
+  const double mean = sum / n;
+  double squares = 0;
+  for (vx_uint32 y = y0; y < y1; ++y) {
+    for (vx_uint32 x = x0; x < x1; ++x) squares += (values.at(x, y) - mean) * (values.at(x, y) - mean);
+  }
+  return {mean, std::sqrt(squares / n)};
+}
+
+TEST_F(U1Kernels, MeanStdDevOfU1PixelsOverTheValidRegion) {
+  std::mt19937 rng(21);
+  for (const auto& size : kSizes) {
+    const Bits in = random_bits(size[0], size[1], rng);
+    vx_image input = u1_image_of(context_, in);
+    for (vx_uint32 shrink : {0u, 1u, 3u}) {
+      if (2 * shrink >= in.width || 2 * shrink >= in.height) continue;
+      const vx_rectangle_t rect{shrink, shrink, in.width - shrink, in.height - shrink};
+      ASSERT_EQ(vxSetImageValidRectangle(input, &rect), VX_SUCCESS);
+      const auto [mean, stddev] = reference_mean_stddev(in, rect.start_x, rect.start_y, rect.end_x, rect.end_y);
+      for (bool graph : {true, false}) {
+        vx_float32 m = -1, d = -1;
+        if (graph) {
+          vx_scalar ms = vxCreateScalar(context_, VX_TYPE_FLOAT32, &m), ds = vxCreateScalar(context_, VX_TYPE_FLOAT32, &d);
+          ASSERT_EQ(run_node(context_, [&](vx_graph g) { return vxMeanStdDevNode(g, input, ms, ds); }), VX_SUCCESS);
+          EXPECT_EQ(vxCopyScalar(ms, &m, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+          EXPECT_EQ(vxCopyScalar(ds, &d, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+          EXPECT_EQ(vxReleaseScalar(&ms), VX_SUCCESS);
+          EXPECT_EQ(vxReleaseScalar(&ds), VX_SUCCESS);
+        } else {
+          ASSERT_EQ(vxuMeanStdDev(context_, input, &m, &d), VX_SUCCESS);
+        }
+        const std::string what = size_name(in.width, in.height) + " shrink " + std::to_string(shrink) + (graph ? " graph" : " vxu");
+        EXPECT_NEAR(m, mean, 1e-5) << what;
+        EXPECT_NEAR(d, stddev, 1e-5) << what;
+      }
+    }
+    EXPECT_EQ(vxReleaseImage(&input), VX_SUCCESS);
+  }
+}
+
+TEST_F(U1Kernels, MeanStdDevOfU8PixelsOverTheValidRegion) {
+  std::mt19937 rng(22);
+  const U8 in = random_pixels<vx_uint8>(37, 13, rng);
+  vx_image input = image_of(context_, in);
+  const vx_rectangle_t rect{7, 2, 30, 11};
+  ASSERT_EQ(vxSetImageValidRectangle(input, &rect), VX_SUCCESS);
+  const auto [mean, stddev] = reference_mean_stddev(in, rect.start_x, rect.start_y, rect.end_x, rect.end_y);
+  vx_float32 m = -1, d = -1;
+  ASSERT_EQ(vxuMeanStdDev(context_, input, &m, &d), VX_SUCCESS);
+  EXPECT_NEAR(m, mean, 1e-3);
+  EXPECT_NEAR(d, stddev, 1e-3);
+  EXPECT_EQ(vxReleaseImage(&input), VX_SUCCESS);
 }
 
 // --- a chain --------------------------------------------------------------------------------------------
