@@ -636,9 +636,10 @@ TEST_F(OpenVx, ThresholdGivesAnOpenVirtualOutputU8AndRefusesMismatches) {
   auto node = [&](vx_image i, vx_threshold t, vx_image o) { return [=](vx_graph g) { return vxThresholdNode(g, i, t, o); }; };
   EXPECT_EQ(verify_node(context_, node(u8, th, out)), VX_ERROR_INVALID_FORMAT);
   EXPECT_TRUE(logged("thresh is for S16 input"));
-  EXPECT_EQ(verify_node(context_, node(u8, to_u1, out)), VX_ERROR_INVALID_FORMAT);
-  EXPECT_TRUE(logged("thresh makes U1 output"));
+  EXPECT_EQ(verify_node(context_, node(u8, to_u1, out)), VX_ERROR_INVALID_FORMAT);  // a U1 threshold makes a U1 image
+  EXPECT_TRUE(logged("output has format U8, this kernel makes U1"));
   EXPECT_EQ(verify_node(context_, node(u8, to_s16, s16_out)), VX_ERROR_INVALID_FORMAT);
+  EXPECT_TRUE(logged("thresh makes S16 output"));
   EXPECT_EQ(verify_node(context_, node(u8, th8, s16_out)), VX_ERROR_INVALID_FORMAT);
   EXPECT_TRUE(logged("output has format S16"));
   EXPECT_EQ(verify_node(context_, node(u16, for_u16, out)), VX_ERROR_INVALID_FORMAT);

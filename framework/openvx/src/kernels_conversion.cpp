@@ -47,6 +47,13 @@ constexpr vx_uint8 down_wrap(vx_int16 v, int shift) noexcept { return static_cas
 constexpr vx_uint8 down_saturate(vx_int16 v, int shift) noexcept { return static_cast<vx_uint8>(std::clamp(v >> shift, 0, 255)); }
 constexpr vx_int16 up(vx_uint8 v, int shift) noexcept { return static_cast<vx_int16>(v << shift); }
 
+// U1 conversions (OpenVX 1.3) ignore policy and shift: to U1, any non-zero pixel gives 1; from U1, a set
+// pixel gives the value with every bit set (U8 255, S16 -1) and a clear one 0.
+constexpr bool valid_conversion(vx_df_image from, vx_df_image to) noexcept {
+  const auto ok = [](vx_df_image f) { return f == VX_DF_IMAGE_U8 || f == VX_DF_IMAGE_S16 || f == VX_DF_IMAGE_U1; };
+  return ok(from) && ok(to) && from != to;
+}
+
 // --- ChannelExtract / ChannelCombine -------------------------------------------------------------------
 
 bool is_channel_format(vx_df_image format) noexcept {
@@ -126,16 +133,16 @@ vx_status VX_CALLBACK convert_depth_validate(vx_node node, const vx_reference pa
   if (num != 4) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 4 parameters, got %u", num);
   const _vx_image* input = nullptr;
   if (const vx_status s = input_image(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
-  if (!u8_or_s16(input->format)) {
-    return refuse(node, VX_ERROR_INVALID_FORMAT, "input has format %s, only U8 or S16 is supported", format_name(input->format));
+  if (!u8_or_s16(input->format) && input->format != VX_DF_IMAGE_U1) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "input has format %s, it must be U8, S16 or U1", format_name(input->format));
   }
   vx_df_image out_format = VX_DF_IMAGE_VIRT;
   if (const vx_status s = given_output_format(node, parameters, 1, "output", "the format converted to", out_format); s != VX_SUCCESS) {
     return s;
   }
-  const vx_df_image wanted = input->format == VX_DF_IMAGE_U8 ? VX_DF_IMAGE_S16 : VX_DF_IMAGE_U8;
-  if (out_format != wanted) {
-    return refuse(node, VX_ERROR_INVALID_FORMAT, "output has format %s but input is %s: the conversions are U8 to S16 and S16 to U8",
+  if (!valid_conversion(input->format, out_format)) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT,
+                  "output has format %s but input is %s: the conversions are between two different formats of U8, S16 and U1",
                   format_name(out_format), format_name(input->format));
   }
   vx_enum policy = 0;
@@ -175,6 +182,14 @@ vx_status VX_CALLBACK convert_depth_function(vx_node, const vx_reference* parame
     } else {
       for_each_pixel<vx_int16, vx_uint8>(in, out, [n](vx_int16 v) { return down_wrap(v, n); });
     }
+  } else if (out_format == VX_DF_IMAGE_U1 && in_format == VX_DF_IMAGE_U8) {
+    pack_u1<vx_uint8>(in, out, [](vx_uint8 v) { return v != 0; });
+  } else if (out_format == VX_DF_IMAGE_U1 && in_format == VX_DF_IMAGE_S16) {
+    pack_u1<vx_int16>(in, out, [](vx_int16 v) { return v != 0; });
+  } else if (in_format == VX_DF_IMAGE_U1 && out_format == VX_DF_IMAGE_U8) {
+    unpack_u1<vx_uint8>(in, out, [](bool set) { return set ? vx_uint8{255} : vx_uint8{0}; });
+  } else if (in_format == VX_DF_IMAGE_U1 && out_format == VX_DF_IMAGE_S16) {
+    unpack_u1<vx_int16>(in, out, [](bool set) { return set ? vx_int16{-1} : vx_int16{0}; });
   } else {
     return VX_ERROR_INVALID_FORMAT;  // validate allows none other
   }
@@ -249,6 +264,20 @@ vx_status VX_CALLBACK table_lookup_function(vx_node, const vx_reference* paramet
 
 // --- Threshold (input, thresh, output) -----------------------------------------------------------------
 
+/// out = pass(in) ? true value : false value. A U8 output takes the values' U8 fields; a U1 output takes
+/// their U1 fields as bits (any value but vx_false_e sets the bit).
+template <typename In, typename Pass>
+void threshold_pixels(const MappedImage& in, const MappedImage& out, bool to_u1, const vx_pixel_value_t& true_value,
+                      const vx_pixel_value_t& false_value, Pass pass) noexcept {
+  if (to_u1) {
+    const bool t = true_value.U1 != vx_false_e, f = false_value.U1 != vx_false_e;
+    pack_u1<In>(in, out, [=](In p) { return pass(p) ? t : f; });
+  } else {
+    const vx_uint8 t = true_value.U8, f = false_value.U8;
+    for_each_pixel<In, vx_uint8>(in, out, [=](In p) { return pass(p) ? t : f; });
+  }
+}
+
 vx_status VX_CALLBACK threshold_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
   if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
   const _vx_image* input = nullptr;
@@ -265,11 +294,11 @@ vx_status VX_CALLBACK threshold_validate(vx_node node, const vx_reference parame
     return refuse(node, VX_ERROR_INVALID_FORMAT, "thresh is for %s input (VX_THRESHOLD_INPUT_FORMAT) but input is %s",
                   format_name(thresh->input_format), format_name(input->format));
   }
-  if (thresh->output_format != VX_DF_IMAGE_U8) {
-    return refuse(node, VX_ERROR_INVALID_FORMAT, "thresh makes %s output (VX_THRESHOLD_OUTPUT_FORMAT), only U8 is supported (U1 images are not)",
-                  thresh->output_format == VX_DF_IMAGE_U1 ? "U1" : format_name(thresh->output_format));
+  if (thresh->output_format != VX_DF_IMAGE_U8 && thresh->output_format != VX_DF_IMAGE_U1) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "thresh makes %s output (VX_THRESHOLD_OUTPUT_FORMAT), it must be U8 or U1",
+                  format_name(thresh->output_format));
   }
-  return output_image(node, parameters, 2, "output", input->width, input->height, VX_DF_IMAGE_U8, metas[2]);
+  return output_image(node, parameters, 2, "output", input->width, input->height, thresh->output_format, metas[2]);
 }
 
 vx_status VX_CALLBACK threshold_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
@@ -287,8 +316,8 @@ vx_status VX_CALLBACK threshold_function(vx_node, const vx_reference* parameters
     true_value = thresh->true_value;
     false_value = thresh->false_value;
   }
-  const vx_uint8 t = true_value.U8, f = false_value.U8;
   const vx_df_image format = as<_vx_image>(parameters[0])->format;
+  const bool to_u1 = as<_vx_image>(parameters[2])->format == VX_DF_IMAGE_U1;
   const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
   const MappedImage out(image_at(parameters, 2), VX_WRITE_ONLY);
   if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
@@ -296,18 +325,18 @@ vx_status VX_CALLBACK threshold_function(vx_node, const vx_reference* parameters
   if (format == VX_DF_IMAGE_U8) {
     if (type == VX_THRESHOLD_TYPE_BINARY) {
       const int v = value.U8;
-      for_each_pixel<vx_uint8, vx_uint8>(in, out, [=](vx_uint8 p) { return p > v ? t : f; });
+      threshold_pixels<vx_uint8>(in, out, to_u1, true_value, false_value, [=](vx_uint8 p) { return p > v; });
     } else {
       const int lo = lower.U8, hi = upper.U8;
-      for_each_pixel<vx_uint8, vx_uint8>(in, out, [=](vx_uint8 p) { return (p > hi || p < lo) ? f : t; });
+      threshold_pixels<vx_uint8>(in, out, to_u1, true_value, false_value, [=](vx_uint8 p) { return !(p > hi || p < lo); });
     }
   } else if (format == VX_DF_IMAGE_S16) {
     if (type == VX_THRESHOLD_TYPE_BINARY) {
       const int v = value.S16;
-      for_each_pixel<vx_int16, vx_uint8>(in, out, [=](vx_int16 p) { return p > v ? t : f; });
+      threshold_pixels<vx_int16>(in, out, to_u1, true_value, false_value, [=](vx_int16 p) { return p > v; });
     } else {
       const int lo = lower.S16, hi = upper.S16;
-      for_each_pixel<vx_int16, vx_uint8>(in, out, [=](vx_int16 p) { return (p > hi || p < lo) ? f : t; });
+      threshold_pixels<vx_int16>(in, out, to_u1, true_value, false_value, [=](vx_int16 p) { return !(p > hi || p < lo); });
     }
   } else {
     return VX_ERROR_INVALID_FORMAT;  // validate allows none other

@@ -22,6 +22,11 @@
 // them sorted ascending (the Khronos sample implementation and conformance reference: the upper median
 // for an even n). U8 in, U8 out of its size, under the node's border as the 3x3 filters.
 //
+// U1 forms (OpenVX 1.3): Dilate3x3, Erode3x3, Median3x3 and NonLinearFilter also take a U1 image and make
+// a U1 image, the same operations on pixel values 0 and 1 (a CONSTANT border reads constant_value.U1:
+// any value but vx_false_e is 1). Their pixels are read one bit at a time, the border applied on each read;
+// the output's bits past its width are left as they were.
+//
 // The walk over the image (an interior loop without border checks, the one-pixel frame done separately)
 // and the valid region are neighbourhood.hpp's, shared with Sobel3x3 and Convolve. Nothing is allocated
 // per frame.
@@ -94,6 +99,48 @@ struct GaussianOp {
   }
 };
 
+// --- U1 images --------------------------------------------------------------------------------------------
+
+/// Reads pixels (0 or 1) of a U1 image at any (x, y): outside the image the border's constant (CONSTANT) or
+/// the nearest edge pixel (REPLICATE, and UNDEFINED as the U8 walk computes it).
+struct U1Reader {
+  const MappedImage& in;
+  int width, height;
+  bool constant_border;
+  vx_uint8 constant;
+
+  U1Reader(const MappedImage& image, const vx_border_t& border) noexcept
+      : in(image),
+        width(static_cast<int>(image.width())),
+        height(static_cast<int>(image.height())),
+        constant_border(border.mode == VX_BORDER_CONSTANT),
+        constant(border.constant_value.U1 != vx_false_e ? 1 : 0) {}
+
+  vx_uint8 operator()(int x, int y) const noexcept {
+    if (x < 0 || y < 0 || x >= width || y >= height) {
+      if (constant_border) return constant;
+      x = std::clamp(x, 0, width - 1);
+      y = std::clamp(y, 0, height - 1);
+    }
+    return static_cast<vx_uint8>((in.row(static_cast<vx_uint32>(y))[x / 8] >> (x % 8)) & 1);
+  }
+};
+
+/// U1 out(x, y) = pixel(x, y) (0 or 1) for every pixel, eight to a stored byte.
+template <typename Pixel>
+void for_each_u1_output(const MappedImage& out, Pixel pixel) noexcept {
+  const vx_uint32 width = out.width();
+  for (vx_uint32 y = 0; y < out.height(); ++y) {
+    vx_uint8* o = out.row(y);
+    for (vx_uint32 x = 0; x < width; x += 8) {
+      const vx_uint32 n = std::min<vx_uint32>(8, width - x);
+      unsigned bits = 0;
+      for (vx_uint32 b = 0; b < n; ++b) bits |= static_cast<unsigned>(pixel(x + b, y) & 1) << b;
+      store_u1_bits(o + x / 8, static_cast<vx_uint8>(bits), u1_last_mask(n));
+    }
+  }
+}
+
 // --- the kernel function, validate and valid region (the walk is neighbourhood.hpp's) -------------------
 
 template <typename Op>
@@ -105,6 +152,16 @@ vx_status VX_CALLBACK filter_function(vx_node node, const vx_reference* paramete
   const MappedImage out(image_at(parameters, 1), VX_WRITE_ONLY);
   if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
   if (in.width() != out.width() || in.height() != out.height()) return VX_ERROR_INVALID_PARAMETERS;  // validate allows no other
+  if (as<_vx_image>(parameters[0])->format == VX_DF_IMAGE_U1) {
+    const U1Reader p(in, border);
+    for_each_u1_output(out, [&](vx_uint32 ux, vx_uint32 uy) {
+      const int x = static_cast<int>(ux), y = static_cast<int>(uy);
+      const vx_uint8 v[9] = {p(x - 1, y - 1), p(x, y - 1), p(x + 1, y - 1), p(x - 1, y), p(x, y),
+                             p(x + 1, y),     p(x - 1, y + 1), p(x, y + 1), p(x + 1, y + 1)};
+      return Op::apply(v);
+    });
+    return VX_SUCCESS;
+  }
   const std::ptrdiff_t so = out.stride_x();
   for_each_neighbourhood<vx_uint8>(in, 1, 1, border, [&](const auto& w, vx_uint32 x, vx_uint32 y) {
     const vx_uint8 v[9] = {w(0, 0), w(0, 1), w(0, 2), w(1, 0), w(1, 1), w(1, 2), w(2, 0), w(2, 1), w(2, 2)};
@@ -113,13 +170,25 @@ vx_status VX_CALLBACK filter_function(vx_node node, const vx_reference* paramete
   return VX_SUCCESS;
 }
 
-/// All five: a U8 input, a U8 output of its size, and a border mode these kernels support.
+/// An input of a filter: a U8 image, or a U1 image where the kernel has a U1 form (@p takes_u1).
+vx_status filter_input(vx_node node, const vx_reference parameters[], vx_uint32 index, bool takes_u1, const _vx_image*& input) noexcept {
+  if (!takes_u1) return u8_input(node, parameters, index, "input", input);
+  if (const vx_status s = input_image(node, parameters, index, "input", input); s != VX_SUCCESS) return s;
+  if (input->format != VX_DF_IMAGE_U8 && input->format != VX_DF_IMAGE_U1) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "input has format %s, it must be U8 or U1", format_name(input->format));
+  }
+  return VX_SUCCESS;
+}
+
+/// All five: an input (U8; U1 too for Dilate, Erode and Median: @p TakesU1), an output of its size and
+/// format, and a border mode these kernels support.
+template <bool TakesU1>
 vx_status VX_CALLBACK filter_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
   if (num != 2) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 2 parameters, got %u", num);
   const _vx_image* input = nullptr;
-  if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  if (const vx_status s = filter_input(node, parameters, 0, TakesU1, input); s != VX_SUCCESS) return s;
   if (const vx_status s = neighbourhood_border_parameter(node); s != VX_SUCCESS) return s;
-  if (const vx_status s = output_image(node, parameters, 1, "output", input->width, input->height, VX_DF_IMAGE_U8, metas[1]);
+  if (const vx_status s = output_image(node, parameters, 1, "output", input->width, input->height, input->format, metas[1]);
       s != VX_SUCCESS) {
     return s;
   }
@@ -177,6 +246,21 @@ vx_status VX_CALLBACK non_linear_filter_function(vx_node node, const vx_referenc
   const MappedImage out(image_at(parameters, 3), VX_WRITE_ONLY);
   if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
   if (in.width() != out.width() || in.height() != out.height()) return VX_ERROR_INVALID_PARAMETERS;  // validate allows no other
+  if (as<_vx_image>(parameters[1])->format == VX_DF_IMAGE_U1) {
+    // Pixels are 0 or 1: MIN is 1 when every selected pixel is, MAX when any is, MEDIAN (the value at
+    // index count / 2 of the sorted values) when at most count / 2 of them are 0.
+    const U1Reader p(in, border);
+    const int left = static_cast<int>(radius_x), top = static_cast<int>(radius_y);
+    for_each_u1_output(out, [&](vx_uint32 ux, vx_uint32 uy) {
+      const int x = static_cast<int>(ux) - left, y = static_cast<int>(uy) - top;
+      vx_uint32 ones = 0;
+      for (vx_uint32 i = 0; i < count; ++i) ones += p(x + sel_c[i], y + sel_r[i]);
+      if (function == VX_NONLINEAR_FILTER_MIN) return ones == count ? 1 : 0;
+      if (function == VX_NONLINEAR_FILTER_MAX) return ones != 0 ? 1 : 0;
+      return count - ones <= count / 2 ? 1 : 0;
+    });
+    return VX_SUCCESS;
+  }
   const std::ptrdiff_t so = out.stride_x();
   for_each_neighbourhood<vx_uint8>(in, radius_x, radius_y, border, [&](const auto& w, vx_uint32 x, vx_uint32 y) {
     vx_uint8 result;
@@ -220,7 +304,7 @@ vx_status VX_CALLBACK non_linear_filter_validate(vx_node node, const vx_referenc
     return s;
   }
   const _vx_image* input = nullptr;
-  if (const vx_status s = u8_input(node, parameters, 1, "input", input); s != VX_SUCCESS) return s;
+  if (const vx_status s = filter_input(node, parameters, 1, true, input); s != VX_SUCCESS) return s;
   if (!valid(parameters[2], VX_TYPE_MATRIX)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "mask is not a matrix");
   const auto* mask = static_cast<const _vx_matrix*>(parameters[2]);
   if (mask->data_type != VX_TYPE_UINT8) {
@@ -242,7 +326,7 @@ vx_status VX_CALLBACK non_linear_filter_validate(vx_node node, const vx_referenc
     if (!any) return refuse(node, VX_ERROR_INVALID_VALUE, "mask selects no pixel (every entry is 0)");
   }
   if (const vx_status s = neighbourhood_border_parameter(node); s != VX_SUCCESS) return s;
-  if (const vx_status s = output_image(node, parameters, 3, "output", input->width, input->height, VX_DF_IMAGE_U8, metas[3]); s != VX_SUCCESS) {
+  if (const vx_status s = output_image(node, parameters, 3, "output", input->width, input->height, input->format, metas[3]); s != VX_SUCCESS) {
     return s;
   }
   const vx_kernel_image_valid_rectangle_f callback = &non_linear_filter_valid_rectangle;
@@ -250,11 +334,11 @@ vx_status VX_CALLBACK non_linear_filter_validate(vx_node node, const vx_referenc
 }
 
 constexpr StandardKernelFunctions kFilterKernels[] = {
-    {VX_KERNEL_DILATE_3x3, &filter_function<DilateOp>, &filter_validate},
-    {VX_KERNEL_ERODE_3x3, &filter_function<ErodeOp>, &filter_validate},
-    {VX_KERNEL_MEDIAN_3x3, &filter_function<MedianOp>, &filter_validate},
-    {VX_KERNEL_BOX_3x3, &filter_function<BoxOp>, &filter_validate},
-    {VX_KERNEL_GAUSSIAN_3x3, &filter_function<GaussianOp>, &filter_validate},
+    {VX_KERNEL_DILATE_3x3, &filter_function<DilateOp>, &filter_validate<true>},
+    {VX_KERNEL_ERODE_3x3, &filter_function<ErodeOp>, &filter_validate<true>},
+    {VX_KERNEL_MEDIAN_3x3, &filter_function<MedianOp>, &filter_validate<true>},
+    {VX_KERNEL_BOX_3x3, &filter_function<BoxOp>, &filter_validate<false>},
+    {VX_KERNEL_GAUSSIAN_3x3, &filter_function<GaussianOp>, &filter_validate<false>},
     {VX_KERNEL_NON_LINEAR_FILTER, &non_linear_filter_function, &non_linear_filter_validate},
 };
 

@@ -1,5 +1,5 @@
-// The bitwise standard kernels Not, And, Or and Xor on U8 images, each a function and a validate
-// (standard_kernel_support.hpp).
+// The bitwise standard kernels Not, And, Or and Xor on U8 or U1 images, each a function and a validate
+// (standard_kernel_support.hpp). U1 images go eight pixels (one byte) at a time.
 #include <VX/vx.h>
 
 #include "standard_kernel_support.hpp"
@@ -7,7 +7,22 @@
 namespace vg::openvx {
 namespace {
 
-/// Runs out = op(in1, in2) on the U8 images of parameters 0, 1 and 2 (And, Or, Xor).
+/// An input of a bitwise kernel: an image of format U8 or U1.
+vx_status bitwise_input(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, const _vx_image*& image) noexcept {
+  if (const vx_status s = input_image(node, parameters, index, name, image); s != VX_SUCCESS) return s;
+  if (image->format != VX_DF_IMAGE_U8 && image->format != VX_DF_IMAGE_U1) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "%s has format %s, it must be U8 or U1", name, format_name(image->format));
+  }
+  return VX_SUCCESS;
+}
+
+/// The format of an image parameter while the kernel function runs (validate settled it).
+vx_df_image format_at(const vx_reference* parameters, vx_uint32 index) noexcept {
+  return valid(parameters[index], VX_TYPE_IMAGE) ? as<_vx_image>(parameters[index])->format : static_cast<vx_df_image>(VX_DF_IMAGE_VIRT);
+}
+
+/// Runs out = op(in1, in2) on the images of parameters 0, 1 and 2 (And, Or, Xor): pixel by pixel on U8,
+/// byte by byte on U1 (the operations are bitwise, so a byte of U1 pixels is eight results at once).
 template <typename Op>
 vx_status bitwise_binary(const vx_reference* parameters, vx_uint32 num, Op op) noexcept {
   if (num != 3) return VX_ERROR_INVALID_PARAMETERS;
@@ -15,7 +30,11 @@ vx_status bitwise_binary(const vx_reference* parameters, vx_uint32 num, Op op) n
   const MappedImage in2(image_at(parameters, 1), VX_READ_ONLY);
   const MappedImage out(image_at(parameters, 2), VX_WRITE_ONLY);
   if (const vx_status s = mapped(in1, in2, out); s != VX_SUCCESS) return s;
-  for_each_pixel<vx_uint8, vx_uint8, vx_uint8>(in1, in2, out, op);
+  if (format_at(parameters, 2) == VX_DF_IMAGE_U1) {
+    for_each_u1_byte(in1, in2, out, op);
+  } else {
+    for_each_pixel<vx_uint8, vx_uint8, vx_uint8>(in1, in2, out, op);
+  }
   return VX_SUCCESS;
 }
 
@@ -26,8 +45,8 @@ vx_status bitwise_binary(const vx_reference* parameters, vx_uint32 num, Op op) n
 vx_status VX_CALLBACK not_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
   if (num != 2) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 2 parameters, got %u", num);
   const _vx_image* input = nullptr;
-  if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
-  return output_image(node, parameters, 1, "output", input->width, input->height, VX_DF_IMAGE_U8, metas[1]);
+  if (const vx_status s = bitwise_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  return output_image(node, parameters, 1, "output", input->width, input->height, input->format, metas[1]);
 }
 
 vx_status VX_CALLBACK not_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
@@ -35,7 +54,12 @@ vx_status VX_CALLBACK not_function(vx_node, const vx_reference* parameters, vx_u
   const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
   const MappedImage out(image_at(parameters, 1), VX_WRITE_ONLY);
   if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
-  for_each_pixel<vx_uint8, vx_uint8>(in, out, [](vx_uint8 a) { return static_cast<vx_uint8>(~a); });
+  const auto invert = [](vx_uint8 a) { return static_cast<vx_uint8>(~a); };
+  if (format_at(parameters, 1) == VX_DF_IMAGE_U1) {
+    for_each_u1_byte(in, out, invert);
+  } else {
+    for_each_pixel<vx_uint8, vx_uint8>(in, out, invert);
+  }
   return VX_SUCCESS;
 }
 
@@ -45,10 +69,14 @@ vx_status VX_CALLBACK bitwise_binary_validate(vx_node node, const vx_reference p
   if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
   const _vx_image* in1 = nullptr;
   const _vx_image* in2 = nullptr;
-  if (const vx_status s = u8_input(node, parameters, 0, "in1", in1); s != VX_SUCCESS) return s;
-  if (const vx_status s = u8_input(node, parameters, 1, "in2", in2); s != VX_SUCCESS) return s;
+  if (const vx_status s = bitwise_input(node, parameters, 0, "in1", in1); s != VX_SUCCESS) return s;
+  if (const vx_status s = bitwise_input(node, parameters, 1, "in2", in2); s != VX_SUCCESS) return s;
+  if (in1->format != in2->format) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "in1 is %s but in2 is %s: they must be of one format", format_name(in1->format),
+                  format_name(in2->format));
+  }
   if (const vx_status s = same_size(node, in1, "in1", in2, "in2"); s != VX_SUCCESS) return s;
-  return output_image(node, parameters, 2, "out", in1->width, in1->height, VX_DF_IMAGE_U8, metas[2]);
+  return output_image(node, parameters, 2, "out", in1->width, in1->height, in1->format, metas[2]);
 }
 
 vx_status VX_CALLBACK and_function(vx_node, const vx_reference* parameters, vx_uint32 num) {

@@ -1,5 +1,5 @@
 // The statistics standard kernels (standard_kernel_support.hpp): MeanStdDev (mean and population standard
-// deviation of a U8 image's pixels, as VX_TYPE_FLOAT32 scalars), IntegralImage, Histogram, EqualizeHist and
+// deviation of the pixels of a U8 or U1 image's valid region, as VX_TYPE_FLOAT32 scalars), IntegralImage, Histogram, EqualizeHist and
 // MinMaxLoc.
 #include <VX/vx.h>
 
@@ -51,8 +51,8 @@ vx_status VX_CALLBACK mean_stddev_validate(vx_node node, const vx_reference para
   if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
   const _vx_image* input = nullptr;
   if (const vx_status s = input_image(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
-  if (input->format != VX_DF_IMAGE_U8) {
-    return refuse(node, VX_ERROR_INVALID_FORMAT, "input has format %s, only U8 is supported", format_name(input->format));
+  if (input->format != VX_DF_IMAGE_U8 && input->format != VX_DF_IMAGE_U1) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "input has format %s, it must be U8 or U1", format_name(input->format));
   }
   if (const vx_status s = float32_output(node, parameters, 1, "mean", metas[1]); s != VX_SUCCESS) return s;
   if (parameters[2] == nullptr) return VX_SUCCESS;  // stddev is optional
@@ -77,25 +77,36 @@ struct Wide {
 
 vx_status VX_CALLBACK mean_stddev_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 3) return VX_ERROR_INVALID_PARAMETERS;
-  const MappedImage input(reinterpret_cast<vx_image>(parameters[0]), VX_READ_ONLY);
+  const auto image = reinterpret_cast<vx_image>(parameters[0]);
+  const MappedImage input(image, VX_READ_ONLY);
   if (input.status() != VX_SUCCESS) return input.status();
+  // Over the input's valid region (the conformance suite shrinks it and compares against those pixels).
+  vx_rectangle_t rect{0, 0, input.width(), input.height()};
+  if (vxGetValidRegionImage(image, &rect) != VX_SUCCESS || rect.end_x > input.width() || rect.end_y > input.height() ||
+      rect.start_x >= rect.end_x || rect.start_y >= rect.end_y) {
+    rect = vx_rectangle_t{0, 0, input.width(), input.height()};
+  }
+  const bool u1 = image->format == VX_DF_IMAGE_U1;
   // The sum and the sum of squares are integers and exact in 64 bits (at most 2^32 pixels of 255^2). The
   // variance's numerator, N * sum(p^2) - (sum p)^2 = N^2 * variance, is exact in 128 bits (Wide), so the only
   // roundings are the final conversions and divisions in double: far below a float's precision.
   std::uint64_t sum = 0, sum_of_squares = 0;
-  const vx_uint32 width = input.width();
   const bool packed = input.stride_x() == 1;
-  for (vx_uint32 y = 0; y < input.height(); ++y) {
+  for (vx_uint32 y = rect.start_y; y < rect.end_y; ++y) {
     const vx_uint8* row = input.row(y);
     std::uint64_t row_sum = 0, row_squares = 0;
-    if (packed) {
-      for (vx_uint32 x = 0; x < width; ++x) {
+    if (u1) {
+      // Pixels are 0 or 1: the sum of squares is the sum.
+      for (vx_uint32 x = rect.start_x; x < rect.end_x; ++x) row_sum += (row[x / 8] >> (x % 8)) & 1u;
+      row_squares = row_sum;
+    } else if (packed) {
+      for (vx_uint32 x = rect.start_x; x < rect.end_x; ++x) {
         const std::uint32_t p = row[x];
         row_sum += p;
         row_squares += p * p;
       }
     } else {
-      for (vx_uint32 x = 0; x < width; ++x) {
+      for (vx_uint32 x = rect.start_x; x < rect.end_x; ++x) {
         const std::uint32_t p = row[static_cast<std::ptrdiff_t>(x) * input.stride_x()];
         row_sum += p;
         row_squares += p * p;
@@ -104,7 +115,7 @@ vx_status VX_CALLBACK mean_stddev_function(vx_node, const vx_reference* paramete
     sum += row_sum;
     sum_of_squares += row_squares;
   }
-  const std::uint64_t count = static_cast<std::uint64_t>(width) * input.height();
+  const std::uint64_t count = static_cast<std::uint64_t>(rect.end_x - rect.start_x) * (rect.end_y - rect.start_y);
   const double numerator = (Wide::product(count, sum_of_squares) - Wide::product(sum, sum)).to_double();
   const double n = static_cast<double>(count);
   vx_float32 mean = static_cast<vx_float32>(static_cast<double>(sum) / n);

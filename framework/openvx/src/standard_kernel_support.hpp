@@ -50,7 +50,7 @@ vx_status VX_CALLBACK not_validate(vx_node node, const vx_reference parameters[]
 vx_status VX_CALLBACK and_function(vx_node node, const vx_reference* parameters, vx_uint32 num);
 vx_status VX_CALLBACK or_function(vx_node node, const vx_reference* parameters, vx_uint32 num);
 vx_status VX_CALLBACK xor_function(vx_node node, const vx_reference* parameters, vx_uint32 num);
-/// And, Or and Xor: two U8 images of one size in, a U8 image of that size out.
+/// And, Or and Xor: two images of one size and format (U8 or U1) in, an image of that size and format out.
 vx_status VX_CALLBACK bitwise_binary_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]);
 vx_status VX_CALLBACK mean_stddev_function(vx_node node, const vx_reference* parameters, vx_uint32 num);
 vx_status VX_CALLBACK mean_stddev_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]);
@@ -184,6 +184,78 @@ void for_each_pixel(const MappedImage& in1, const MappedImage& in2, const Mapped
     } else {
       for (vx_uint32 x = 0; x < width; ++x) store<Out>(o + x * out_step, op(load<In1>(a + x * step1), load<In2>(b + x * step2)));
     }
+  }
+}
+
+
+// --- U1 images ------------------------------------------------------------------------------------------
+// Eight pixels to a byte, pixel x at bit x % 8 of byte x / 8 of its row (a whole-image map starts on a
+// byte: U1 regions start at multiples of 8). The last byte of a row may hold bits past the width: those
+// belong to the parent of a region, so the kernels below keep them as they are.
+
+/// The bits of a row's last byte that are pixels (all eight when the width is a multiple of 8).
+inline vx_uint8 u1_last_mask(vx_uint32 width) noexcept {
+  return width % 8 == 0 ? vx_uint8{0xFF} : static_cast<vx_uint8>((1u << (width % 8)) - 1);
+}
+
+/// Stores @p bits as the U1 byte at @p o, only the bits @p mask selects.
+inline void store_u1_bits(vx_uint8* o, vx_uint8 bits, vx_uint8 mask) noexcept {
+  *o = mask == 0xFF ? bits : static_cast<vx_uint8>((*o & ~mask) | (bits & mask));
+}
+
+/// out = op(in) byte by byte over U1 images (Not): eight pixels at a time.
+template <typename Op>
+void for_each_u1_byte(const MappedImage& in, const MappedImage& out, Op op) noexcept {
+  const vx_uint32 bytes = (out.width() + 7) / 8;
+  const vx_uint8 last = u1_last_mask(out.width());
+  for (vx_uint32 y = 0; y < out.height(); ++y) {
+    const vx_uint8* a = in.row(y);
+    vx_uint8* o = out.row(y);
+    for (vx_uint32 i = 0; i + 1 < bytes; ++i) o[i] = op(a[i]);
+    store_u1_bits(o + bytes - 1, op(a[bytes - 1]), last);
+  }
+}
+
+/// out = op(in1, in2) byte by byte over U1 images (And, Or, Xor).
+template <typename Op>
+void for_each_u1_byte(const MappedImage& in1, const MappedImage& in2, const MappedImage& out, Op op) noexcept {
+  const vx_uint32 bytes = (out.width() + 7) / 8;
+  const vx_uint8 last = u1_last_mask(out.width());
+  for (vx_uint32 y = 0; y < out.height(); ++y) {
+    const vx_uint8* a = in1.row(y);
+    const vx_uint8* b = in2.row(y);
+    vx_uint8* o = out.row(y);
+    for (vx_uint32 i = 0; i + 1 < bytes; ++i) o[i] = op(a[i], b[i]);
+    store_u1_bits(o + bytes - 1, op(a[bytes - 1], b[bytes - 1]), last);
+  }
+}
+
+/// U1 out(x, y) = pred(in(x, y)) for an input of pixels of type In (Threshold, ConvertDepth to U1).
+template <typename In, typename Pred>
+void pack_u1(const MappedImage& in, const MappedImage& out, Pred pred) noexcept {
+  const std::ptrdiff_t step = in.stride_x();
+  const vx_uint32 width = out.width();
+  for (vx_uint32 y = 0; y < out.height(); ++y) {
+    const vx_uint8* a = in.row(y);
+    vx_uint8* o = out.row(y);
+    for (vx_uint32 x = 0; x < width; x += 8) {
+      const vx_uint32 n = width - x < 8 ? width - x : 8;
+      unsigned bits = 0;
+      for (vx_uint32 b = 0; b < n; ++b) bits |= (pred(load<In>(a + (x + b) * step)) ? 1u : 0u) << b;
+      store_u1_bits(o + x / 8, static_cast<vx_uint8>(bits), n == 8 ? vx_uint8{0xFF} : u1_last_mask(n));
+    }
+  }
+}
+
+/// out(x, y) = op(U1 in(x, y)) for an output of pixels of type Out (ConvertDepth from U1).
+template <typename Out, typename Op>
+void unpack_u1(const MappedImage& in, const MappedImage& out, Op op) noexcept {
+  const std::ptrdiff_t step = out.stride_x();
+  const vx_uint32 width = out.width();
+  for (vx_uint32 y = 0; y < out.height(); ++y) {
+    const vx_uint8* a = in.row(y);
+    vx_uint8* o = out.row(y);
+    for (vx_uint32 x = 0; x < width; ++x) store<Out>(o + x * step, op(((a[x / 8] >> (x % 8)) & 1u) != 0));
   }
 }
 
