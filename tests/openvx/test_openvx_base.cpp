@@ -1039,3 +1039,26 @@ TEST_F(OpenVx, AReleasedHandleNeverNamesALaterObject) {
   EXPECT_EQ(vxReleaseContext(&fresh), VX_SUCCESS);
 }
 }  // namespace
+
+namespace {
+// Releasing a graph releases its nodes: a node handle the application kept no longer counts in
+// VX_CONTEXT_REFERENCES (the conformance suite's vxNot.Sizes never releases its node), yet stays usable.
+TEST_F(OpenVx, ANodeKeptPastItsGraphIsNotCounted) {
+  vx_uint32 before = 0, with_graph = 0, after = 0;
+  ASSERT_EQ(vxQueryContext(context_, VX_CONTEXT_REFERENCES, &before, sizeof before), VX_SUCCESS);
+  vx_image in = vxCreateImage(context_, 8, 8, VX_DF_IMAGE_U8), out = vxCreateImage(context_, 8, 8, VX_DF_IMAGE_U8);
+  vx_graph graph = vxCreateGraph(context_);
+  vx_node node = vxNotNode(graph, in, out);
+  ASSERT_EQ(vxQueryContext(context_, VX_CONTEXT_REFERENCES, &with_graph, sizeof with_graph), VX_SUCCESS);
+  EXPECT_EQ(with_graph, before + 4);
+  EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseImage(&in), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseImage(&out), VX_SUCCESS);
+  ASSERT_EQ(vxQueryContext(context_, VX_CONTEXT_REFERENCES, &after, sizeof after), VX_SUCCESS);
+  EXPECT_EQ(after, before);
+  vx_uint32 count = 0;
+  EXPECT_EQ(vxQueryNode(node, VX_NODE_PARAMETERS, &count, sizeof count), VX_SUCCESS);
+  EXPECT_EQ(count, 2u);
+  EXPECT_EQ(vxReleaseNode(&node), VX_SUCCESS);
+}
+}  // namespace
