@@ -1,5 +1,6 @@
-// The standard kernels that filter with a Gaussian and scale down: GaussianPyramid and HalfScaleGaussian,
-// each a function and a validate (standard_kernel_support.hpp).
+// The standard kernels that filter with a Gaussian and scale: GaussianPyramid, HalfScaleGaussian,
+// LaplacianPyramid and LaplacianReconstruct, each a function and a validate (standard_kernel_support.hpp).
+// The Laplacian pair is described at its code below.
 //
 // GaussianPyramid: a U8 image in, a U8 pyramid out (scale VX_SCALE_PYRAMID_HALF or VX_SCALE_PYRAMID_ORB,
 // level 0 of the input's size). Level 0 is a copy of the input; level n is level n - 1 filtered with the
@@ -66,57 +67,79 @@ struct Binomial<2> {
   static constexpr unsigned shift = 8;
 };
 
+/// Pixels of type T: a mapped image plane, or a scratch buffer of the node's local data.
+template <typename T>
+struct Plane {
+  vx_uint8* base = nullptr;
+  std::ptrdiff_t step_x = sizeof(T), step_y = 0;
+  vx_uint32 width = 0, height = 0;
+
+  vx_uint8* row(vx_uint32 y) const noexcept { return base + static_cast<std::ptrdiff_t>(y) * step_y; }
+  T at(vx_uint32 x, vx_uint32 y) const noexcept { return load<T>(row(y) + static_cast<std::ptrdiff_t>(x) * step_x); }
+  void put(vx_uint32 x, vx_uint32 y, T v) const noexcept { store<T>(row(y) + static_cast<std::ptrdiff_t>(x) * step_x, v); }
+};
+
+template <typename T>
+Plane<T> plane_of(const MappedImage& m) noexcept {
+  return {m.row(0), m.stride_x(), m.addressing().stride_y, m.width(), m.height()};
+}
+
+/// A packed width x height scratch plane at @p base.
+inline Plane<vx_uint8> scratch_plane(vx_uint8* base, vx_uint32 width, vx_uint32 height) noexcept {
+  return {base, 1, static_cast<std::ptrdiff_t>(width), width, height};
+}
+
 /// The filtered value of the window whose row r starts at rows[r] + first, columns @p step bytes apart.
-template <int R>
+/// Pixels of type T hold 0..255 (U8, or a Gaussian level kept in an S16 plane).
+template <int R, typename T>
 vx_uint8 filtered(const vx_uint8* const* rows, std::ptrdiff_t first, std::ptrdiff_t step) noexcept {
   unsigned sum = 0;
   for (int r = 0; r <= 2 * R; ++r) {
     const vx_uint8* p = rows[r] + first;
     unsigned row_sum = 0;
-    for (int c = 0; c <= 2 * R; ++c) row_sum += Binomial<R>::weights[c] * p[c * step];
+    for (int c = 0; c <= 2 * R; ++c) row_sum += Binomial<R>::weights[c] * static_cast<unsigned>(load<T>(p + c * step));
     sum += Binomial<R>::weights[r] * row_sum;
   }
-  return static_cast<vx_uint8>(sum >> Binomial<R>::shift);  // at most 255 * 2^(2 * shift / 2) >> shift = 255
+  return static_cast<vx_uint8>(sum >> Binomial<R>::shift);  // the weights sum to 2^shift: at most 255
 }
 
 /// out = in filtered with the binomial window of radius R, sampled by nearest neighbour at out's size.
-template <int R>
-void filter_and_scale(const MappedImage& in, const MappedImage& out, const vx_border_t& border) noexcept {
-  const vx_uint32 iw = in.width(), ih = in.height(), ow = out.width(), oh = out.height();
-  const std::ptrdiff_t si = in.stride_x(), so = out.stride_x();
+template <int R, typename In, typename Out>
+void filter_and_scale(const Plane<In>& in, const Plane<Out>& out, const vx_border_t& border) noexcept {
+  const vx_uint32 iw = in.width, ih = in.height, ow = out.width, oh = out.height;
+  const std::ptrdiff_t si = in.step_x;
   constexpr int side = 2 * R + 1;
   const vx_uint8* rows[side] = {};  // the window rows of an interior output row
-  vx_uint8 buffer[side * side];  // an edge pixel's window with the border applied
+  In buffer[side * side];           // an edge pixel's window with the border applied
   const vx_uint8* buffer_rows[side];
-  for (int r = 0; r < side; ++r) buffer_rows[r] = buffer + r * side;
+  for (int r = 0; r < side; ++r) buffer_rows[r] = reinterpret_cast<const vx_uint8*>(buffer + r * side);
   const bool constant = border.mode == VX_BORDER_CONSTANT;
-  const vx_uint8 value = border.constant_value.U8;
+  const auto value = static_cast<In>(border.constant_value.U8);
   for (vx_uint32 y = 0; y < oh; ++y) {
     const vx_uint32 sy = nearest_source(y, ih, oh);
     const bool rows_inside = sy >= static_cast<vx_uint32>(R) && sy + R < ih;
     if (rows_inside) {
       for (int r = 0; r < side; ++r) rows[r] = in.row(sy - R + static_cast<vx_uint32>(r));
     }
-    vx_uint8* o = out.row(y);
     for (vx_uint32 x = 0; x < ow; ++x) {
       const vx_uint32 sx = nearest_source(x, iw, ow);
       vx_uint8 result;
       if (rows_inside && sx >= static_cast<vx_uint32>(R) && sx + R < iw) {
-        result = filtered<R>(rows, static_cast<std::ptrdiff_t>(sx - R) * si, si);
+        result = filtered<R, In>(rows, static_cast<std::ptrdiff_t>(sx - R) * si, si);
       } else {
         for (int r = 0; r < side; ++r) {
           const long long yy = static_cast<long long>(sy) + r - R;
           const bool row_in = yy >= 0 && yy < static_cast<long long>(ih);
-          const vx_uint8* row = in.row(static_cast<vx_uint32>(std::clamp<long long>(yy, 0, ih - 1)));
+          const auto cy = static_cast<vx_uint32>(std::clamp<long long>(yy, 0, ih - 1));
           for (int c = 0; c < side; ++c) {
             const long long xx = static_cast<long long>(sx) + c - R;
             const bool in_image = row_in && xx >= 0 && xx < static_cast<long long>(iw);
-            buffer[r * side + c] = (!in_image && constant) ? value : row[std::clamp<long long>(xx, 0, iw - 1) * si];
+            buffer[r * side + c] = (!in_image && constant) ? value : in.at(static_cast<vx_uint32>(std::clamp<long long>(xx, 0, iw - 1)), cy);
           }
         }
-        result = filtered<R>(buffer_rows, 0, 1);
+        result = filtered<R, In>(buffer_rows, 0, sizeof(In));
       }
-      o[static_cast<std::ptrdiff_t>(x) * so] = result;
+      out.put(x, y, static_cast<Out>(result));
     }
   }
 }
@@ -182,7 +205,7 @@ vx_status VX_CALLBACK gaussian_pyramid_function(vx_node node, const vx_reference
     const MappedImage previous(pyramid->images[level - 1], VX_READ_ONLY);
     const MappedImage current(pyramid->images[level], VX_WRITE_ONLY);
     if (const vx_status s = mapped(previous, current); s != VX_SUCCESS) return s;
-    filter_and_scale<2>(previous, current, border);
+    filter_and_scale<2>(plane_of<vx_uint8>(previous), plane_of<vx_uint8>(current), border);
   }
   return VX_SUCCESS;
 }
@@ -260,9 +283,9 @@ vx_status VX_CALLBACK half_scale_gaussian_function(vx_node node, const vx_refere
   if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
   if (out.width() != (in.width() + 1) / 2 || out.height() != (in.height() + 1) / 2) return VX_ERROR_INVALID_PARAMETERS;
   switch (kernel_size) {
-    case 1: filter_and_scale<0>(in, out, border); return VX_SUCCESS;
-    case 3: filter_and_scale<1>(in, out, border); return VX_SUCCESS;
-    case 5: filter_and_scale<2>(in, out, border); return VX_SUCCESS;
+    case 1: filter_and_scale<0>(plane_of<vx_uint8>(in), plane_of<vx_uint8>(out), border); return VX_SUCCESS;
+    case 3: filter_and_scale<1>(plane_of<vx_uint8>(in), plane_of<vx_uint8>(out), border); return VX_SUCCESS;
+    case 5: filter_and_scale<2>(plane_of<vx_uint8>(in), plane_of<vx_uint8>(out), border); return VX_SUCCESS;
     default: return VX_ERROR_INVALID_VALUE;  // a virtual scalar set to another size while the graph ran
   }
 }
@@ -311,9 +334,246 @@ vx_status VX_CALLBACK half_scale_gaussian_validate(vx_node node, const vx_refere
   return vxSetMetaFormatAttribute(metas[1], VX_VALID_RECT_CALLBACK, &callback, sizeof callback);
 }
 
+// --- LaplacianPyramid and LaplacianReconstruct -----------------------------------------------------------
+
+/// 4 * ((the lower level g, zero-inserted to twice its size, under the 5x5 binomial window) >> 8) at
+/// (x, y): the expansion both Laplacian kernels use (the division truncates before the 4, as in the
+/// conformance reference). Only the even positions of the zero-inserted image weigh: taps 1 6 1 on lower
+/// pixels x/2 - 1, x/2, x/2 + 1 for an even x, 4 4 on (x - 1)/2, (x + 1)/2 for an odd one. Outside g
+/// the lower level's nearest pixel stands (the specification asks for REPLICATE here, whatever the node's
+/// border); g's values are taken saturated to 0..255 (an S16 input of LaplacianReconstruct).
+template <typename T>
+int expanded(const Plane<T>& g, vx_uint32 x, vx_uint32 y) noexcept {
+  auto taps = [](vx_uint32 v, long long (&at)[3], unsigned (&w)[3]) {
+    const long long h = static_cast<long long>(v / 2);
+    if (v % 2 == 0) {
+      at[0] = h - 1, at[1] = h, at[2] = h + 1;
+      w[0] = 1, w[1] = 6, w[2] = 1;
+      return 3;
+    }
+    at[0] = h, at[1] = h + 1;
+    w[0] = 4, w[1] = 4;
+    return 2;
+  };
+  long long ax[3], ay[3];
+  unsigned wx[3], wy[3];
+  const int nx = taps(x, ax, wx), ny = taps(y, ay, wy);
+  const long long gw = g.width, gh = g.height;
+  unsigned sum = 0;
+  for (int r = 0; r < ny; ++r) {
+    const auto cy = static_cast<vx_uint32>(std::clamp<long long>(ay[r], 0, gh - 1));
+    unsigned row_sum = 0;
+    for (int c = 0; c < nx; ++c) {
+      const int v = g.at(static_cast<vx_uint32>(std::clamp<long long>(ax[c], 0, gw - 1)), cy);
+      row_sum += wx[c] * static_cast<unsigned>(std::clamp(v, 0, 255));
+    }
+    sum += wy[r] * row_sum;
+  }
+  return static_cast<int>(sum >> 8) * 4;
+}
+
+/// Laplacian level = g_level - expanded(g_lower), saturated to S16 (in place when g_level is the level).
+template <typename Level, typename Lower>
+void difference_level(const Plane<Level>& g_level, const Plane<Lower>& g_lower, const Plane<vx_int16>& out) noexcept {
+  for (vx_uint32 y = 0; y < out.height; ++y) {
+    for (vx_uint32 x = 0; x < out.width; ++x) {
+      const int v = static_cast<int>(g_level.at(x, y)) - expanded(g_lower, x, y);
+      out.put(x, y, static_cast<vx_int16>(std::clamp(v, -32768, 32767)));
+    }
+  }
+}
+
+/// The size of level @p levels of a half-scale pyramid whose level 0 is @p w x @p h.
+void halved(vx_size levels, vx_uint32& w, vx_uint32& h) noexcept {
+  for (vx_size l = 0; l < levels; ++l) {
+    w = (w + 1) / 2;
+    h = (h + 1) / 2;
+  }
+}
+
+/// Calls @p f with @p m as a plane of its pixel type: S16 when @p s16, U8 otherwise.
+template <typename F>
+void as_plane(const MappedImage& m, bool s16, F&& f) {
+  if (s16) {
+    f(plane_of<vx_int16>(m));
+  } else {
+    f(plane_of<vx_uint8>(m));
+  }
+}
+
+bool is_s16(vx_image image) noexcept { return image->format == VX_DF_IMAGE_S16; }
+
+// LaplacianPyramid: input U8; laplacian, an S16 pyramid of L levels (scale HALF, level 0 the input's
+// size); output U8 or S16, Gaussian level L. With G_0 the input and G_{i+1} the Gaussian pyramid's next
+// level (GaussianPyramid's filter and sampling, under REPLICATE as the specification asks whatever the
+// node's border), laplacian level i = G_i - expanded(G_{i+1}). Nothing is allocated: G_1 .. G_{L-1} are
+// first built in the laplacian levels of their sizes (S16 holds 0..255) and G_L in output, then level i is
+// rewritten in place, lowest index first, while level i + 1 still holds G_{i+1}.
+vx_status VX_CALLBACK laplacian_pyramid_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 3 || !valid(parameters[1], VX_TYPE_PYRAMID)) return VX_ERROR_INVALID_PARAMETERS;
+  vx_border_t replicate{};
+  replicate.mode = VX_BORDER_REPLICATE;
+  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[1]);
+  const std::size_t levels = pyramid->images.size();
+  if (levels == 0) return VX_ERROR_INVALID_PARAMETERS;
+  const vx_image input = image_at(parameters, 0), output = image_at(parameters, 2);
+  // The Gaussian levels 1 .. L.
+  for (std::size_t i = 1; i <= levels; ++i) {
+    const vx_image from_image = i == 1 ? input : pyramid->images[i - 1], to_image = i == levels ? output : pyramid->images[i];
+    const MappedImage from(from_image, VX_READ_ONLY);
+    const MappedImage to(to_image, VX_WRITE_ONLY);
+    if (const vx_status s = mapped(from, to); s != VX_SUCCESS) return s;
+    as_plane(from, is_s16(from_image), [&](const auto& f) {
+      as_plane(to, is_s16(to_image), [&](const auto& t) { filter_and_scale<2>(f, t, replicate); });
+    });
+  }
+  // The differences.
+  for (std::size_t i = 0; i < levels; ++i) {
+    const vx_image lower_image = i + 1 == levels ? output : pyramid->images[i + 1];
+    const MappedImage level(pyramid->images[i], i == 0 ? VX_WRITE_ONLY : VX_READ_AND_WRITE);
+    const MappedImage lower(lower_image, VX_READ_ONLY);
+    const MappedImage in(input, VX_READ_ONLY);
+    if (const vx_status s = mapped(level, lower, in); s != VX_SUCCESS) return s;
+    const Plane<vx_int16> out = plane_of<vx_int16>(level);
+    as_plane(lower, is_s16(lower_image), [&](const auto& g_lower) {
+      if (i == 0) {
+        difference_level(plane_of<vx_uint8>(in), g_lower, out);
+      } else {
+        difference_level(out, g_lower, out);
+      }
+    });
+  }
+  return VX_SUCCESS;
+}
+
+/// The format an output of U8 or S16 gets: the one it was made with when it is one of them (another is
+/// refused by output_image), U8 when left open.
+vx_df_image u8_or_s16_output(vx_reference parameter) noexcept {
+  if (!valid(parameter, VX_TYPE_IMAGE)) return VX_DF_IMAGE_U8;
+  const vx_df_image declared = reinterpret_cast<vx_image>(parameter)->declared_format;
+  return declared == VX_DF_IMAGE_S16 ? static_cast<vx_df_image>(VX_DF_IMAGE_S16) : static_cast<vx_df_image>(VX_DF_IMAGE_U8);
+}
+
+vx_status VX_CALLBACK laplacian_pyramid_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
+  const _vx_image* input = nullptr;
+  if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  if (!valid(parameters[1], VX_TYPE_PYRAMID) || metas[1] == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "laplacian is not a pyramid");
+  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[1]);
+  if (pyramid->scale != VX_SCALE_PYRAMID_HALF) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS, "laplacian has scale %g, only VX_SCALE_PYRAMID_HALF is supported",
+                  static_cast<double>(pyramid->scale));
+  }
+  if ((pyramid->width != 0 && pyramid->width != input->width) || (pyramid->height != 0 && pyramid->height != input->height)) {
+    return refuse(node, VX_ERROR_INVALID_DIMENSION, "laplacian's level 0 is %ux%u but input is %ux%u: they must be the same size",
+                  pyramid->width, pyramid->height, input->width, input->height);
+  }
+  if (pyramid->format != VX_DF_IMAGE_VIRT && pyramid->format != VX_DF_IMAGE_S16) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "laplacian has format %s, only S16 is supported", format_name(pyramid->format));
+  }
+  vx_uint32 w = input->width, h = input->height;
+  halved(pyramid->levels, w, h);
+  if (const vx_status s = output_image(node, parameters, 2, "output", w, h, u8_or_s16_output(parameters[2]), metas[2]); s != VX_SUCCESS) return s;
+  metas[1]->levels = pyramid->levels;
+  metas[1]->scale = pyramid->scale;
+  metas[1]->image_width = input->width;
+  metas[1]->image_height = input->height;
+  metas[1]->image_format = VX_DF_IMAGE_S16;
+  return VX_SUCCESS;
+}
+
+// LaplacianReconstruct: laplacian, an S16 pyramid of L levels (scale HALF); input U8 or S16, of the size
+// level L would have; output U8 or S16 of level 0's size. I_L = input, I_i = expanded(I_{i+1}) + laplacian
+// level i, I_1 .. I_{L-1} kept as U8 (the next expansion takes them saturated to 0..255, as the
+// conformance reference does), I_0 saturated to the output's format. R_{L-1} .. R_1 alternate between two scratch planes of level 1's size in the node's local data,
+// sized at validation and allocated when the graph is set up.
+vx_status VX_CALLBACK laplacian_reconstruct_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 3 || !valid(parameters[0], VX_TYPE_PYRAMID)) return VX_ERROR_INVALID_PARAMETERS;
+  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[0]);
+  const std::size_t levels = pyramid->images.size();
+  if (levels == 0) return VX_ERROR_INVALID_PARAMETERS;
+  const vx_uint32 w1 = levels > 1 ? pyramid->images[1]->width : 0, h1 = levels > 1 ? pyramid->images[1]->height : 0;
+  const std::size_t plane_bytes = static_cast<std::size_t>(w1) * h1;
+  auto* scratch = static_cast<vx_uint8*>(node->local_data);
+  if (levels > 1 && (scratch == nullptr || node->local_data_size < 2 * plane_bytes)) return VX_ERROR_NO_MEMORY;
+  const MappedImage input(image_at(parameters, 1), VX_READ_ONLY);
+  if (const vx_status s = input.status(); s != VX_SUCCESS) return s;
+  for (std::size_t l = levels; l-- > 0;) {
+    const MappedImage detail(pyramid->images[l], VX_READ_ONLY);
+    if (const vx_status s = detail.status(); s != VX_SUCCESS) return s;
+    const Plane<vx_int16> d = plane_of<vx_int16>(detail);
+    // I_l = expanded(I_{l+1}) + L_l into a plane of To (U8 saturates to 0..255, S16 to its range).
+    auto reconstruct = [&](const auto& lower, const auto& to) {
+      using To = decltype(to.at(0, 0));
+      constexpr int low = sizeof(To) == 1 ? 0 : -32768, high = sizeof(To) == 1 ? 255 : 32767;
+      for (vx_uint32 y = 0; y < to.height; ++y) {
+        for (vx_uint32 x = 0; x < to.width; ++x) to.put(x, y, static_cast<To>(std::clamp(expanded(lower, x, y) + d.at(x, y), low, high)));
+      }
+    };
+    auto into = [&](const auto& lower) -> vx_status {
+      if (l > 0) {
+        reconstruct(lower, scratch_plane(scratch + (l % 2) * plane_bytes, d.width, d.height));
+        return VX_SUCCESS;
+      }
+      const vx_image output = image_at(parameters, 2);
+      const MappedImage out(output, VX_WRITE_ONLY);
+      if (const vx_status s = out.status(); s != VX_SUCCESS) return s;
+      as_plane(out, is_s16(output), [&](const auto& o) { reconstruct(lower, o); });
+      return VX_SUCCESS;
+    };
+    vx_status status = VX_SUCCESS;
+    if (l + 1 == levels) {
+      as_plane(input, is_s16(image_at(parameters, 1)), [&](const auto& i) { status = into(i); });
+    } else {
+      status = into(scratch_plane(scratch + ((l + 1) % 2) * plane_bytes, pyramid->images[l + 1]->width, pyramid->images[l + 1]->height));
+    }
+    if (status != VX_SUCCESS) return status;
+  }
+  return VX_SUCCESS;
+}
+
+vx_status VX_CALLBACK laplacian_reconstruct_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
+  if (!valid(parameters[0], VX_TYPE_PYRAMID)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "laplacian is not a pyramid");
+  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[0]);
+  if (pyramid->format == VX_DF_IMAGE_VIRT || pyramid->width == 0 || pyramid->height == 0) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS, "laplacian is a virtual pyramid no node before this one produces (no size or format)");
+  }
+  if (pyramid->format != VX_DF_IMAGE_S16) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "laplacian has format %s, only S16 is supported", format_name(pyramid->format));
+  }
+  if (pyramid->scale != VX_SCALE_PYRAMID_HALF) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS, "laplacian has scale %g, only VX_SCALE_PYRAMID_HALF is supported",
+                  static_cast<double>(pyramid->scale));
+  }
+  const _vx_image* input = nullptr;
+  if (const vx_status s = input_image(node, parameters, 1, "input", input); s != VX_SUCCESS) return s;
+  if (!u8_or_s16(input->format)) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "input has format %s, only U8 and S16 are supported", format_name(input->format));
+  }
+  vx_uint32 w = pyramid->width, h = pyramid->height;
+  halved(pyramid->levels, w, h);
+  if (input->width != w || input->height != h) {
+    return refuse(node, VX_ERROR_INVALID_DIMENSION, "input is %ux%u but must be the size below the laplacian's last level: %ux%u",
+                  input->width, input->height, w, h);
+  }
+  if (const vx_status s = output_image(node, parameters, 2, "output", pyramid->width, pyramid->height, u8_or_s16_output(parameters[2]), metas[2]);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  // Two scratch planes of level 1's size (none for one level), allocated with the node's local data
+  // when the graph is set up, so the kernel allocates nothing per frame.
+  vx_uint32 w1 = pyramid->width, h1 = pyramid->height;
+  halved(1, w1, h1);
+  node->local_data_size = pyramid->levels > 1 ? 2 * static_cast<vx_size>(w1) * h1 : 0;
+  return VX_SUCCESS;
+}
+
 constexpr StandardKernelFunctions kPyramidKernels[] = {
     {VX_KERNEL_GAUSSIAN_PYRAMID, &gaussian_pyramid_function, &gaussian_pyramid_validate},
     {VX_KERNEL_HALFSCALE_GAUSSIAN, &half_scale_gaussian_function, &half_scale_gaussian_validate},
+    {VX_KERNEL_LAPLACIAN_PYRAMID, &laplacian_pyramid_function, &laplacian_pyramid_validate},
+    {VX_KERNEL_LAPLACIAN_RECONSTRUCT, &laplacian_reconstruct_function, &laplacian_reconstruct_validate},
 };
 
 }  // namespace

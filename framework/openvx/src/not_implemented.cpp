@@ -36,12 +36,6 @@ VX_API_ENTRY vx_node VX_API_CALL vxNonMaxSuppressionNode(vx_graph graph, vx_imag
 // Node creators: filters.
 
 // Node creators: pyramids.
-VX_API_ENTRY vx_node VX_API_CALL vxLaplacianPyramidNode(vx_graph graph, vx_image, vx_pyramid, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxLaplacianReconstructNode(vx_graph graph, vx_pyramid, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
 
 // Node creators: arithmetic, statistics and bitwise functions.
 
