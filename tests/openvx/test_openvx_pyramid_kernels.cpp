@@ -1,5 +1,6 @@
-// GaussianPyramid and HalfScaleGaussian: results exact to the specification (and to the Khronos conformance
-// reference), formats refused with a reason, in graphs and in immediate mode.
+// GaussianPyramid, HalfScaleGaussian, LaplacianPyramid and LaplacianReconstruct: results exact to the
+// specification (and to the Khronos conformance reference), formats refused with a reason, in graphs and in
+// immediate mode.
 //
 // The reference here is written plainly: the binomial window ([1 2 1] or [1 4 6 4 1], both ways, the sum
 // truncated) over the whole image under the border, then nearest-neighbour sampling with the source pixel
@@ -299,6 +300,127 @@ TEST_F(OpenVx, HalfScaleGaussianValidRegion) {
   }
 }
 
+// --- LaplacianPyramid and LaplacianReconstruct --------------------------------------------------------------
+
+/// 4 * ((the 5x5 binomial of g zero-inserted to w x h, g's pixels replicated outside it) >> 8), written as
+/// the specification's sum over the whole window.
+Pixels<int> expand(const Pixels<int>& g, vx_uint32 w, vx_uint32 h) {
+  static const int kW[5] = {1, 4, 6, 4, 1};
+  Pixels<int> out(w, h);
+  for (vx_uint32 y = 0; y < h; ++y) {
+    for (vx_uint32 x = 0; x < w; ++x) {
+      int sum = 0;
+      for (int r = -2; r <= 2; ++r) {
+        for (int c = -2; c <= 2; ++c) {
+          const int xx = static_cast<int>(x) + c, yy = static_cast<int>(y) + r;
+          if (((xx % 2) + 2) % 2 != 0 || ((yy % 2) + 2) % 2 != 0) continue;  // the inserted zeros
+          const int gx = std::clamp(xx / 2 - (xx < 0 ? 1 : 0), 0, static_cast<int>(g.width) - 1);
+          const int gy = std::clamp(yy / 2 - (yy < 0 ? 1 : 0), 0, static_cast<int>(g.height) - 1);
+          sum += kW[r + 2] * kW[c + 2] * std::clamp(g.at(static_cast<vx_uint32>(gx), static_cast<vx_uint32>(gy)), 0, 255);
+        }
+      }
+      out.at(x, y) = (sum >> 8) * 4;
+    }
+  }
+  return out;
+}
+
+Pixels<int> widen(const U8& p) {
+  Pixels<int> out(p.width, p.height);
+  for (std::size_t i = 0; i < p.values.size(); ++i) out.values[i] = p.values[i];
+  return out;
+}
+
+/// The laplacian levels and the lowest Gaussian level of @p in (L levels).
+void reference_laplacian(const U8& in, vx_size levels, std::vector<Pixels<vx_int16>>& laplacian, U8& lowest) {
+  const std::vector<U8> g = reference_pyramid(in, levels + 1, VX_SCALE_PYRAMID_HALF, border_of(VX_BORDER_REPLICATE));
+  laplacian.clear();
+  for (vx_size i = 0; i < levels; ++i) {
+    const Pixels<int> up = expand(widen(g[i + 1]), g[i].width, g[i].height);
+    Pixels<vx_int16> l(g[i].width, g[i].height);
+    for (std::size_t k = 0; k < l.values.size(); ++k) l.values[k] = static_cast<vx_int16>(g[i].values[k] - up.values[k]);
+    laplacian.push_back(l);
+  }
+  lowest = g[levels];
+}
+
+/// expand(lower) + level, saturated to 0..255, level after level from the lowest.
+U8 reference_reconstruct(const std::vector<Pixels<vx_int16>>& laplacian, const U8& lowest) {
+  Pixels<int> current = widen(lowest);
+  for (std::size_t l = laplacian.size(); l-- > 0;) {
+    const Pixels<int> up = expand(current, laplacian[l].width, laplacian[l].height);
+    Pixels<int> next(up.width, up.height);
+    for (std::size_t k = 0; k < next.values.size(); ++k) next.values[k] = std::clamp(up.values[k] + laplacian[l].values[k], 0, 255);
+    current = next;
+  }
+  U8 out(current.width, current.height);
+  for (std::size_t k = 0; k < out.values.size(); ++k) out.values[k] = static_cast<vx_uint8>(current.values[k]);
+  return out;
+}
+
+TEST_F(OpenVx, LaplacianPyramidAndReconstructMatchTheReference) {
+  std::mt19937 rng(31);
+  const Size sizes[] = {{64, 48}, {37, 23}, {9, 6}};
+  for (const Size& size : sizes) {
+    const U8 in = random_pixels<vx_uint8>(size.width, size.height, rng);
+    constexpr vx_size kLevels = 3;
+    std::vector<Pixels<vx_int16>> expected;
+    U8 lowest;
+    reference_laplacian(in, kLevels, expected, lowest);
+    const std::string what = std::to_string(size.width) + "x" + std::to_string(size.height);
+    for (const vx_border_t& border : {border_of(VX_BORDER_UNDEFINED), border_of(VX_BORDER_CONSTANT, 99)}) {  // the node's border does not matter
+      vx_image input = image_of(context_, in);
+      vx_pyramid laplacian = vxCreatePyramid(context_, kLevels, VX_SCALE_PYRAMID_HALF, size.width, size.height, VX_DF_IMAGE_S16);
+      vx_image low = vxCreateImage(context_, lowest.width, lowest.height, VX_DF_IMAGE_U8);
+      vx_image rebuilt = vxCreateImage(context_, size.width, size.height, VX_DF_IMAGE_U8);
+      vx_graph graph = vxCreateGraph(context_);
+      vx_node node = vxLaplacianPyramidNode(graph, input, laplacian, low);
+      ASSERT_EQ(vxSetNodeAttribute(node, VX_NODE_BORDER, &border, sizeof border), VX_SUCCESS);
+      ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS) << what;
+      expect_pixels_eq(read_pixels<vx_uint8>(low), lowest, what + " lowest level");
+      for (vx_uint32 l = 0; l < kLevels; ++l) {
+        vx_image level = vxGetPyramidLevel(laplacian, l);
+        expect_pixels_eq(read_pixels<vx_int16>(level), expected[l], what + " laplacian level " + std::to_string(l));
+        EXPECT_EQ(vxReleaseImage(&level), VX_SUCCESS);
+      }
+      // Immediate mode reconstructs from them, as the reference does.
+      ASSERT_EQ(vxSetContextAttribute(context_, VX_CONTEXT_IMMEDIATE_BORDER, &border, sizeof border), VX_SUCCESS);
+      ASSERT_EQ(vxuLaplacianReconstruct(context_, laplacian, low, rebuilt), VX_SUCCESS) << what;
+      expect_pixels_eq(read_pixels<vx_uint8>(rebuilt), reference_reconstruct(expected, lowest), what + " reconstructed");
+      EXPECT_EQ(vxReleaseNode(&node), VX_SUCCESS);
+      EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
+      EXPECT_EQ(vxReleasePyramid(&laplacian), VX_SUCCESS);
+      for (vx_image* i : {&input, &low, &rebuilt}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
+    }
+  }
+}
+
+TEST_F(OpenVx, LaplacianKernelsInAGraphRunTwiceAlike) {
+  // Pyramid, then reconstruction in one graph through a virtual pyramid and image; the scratch of the
+  // reconstruction is set up once, and a second frame gives the same result.
+  std::mt19937 rng(32);
+  const U8 in = random_pixels<vx_uint8>(40, 30, rng);
+  std::vector<Pixels<vx_int16>> expected;
+  U8 lowest;
+  reference_laplacian(in, 4, expected, lowest);
+  vx_image input = image_of(context_, in);
+  vx_image rebuilt = vxCreateImage(context_, 40, 30, VX_DF_IMAGE_U8);
+  vx_graph graph = vxCreateGraph(context_);
+  vx_pyramid laplacian = vxCreateVirtualPyramid(graph, 4, VX_SCALE_PYRAMID_HALF, 0, 0, VX_DF_IMAGE_VIRT);
+  vx_image low = vxCreateVirtualImage(graph, 0, 0, VX_DF_IMAGE_VIRT);
+  vx_node make = vxLaplacianPyramidNode(graph, input, laplacian, low);
+  vx_node back = vxLaplacianReconstructNode(graph, laplacian, low, rebuilt);
+  for (int frame = 0; frame < 2; ++frame) {
+    ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS) << "frame " << frame;
+    expect_pixels_eq(read_pixels<vx_uint8>(rebuilt), reference_reconstruct(expected, lowest), "frame " + std::to_string(frame));
+  }
+  for (vx_node* n : {&make, &back}) EXPECT_EQ(vxReleaseNode(n), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseImage(&low), VX_SUCCESS);
+  EXPECT_EQ(vxReleasePyramid(&laplacian), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
+  for (vx_image* i : {&input, &rebuilt}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
+}
+
 // --- refusals -----------------------------------------------------------------------------------------------
 
 /// Verifying a graph holding only the node @p make builds gives @p status, and the log names @p why.
@@ -344,6 +466,22 @@ TEST_F(OpenVx, PyramidKernelsRefuseWhatTheyDoNotTake) {
                         hs + "output is 7x4");
   expect_verify_refused(context_, [&](vx_graph g) { return vxHalfScaleGaussianNode(g, u8, half, 4); }, VX_ERROR_INVALID_VALUE,
                         hs + "kernel_size is 4");
+  vx_pyramid laplacian = vxCreatePyramid(context_, 2, VX_SCALE_PYRAMID_HALF, 16, 8, VX_DF_IMAGE_S16);
+  vx_image quarter = vxCreateImage(context_, 4, 2, VX_DF_IMAGE_U8);
+  const std::string lp = "org.khronos.openvx.laplacian_pyramid: ", lr = "org.khronos.openvx.laplacian_reconstruct: ";
+  expect_verify_refused(context_, [&](vx_graph g) { return vxLaplacianPyramidNode(g, s16, laplacian, quarter); }, VX_ERROR_INVALID_FORMAT,
+                        lp + "input has format S16");
+  expect_verify_refused(context_, [&](vx_graph g) { return vxLaplacianPyramidNode(g, u8, pyramid, quarter); }, VX_ERROR_INVALID_FORMAT,
+                        lp + "laplacian has format U8");
+  expect_verify_refused(context_, [&](vx_graph g) { return vxLaplacianPyramidNode(g, u8, laplacian, half); }, VX_ERROR_INVALID_PARAMETERS,
+                        lp + "output is 8x4");
+  expect_verify_refused(context_, [&](vx_graph g) { return vxLaplacianReconstructNode(g, pyramid, quarter, u8); }, VX_ERROR_INVALID_FORMAT,
+                        lr + "laplacian has format U8");
+  expect_verify_refused(context_, [&](vx_graph g) { return vxLaplacianReconstructNode(g, laplacian, half, u8); }, VX_ERROR_INVALID_DIMENSION,
+                        lr + "input is 8x4");
+  EXPECT_EQ(vxuLaplacianPyramid(context_, s16, laplacian, quarter), VX_ERROR_INVALID_FORMAT);
+  EXPECT_EQ(vxReleasePyramid(&laplacian), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseImage(&quarter), VX_SUCCESS);
   // Immediate mode returns what verification refused.
   EXPECT_EQ(vxuGaussianPyramid(context_, s16, pyramid), VX_ERROR_INVALID_FORMAT);
   EXPECT_EQ(vxuHalfScaleGaussian(context_, s16, half, 5), VX_ERROR_INVALID_FORMAT);
