@@ -147,6 +147,35 @@ TEST_F(OpenVxZeroAlloc, StatisticsKernelsAllocateNothingPerFrame) {
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
 }
 
+TEST_F(OpenVxZeroAlloc, PyramidKernelsAllocateNothingPerFrame) {
+  // GaussianPyramid (ORB), HalfScaleGaussian, LaplacianPyramid and LaplacianReconstruct (whose scratch is
+  // the node's local data, allocated at verification).
+  vx_graph graph = vxCreateGraph(context_);
+  vx_image in = vxCreateImage(context_, 37, 29, VX_DF_IMAGE_U8), half = vxCreateImage(context_, 19, 15, VX_DF_IMAGE_U8);
+  vx_image rebuilt = vxCreateImage(context_, 37, 29, VX_DF_IMAGE_U8);
+  vx_pixel_value_t value{};
+  value.U8 = 77;
+  ASSERT_EQ(vxSetImagePixelValues(in, &value), VX_SUCCESS);
+  vx_pyramid gaussian = vxCreatePyramid(context_, 4, VX_SCALE_PYRAMID_ORB, 37, 29, VX_DF_IMAGE_U8);
+  vx_pyramid laplacian = vxCreateVirtualPyramid(graph, 3, VX_SCALE_PYRAMID_HALF, 0, 0, VX_DF_IMAGE_VIRT);
+  vx_image lowest = vxCreateVirtualImage(graph, 0, 0, VX_DF_IMAGE_VIRT);
+  vx_node nodes[4] = {vxGaussianPyramidNode(graph, in, gaussian), vxHalfScaleGaussianNode(graph, in, half, 5),
+                      vxLaplacianPyramidNode(graph, in, laplacian, lowest), vxLaplacianReconstructNode(graph, laplacian, lowest, rebuilt)};
+  ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
+  for (int f = 0; f < 5; ++f) ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);  // warm-up
+  vg::test::arm_alloc_counter();
+  bool ok = true;
+  for (int f = 0; f < 100; ++f) ok = ok && vxProcessGraph(graph) == VX_SUCCESS;
+  const vg::test::AllocCounts counts = vg::test::disarm_alloc_counter();
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(counts.news, 0u);
+  EXPECT_EQ(counts.mallocs, 0u);
+  for (vx_node& n : nodes) EXPECT_EQ(vxReleaseNode(&n), VX_SUCCESS);
+  for (vx_image* i : {&in, &half, &rebuilt, &lowest}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
+  for (vx_pyramid* p : {&gaussian, &laplacian}) EXPECT_EQ(vxReleasePyramid(p), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
+}
+
 TEST_F(OpenVxZeroAlloc, OverlappingQueuedFramesAllocateNothing) {
   vx_graph_parameter_queue_params_t params[2] = {{0, kRefs, reinterpret_cast<vx_reference*>(ins_)},
                                                  {1, kRefs, reinterpret_cast<vx_reference*>(outs_)}};

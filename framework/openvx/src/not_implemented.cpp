@@ -36,15 +36,6 @@ VX_API_ENTRY vx_node VX_API_CALL vxNonMaxSuppressionNode(vx_graph graph, vx_imag
 // Node creators: filters.
 
 // Node creators: pyramids.
-VX_API_ENTRY vx_node VX_API_CALL vxGaussianPyramidNode(vx_graph graph, vx_image, vx_pyramid) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxLaplacianPyramidNode(vx_graph graph, vx_image, vx_pyramid, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxLaplacianReconstructNode(vx_graph graph, vx_pyramid, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
 
 // Node creators: arithmetic, statistics and bitwise functions.
 
@@ -81,9 +72,6 @@ VX_API_ENTRY vx_node VX_API_CALL vxOpticalFlowPyrLKNode(vx_graph graph, vx_pyram
   return not_implemented<vx_node>(graph);
 }
 VX_API_ENTRY vx_node VX_API_CALL vxRemapNode(vx_graph graph, vx_image, vx_remap, vx_enum, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxHalfScaleGaussianNode(vx_graph graph, vx_image, vx_image, vx_int32) {
   return not_implemented<vx_node>(graph);
 }
 VX_API_ENTRY vx_node VX_API_CALL vxMatchTemplateNode(vx_graph graph, vx_image, vx_image, vx_enum, vx_image) {

@@ -16,10 +16,22 @@
 namespace vg::openvx {
 namespace {
 
-/// The level after a @p w x @p h one: times the scale, fractions rounded up. False when that is no longer
-/// a vx_uint32 size (a scale above 1 grows the levels).
-bool next_level(vx_float32 scale, vx_uint32& w, vx_uint32& h) noexcept {
-  const double nw = std::ceil(static_cast<double>(w) * scale), nh = std::ceil(static_cast<double>(h) * scale);
+/// The size of level @p level (at least 1) from the previous level's @p w x @p h, updated in place; @p width
+/// x @p height is level 0. Levels are the previous one times the scale, fractions rounded up, except under
+/// VX_SCALE_PYRAMID_ORB: its levels are ceil(level 0 * 2^(-level / 4)) (the scale is 2^(-1/4) as a float;
+/// the Khronos conformance suite checks ORB levels against level 0 that way, and chaining rounded-up sizes
+/// drifts away from it by the third level). False when that is no longer a vx_uint32 size (a scale above
+/// 1 grows the levels).
+bool next_level(vx_float32 scale, vx_uint32 width, vx_uint32 height, vx_size level, vx_uint32& w, vx_uint32& h) noexcept {
+  double nw = 0.0, nh = 0.0;
+  if (scale == VX_SCALE_PYRAMID_ORB) {
+    const double factor = std::exp2(-static_cast<double>(level) / 4.0);
+    nw = std::ceil(static_cast<double>(width) * factor);
+    nh = std::ceil(static_cast<double>(height) * factor);
+  } else {
+    nw = std::ceil(static_cast<double>(w) * scale);
+    nh = std::ceil(static_cast<double>(h) * scale);
+  }
   if (!(nw <= UINT32_MAX && nh <= UINT32_MAX)) return false;
   w = static_cast<vx_uint32>(nw);
   h = static_cast<vx_uint32>(nh);
@@ -55,7 +67,7 @@ vx_pyramid make_pyramid(vx_reference owner, vx_size levels, vx_float32 scale, vx
   }
   vx_uint32 w = open ? 0 : width, h = open ? 0 : height;
   for (vx_size level = 0; level < levels && status == VX_SUCCESS; ++level) {
-    if (level > 0 && !open && !next_level(scale, w, h)) {
+    if (level > 0 && !open && !next_level(scale, width, height, level, w, h)) {
       status = VX_ERROR_INVALID_DIMENSION;
       break;
     }
@@ -106,7 +118,7 @@ vx_status pyramid_apply_meta(_vx_pyramid* pyramid, vx_meta_format meta, char* wh
   }
   vx_uint32 w = width, h = height;
   for (vx_size level = 0; level < pyramid->levels; ++level) {
-    if (level > 0 && !next_level(pyramid->scale, w, h)) {
+    if (level > 0 && !next_level(pyramid->scale, width, height, level, w, h)) {
       std::snprintf(why, why_size, "level %zu of the pyramid is larger than an image can be", static_cast<std::size_t>(level));
       return VX_ERROR_INVALID_DIMENSION;
     }

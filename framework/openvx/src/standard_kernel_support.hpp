@@ -42,6 +42,8 @@ std::span<const StandardKernelFunctions> statistics_kernels() noexcept;
 /// accumulations arithmetic: they join those tables.
 std::span<const StandardKernelFunctions> tensor_kernels() noexcept;
 std::span<const StandardKernelFunctions> data_kernels() noexcept;
+/// kernels_pyramids.cpp (GaussianPyramid, HalfScaleGaussian, LaplacianPyramid, LaplacianReconstruct).
+std::span<const StandardKernelFunctions> pyramid_kernels() noexcept;
 
 // --- the implemented kernels (one function and one validate each) --------------------------------------
 

@@ -223,6 +223,32 @@ VX_API_ENTRY vx_node VX_API_CALL vxGaussian3x3Node(vx_graph graph, vx_image inpu
   return image_to_image(graph, VX_KERNEL_GAUSSIAN_3x3, "vxGaussian3x3Node", input, output);
 }
 
+VX_API_ENTRY vx_node VX_API_CALL vxGaussianPyramidNode(vx_graph graph, vx_image input, vx_pyramid gaussian) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_GAUSSIAN_PYRAMID, "vxGaussianPyramidNode",
+                       {{as_reference(input), "input"}, {as_reference(gaussian), "gaussian"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxHalfScaleGaussianNode(vx_graph graph, vx_image input, vx_image output, vx_int32 kernel_size) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar size_scalar(graph, VX_TYPE_INT32, &kernel_size);
+  if (const vx_status s = size_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_HALFSCALE_GAUSSIAN, "vxHalfScaleGaussianNode",
+                       {{as_reference(input), "input"}, {as_reference(output), "output"}, {size_scalar.ref(), "kernel_size"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxLaplacianPyramidNode(vx_graph graph, vx_image input, vx_pyramid laplacian, vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_LAPLACIAN_PYRAMID, "vxLaplacianPyramidNode",
+                       {{as_reference(input), "input"}, {as_reference(laplacian), "laplacian"}, {as_reference(output), "output"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxLaplacianReconstructNode(vx_graph graph, vx_pyramid laplacian, vx_image input, vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_LAPLACIAN_RECONSTRUCT, "vxLaplacianReconstructNode",
+                       {{as_reference(laplacian), "laplacian"}, {as_reference(input), "input"}, {as_reference(output), "output"}});
+}
+
 VX_API_ENTRY vx_node VX_API_CALL vxSobel3x3Node(vx_graph graph, vx_image input, vx_image output_x, vx_image output_y) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   return standard_node(graph, VX_KERNEL_SOBEL_3x3, "vxSobel3x3Node",

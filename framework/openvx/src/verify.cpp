@@ -121,6 +121,46 @@ vx_status apply_valid_rectangles(vx_graph graph, vx_node node, const std::vector
   return VX_SUCCESS;
 }
 
+/// A node replicated over the levels of a pyramid: its replicas see images of other sizes than item 0.
+bool over_pyramid_levels(vx_node node) {
+  for (std::size_t i = 0; i < node->replicated.size() && i < node->arguments.size(); ++i) {
+    const vx_reference a = node->arguments[i];
+    if (node->replicated[i] == vx_true_e && a != nullptr && a->container != nullptr && a->container->type == VX_TYPE_PYRAMID) return true;
+  }
+  return false;
+}
+
+/// Replicas 1.. of a node replicated over pyramid levels: validate runs again with each replica's
+/// arguments (level sizes differ from level 0's), and what it says applies to that replica's outputs.
+vx_status validate_replicas(vx_graph graph, vx_node node) {
+  const std::size_t n = node->arguments.size(), count = replica_count(node);
+  vx_status status = VX_SUCCESS;
+  for (std::size_t r = 1; r < count && status == VX_SUCCESS; ++r) {
+    std::vector<vx_reference> arguments(n, nullptr);
+    std::vector<vx_meta_format> metas(n, nullptr);
+    for (std::size_t i = 0; i < n; ++i) arguments[i] = replica_argument(node, static_cast<vx_uint32>(i), r);
+    for (std::size_t i = 0; i < n && status == VX_SUCCESS; ++i) {
+      if (node->kernel->signature[i].direction == VX_INPUT || arguments[i] == nullptr) continue;
+      metas[i] = make_meta_format(graph->context, arguments[i]->type);
+      if (metas[i] == nullptr) status = VX_ERROR_NO_MEMORY;
+    }
+    if (status == VX_SUCCESS) {
+      status = node->kernel->validate(node, arguments.data(), static_cast<vx_uint32>(n), metas.data());  // user code
+      if (status != VX_SUCCESS) (void)fail(graph, node, status, "replica %zu: its validate callback returned %d", r, static_cast<int>(status));
+    }
+    for (std::size_t i = 0; i < n && status == VX_SUCCESS; ++i) {
+      if (metas[i] == nullptr) continue;
+      char why[VX_MAX_LOG_MESSAGE_LEN / 2] = {};
+      status = apply_meta(arguments[i], metas[i], why, sizeof why);
+      if (status != VX_SUCCESS) (void)fail(graph, node, status, "output parameter %zu, replica %zu: %s", i, r, why);
+    }
+    for (vx_meta_format m : metas) {
+      if (m != nullptr) (void)release(m, Hold::internal);
+    }
+  }
+  return status;
+}
+
 vx_status validate_node(vx_graph graph, vx_node node) {
   const std::size_t n = node->arguments.size();
   std::vector<vx_meta_format> metas;
@@ -136,10 +176,12 @@ vx_status validate_node(vx_graph graph, vx_node node) {
     status = node->kernel->validate(node, node->arguments.data(), static_cast<vx_uint32>(n), metas.data());  // user code
     if (status != VX_SUCCESS) (void)fail(graph, node, status, "its validate callback returned %d", static_cast<int>(status));
   }
+  const bool per_level = over_pyramid_levels(node);
   for (std::size_t i = 0; i < n && status == VX_SUCCESS; ++i) {
     if (metas[i] != nullptr) status = apply_output_meta(graph, node, static_cast<vx_uint32>(i), metas[i]);
-    // A replicated output: what validate said of item 0 holds for every item.
-    if (status == VX_SUCCESS && metas[i] != nullptr && !node->replicated.empty() && node->replicated[i] == vx_true_e) {
+    // A replicated output: what validate said of item 0 holds for every item (object array items are
+    // alike; pyramid levels are not, they are validated one by one below).
+    if (status == VX_SUCCESS && !per_level && metas[i] != nullptr && !node->replicated.empty() && node->replicated[i] == vx_true_e) {
       const std::size_t count = replica_count(node);
       for (std::size_t r = 1; r < count && status == VX_SUCCESS; ++r) {
         char why[VX_MAX_LOG_MESSAGE_LEN / 2] = {};
@@ -148,6 +190,7 @@ vx_status validate_node(vx_graph graph, vx_node node) {
       }
     }
   }
+  if (status == VX_SUCCESS && per_level) status = validate_replicas(graph, node);
   if (status == VX_SUCCESS) status = apply_valid_rectangles(graph, node, metas);
   for (vx_meta_format m : metas) {
     if (m != nullptr) (void)release(m, Hold::internal);

@@ -167,6 +167,26 @@ VX_API_ENTRY vx_status VX_API_CALL vxuGaussian3x3(vx_context context, vx_image i
   return run_one_node(context, [&](vx_graph graph) { return vxGaussian3x3Node(graph, input, output); });
 }
 
+VX_API_ENTRY vx_status VX_API_CALL vxuGaussianPyramid(vx_context context, vx_image input, vx_pyramid gaussian) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxGaussianPyramidNode(graph, input, gaussian); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuHalfScaleGaussian(vx_context context, vx_image input, vx_image output, vx_int32 kernel_size) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxHalfScaleGaussianNode(graph, input, output, kernel_size); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuLaplacianPyramid(vx_context context, vx_image input, vx_pyramid laplacian, vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxLaplacianPyramidNode(graph, input, laplacian, output); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuLaplacianReconstruct(vx_context context, vx_pyramid laplacian, vx_image input, vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxLaplacianReconstructNode(graph, laplacian, input, output); });
+}
+
 VX_API_ENTRY vx_status VX_API_CALL vxuSobel3x3(vx_context context, vx_image input, vx_image output_x, vx_image output_y) {
   if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
   return run_one_node(context, [&](vx_graph graph) { return vxSobel3x3Node(graph, input, output_x, output_y); });

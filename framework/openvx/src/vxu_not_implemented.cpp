@@ -16,22 +16,10 @@ VX_API_ENTRY vx_status VX_API_CALL vxuNonMaxSuppression(vx_context, vx_image, vx
 // Filters.
 
 // Pyramids.
-VX_API_ENTRY vx_status VX_API_CALL vxuGaussianPyramid(vx_context, vx_image, vx_pyramid) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuLaplacianPyramid(vx_context, vx_image, vx_pyramid, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuLaplacianReconstruct(vx_context, vx_pyramid, vx_image, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 
 // Arithmetic, statistics and bitwise functions.
 VX_API_ENTRY vx_status VX_API_CALL vxuCannyEdgeDetector(vx_context, vx_image, vx_threshold, vx_int32, vx_enum,
     vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuHalfScaleGaussian(vx_context, vx_image, vx_image, vx_int32) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
 

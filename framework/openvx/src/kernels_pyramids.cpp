@@ -1,0 +1,583 @@
+// The standard kernels that filter with a Gaussian and scale: GaussianPyramid, HalfScaleGaussian,
+// LaplacianPyramid and LaplacianReconstruct, each a function and a validate (standard_kernel_support.hpp).
+// The Laplacian pair is described at its code below.
+//
+// GaussianPyramid: a U8 image in, a U8 pyramid out (scale VX_SCALE_PYRAMID_HALF or VX_SCALE_PYRAMID_ORB,
+// level 0 of the input's size). Level 0 is a copy of the input; level n is level n - 1 filtered with the
+// 5x5 Gaussian [1 4 6 4 1]^T [1 4 6 4 1] / 256 and scaled to level n's size by nearest neighbour.
+// HalfScaleGaussian: a U8 image in, a U8 image of ((width + 1) / 2) x ((height + 1) / 2) out, the input
+// filtered with the Gaussian of kernel_size 1 (none), 3 ([1 2 1]^T [1 2 1] / 16) or 5 (as above) and
+// scaled by nearest neighbour.
+//
+// Exactness (what the Khronos conformance reference computes, and the specification's definitions):
+//   - the weighted sum is truncated (sum >> 4, sum >> 8);
+//   - nearest neighbour maps output pixel x of a dst-wide image to input x_src = (x + 0.5) * src / dst - 0.5,
+//     rounded to the nearer pixel with halves going up, then clamped into the image (for a half scale of an
+//     even size that is pixel 2x + 1).
+// Borders come from the node's VX_NODE_BORDER as for the other neighbourhood kernels (neighbourhood.hpp):
+// CONSTANT reads constant_value.U8 outside the image, REPLICATE the nearest edge pixel, UNDEFINED is
+// computed as REPLICATE and shrinks the valid region: an output pixel is valid where the window of its
+// source pixel lies inside the input's valid region (level after level for the pyramid).
+//
+// Each output pixel reads its window in place in the interior and through a small stack buffer at the
+// edges; the pyramid's levels are its own images, mapped one pair at a time. Nothing is allocated per frame.
+#include <VX/vx.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+
+#include "graph.hpp"
+#include "image.hpp"
+#include "meta_format.hpp"
+#include "neighbourhood.hpp"
+#include "pyramid.hpp"
+#include "scalar.hpp"
+#include "standard_kernel_support.hpp"
+
+namespace vg::openvx {
+namespace {
+
+/// The nearest-neighbour source of output coordinate @p x when @p src pixels scale to @p dst.
+vx_uint32 nearest_source(vx_uint32 x, vx_uint32 src, vx_uint32 dst) noexcept {
+  const double s = (static_cast<double>(x) + 0.5) * static_cast<double>(src) / static_cast<double>(dst) - 0.5;
+  const double whole = std::floor(s);
+  long long i = static_cast<long long>(whole);
+  if (s - whole >= 0.5) ++i;  // halves round up
+  return static_cast<vx_uint32>(std::clamp<long long>(i, 0, static_cast<long long>(src) - 1));
+}
+
+/// The binomial weights of a window of radius R (0, 1, 2) and the shift that divides by their square's sum.
+template <int R>
+struct Binomial;
+template <>
+struct Binomial<0> {
+  static constexpr unsigned weights[1] = {1};
+  static constexpr unsigned shift = 0;
+};
+template <>
+struct Binomial<1> {
+  static constexpr unsigned weights[3] = {1, 2, 1};
+  static constexpr unsigned shift = 4;
+};
+template <>
+struct Binomial<2> {
+  static constexpr unsigned weights[5] = {1, 4, 6, 4, 1};
+  static constexpr unsigned shift = 8;
+};
+
+/// Pixels of type T: a mapped image plane, or a scratch buffer of the node's local data.
+template <typename T>
+struct Plane {
+  vx_uint8* base = nullptr;
+  std::ptrdiff_t step_x = sizeof(T), step_y = 0;
+  vx_uint32 width = 0, height = 0;
+
+  vx_uint8* row(vx_uint32 y) const noexcept { return base + static_cast<std::ptrdiff_t>(y) * step_y; }
+  T at(vx_uint32 x, vx_uint32 y) const noexcept { return load<T>(row(y) + static_cast<std::ptrdiff_t>(x) * step_x); }
+  void put(vx_uint32 x, vx_uint32 y, T v) const noexcept { store<T>(row(y) + static_cast<std::ptrdiff_t>(x) * step_x, v); }
+};
+
+template <typename T>
+Plane<T> plane_of(const MappedImage& m) noexcept {
+  return {m.row(0), m.stride_x(), m.addressing().stride_y, m.width(), m.height()};
+}
+
+/// A packed width x height scratch plane at @p base.
+inline Plane<vx_uint8> scratch_plane(vx_uint8* base, vx_uint32 width, vx_uint32 height) noexcept {
+  return {base, 1, static_cast<std::ptrdiff_t>(width), width, height};
+}
+
+/// The filtered value of the window whose row r starts at rows[r] + first, columns @p step bytes apart.
+/// Pixels of type T hold 0..255 (U8, or a Gaussian level kept in an S16 plane).
+template <int R, typename T>
+vx_uint8 filtered(const vx_uint8* const* rows, std::ptrdiff_t first, std::ptrdiff_t step) noexcept {
+  unsigned sum = 0;
+  for (int r = 0; r <= 2 * R; ++r) {
+    const vx_uint8* p = rows[r] + first;
+    unsigned row_sum = 0;
+    for (int c = 0; c <= 2 * R; ++c) row_sum += Binomial<R>::weights[c] * static_cast<unsigned>(load<T>(p + c * step));
+    sum += Binomial<R>::weights[r] * row_sum;
+  }
+  return static_cast<vx_uint8>(sum >> Binomial<R>::shift);  // the weights sum to 2^shift: at most 255
+}
+
+/// out = in filtered with the binomial window of radius R, sampled by nearest neighbour at out's size.
+template <int R, typename In, typename Out>
+void filter_and_scale(const Plane<In>& in, const Plane<Out>& out, const vx_border_t& border) noexcept {
+  const vx_uint32 iw = in.width, ih = in.height, ow = out.width, oh = out.height;
+  const std::ptrdiff_t si = in.step_x;
+  constexpr int side = 2 * R + 1;
+  const vx_uint8* rows[side] = {};  // the window rows of an interior output row
+  In buffer[side * side];           // an edge pixel's window with the border applied
+  const vx_uint8* buffer_rows[side];
+  for (int r = 0; r < side; ++r) buffer_rows[r] = reinterpret_cast<const vx_uint8*>(buffer + r * side);
+  const bool constant = border.mode == VX_BORDER_CONSTANT;
+  const auto value = static_cast<In>(border.constant_value.U8);
+  for (vx_uint32 y = 0; y < oh; ++y) {
+    const vx_uint32 sy = nearest_source(y, ih, oh);
+    const bool rows_inside = sy >= static_cast<vx_uint32>(R) && sy + R < ih;
+    if (rows_inside) {
+      for (int r = 0; r < side; ++r) rows[r] = in.row(sy - R + static_cast<vx_uint32>(r));
+    }
+    for (vx_uint32 x = 0; x < ow; ++x) {
+      const vx_uint32 sx = nearest_source(x, iw, ow);
+      vx_uint8 result;
+      if (rows_inside && sx >= static_cast<vx_uint32>(R) && sx + R < iw) {
+        result = filtered<R, In>(rows, static_cast<std::ptrdiff_t>(sx - R) * si, si);
+      } else {
+        for (int r = 0; r < side; ++r) {
+          const long long yy = static_cast<long long>(sy) + r - R;
+          const bool row_in = yy >= 0 && yy < static_cast<long long>(ih);
+          const auto cy = static_cast<vx_uint32>(std::clamp<long long>(yy, 0, ih - 1));
+          for (int c = 0; c < side; ++c) {
+            const long long xx = static_cast<long long>(sx) + c - R;
+            const bool in_image = row_in && xx >= 0 && xx < static_cast<long long>(iw);
+            buffer[r * side + c] = (!in_image && constant) ? value : in.at(static_cast<vx_uint32>(std::clamp<long long>(xx, 0, iw - 1)), cy);
+          }
+        }
+        result = filtered<R, In>(buffer_rows, 0, sizeof(In));
+      }
+      out.put(x, y, static_cast<Out>(result));
+    }
+  }
+}
+
+/// The output rectangle whose nearest-neighbour sources (from an input of @p src_w x @p src_h to an output
+/// of @p dst_w x @p dst_h) lie in @p source; an empty rectangle inside the output when none does.
+vx_rectangle_t scaled_rectangle(const vx_rectangle_t& source, vx_uint32 src_w, vx_uint32 src_h, vx_uint32 dst_w, vx_uint32 dst_h) noexcept {
+  // Sources grow with the output coordinate: the first and last output coordinate mapping inside.
+  auto span = [](vx_uint32 start, vx_uint32 end, vx_uint32 src, vx_uint32 dst, vx_uint32& out_start, vx_uint32& out_end) {
+    out_start = dst;
+    out_end = 0;
+    for (vx_uint32 x = 0; x < dst; ++x) {
+      const vx_uint32 s = nearest_source(x, src, dst);
+      if (s < start || s >= end) continue;
+      out_start = std::min(out_start, x);
+      out_end = x + 1;
+    }
+    if (out_end <= out_start) out_start = out_end = std::min(out_start, dst);
+  };
+  vx_rectangle_t r{};
+  span(source.start_x, source.end_x, src_w, dst_w, r.start_x, r.end_x);
+  span(source.start_y, source.end_y, src_h, dst_h, r.start_y, r.end_y);
+  return r;
+}
+
+/// The valid region of a filter-and-scale output: the input's valid region less the window's radius
+/// (neighbourhood_valid_rectangle under @p border), carried to the output's size.
+vx_rectangle_t filtered_scaled_valid(const vx_border_t& border, vx_uint32 radius, vx_uint32 in_w, vx_uint32 in_h, const vx_rectangle_t& in_valid,
+                                     vx_uint32 out_w, vx_uint32 out_h) noexcept {
+  const vx_rectangle_t whole{0, 0, in_w, in_h};
+  return scaled_rectangle(neighbourhood_valid_rectangle(border, whole, in_valid, radius, radius), in_w, in_h, out_w, out_h);
+}
+
+// --- GaussianPyramid ------------------------------------------------------------------------------------
+
+vx_status copy_image(const MappedImage& in, const MappedImage& out) noexcept {
+  if (in.width() != out.width() || in.height() != out.height()) return VX_ERROR_INVALID_PARAMETERS;  // validate allows no other
+  const bool packed = in.stride_x() == 1 && out.stride_x() == 1;
+  for (vx_uint32 y = 0; y < in.height(); ++y) {
+    if (packed) {
+      std::memcpy(out.row(y), in.row(y), in.width());
+    } else {
+      for (vx_uint32 x = 0; x < in.width(); ++x) out.row(y)[x * out.stride_x()] = in.row(y)[x * in.stride_x()];
+    }
+  }
+  return VX_SUCCESS;
+}
+
+vx_status VX_CALLBACK gaussian_pyramid_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 2 || !valid(parameters[1], VX_TYPE_PYRAMID)) return VX_ERROR_INVALID_PARAMETERS;
+  vx_border_t border{};
+  if (const vx_status s = neighbourhood_border(node, border); s != VX_SUCCESS) return s;
+  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[1]);
+  if (pyramid->images.empty()) return VX_ERROR_INVALID_PARAMETERS;
+  {
+    const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
+    const MappedImage level0(pyramid->images[0], VX_WRITE_ONLY);
+    if (const vx_status s = mapped(in, level0); s != VX_SUCCESS) return s;
+    if (const vx_status s = copy_image(in, level0); s != VX_SUCCESS) return s;
+  }
+  // Each level from the one before, which was just written.
+  for (std::size_t level = 1; level < pyramid->images.size(); ++level) {
+    const MappedImage previous(pyramid->images[level - 1], VX_READ_ONLY);
+    const MappedImage current(pyramid->images[level], VX_WRITE_ONLY);
+    if (const vx_status s = mapped(previous, current); s != VX_SUCCESS) return s;
+    filter_and_scale<2>(plane_of<vx_uint8>(previous), plane_of<vx_uint8>(current), border);
+  }
+  return VX_SUCCESS;
+}
+
+/// Level 0 gets the input's valid region; each next level the previous one's, less the 5x5 window's
+/// radius where the border leaves values open, scaled to the level.
+vx_status VX_CALLBACK gaussian_pyramid_valid_rectangle(vx_node node, vx_uint32, const vx_rectangle_t* const input_valid[],
+                                                       vx_rectangle_t* const output_valid[]) {
+  vx_border_t border{};
+  if (const vx_status s = vxQueryNode(node, VX_NODE_BORDER, &border, sizeof border); s != VX_SUCCESS) return s;
+  const auto* pyramid = reinterpret_cast<vx_pyramid>(node->arguments[1]);
+  // output_valid[n] is preset to the whole of level n.
+  vx_uint32 previous_w = output_valid[0]->end_x, previous_h = output_valid[0]->end_y;
+  *output_valid[0] = *input_valid[0];
+  for (std::size_t level = 1; level < pyramid->levels; ++level) {
+    const vx_uint32 w = output_valid[level]->end_x, h = output_valid[level]->end_y;
+    *output_valid[level] = filtered_scaled_valid(border, 2, previous_w, previous_h, *output_valid[level - 1], w, h);
+    previous_w = w;
+    previous_h = h;
+  }
+  return VX_SUCCESS;
+}
+
+vx_status VX_CALLBACK gaussian_pyramid_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 2) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 2 parameters, got %u", num);
+  const _vx_image* input = nullptr;
+  if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  if (const vx_status s = neighbourhood_border_parameter(node); s != VX_SUCCESS) return s;
+  if (!valid(parameters[1], VX_TYPE_PYRAMID) || metas[1] == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "gaussian is not a pyramid");
+  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[1]);
+  if (pyramid->scale != VX_SCALE_PYRAMID_HALF && pyramid->scale != VX_SCALE_PYRAMID_ORB) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS, "gaussian has scale %g, only VX_SCALE_PYRAMID_HALF and VX_SCALE_PYRAMID_ORB are supported",
+                  static_cast<double>(pyramid->scale));
+  }
+  // What the pyramid was created with (a virtual one may leave size and format open).
+  if ((pyramid->width != 0 && pyramid->width != input->width) || (pyramid->height != 0 && pyramid->height != input->height)) {
+    return refuse(node, VX_ERROR_INVALID_DIMENSION, "gaussian's level 0 is %ux%u but input is %ux%u: they must be the same size",
+                  pyramid->width, pyramid->height, input->width, input->height);
+  }
+  if (pyramid->format != VX_DF_IMAGE_VIRT && pyramid->format != VX_DF_IMAGE_U8) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "gaussian has format %s, only U8 is supported", format_name(pyramid->format));
+  }
+  vx_meta_format meta = metas[1];
+  meta->levels = pyramid->levels;
+  meta->scale = pyramid->scale;
+  meta->image_width = input->width;
+  meta->image_height = input->height;
+  meta->image_format = VX_DF_IMAGE_U8;
+  const vx_kernel_image_valid_rectangle_f callback = &gaussian_pyramid_valid_rectangle;
+  return vxSetMetaFormatAttribute(meta, VX_VALID_RECT_CALLBACK, &callback, sizeof callback);
+}
+
+// --- HalfScaleGaussian ----------------------------------------------------------------------------------
+
+/// The kernel_size scalar's value; false when it is not a readable VX_TYPE_INT32 scalar.
+bool kernel_size_of(vx_reference parameter, vx_int32& size) noexcept {
+  if (!valid(parameter, VX_TYPE_SCALAR)) return false;
+  const auto* scalar = reinterpret_cast<vx_scalar>(parameter);
+  if (scalar->data_type != VX_TYPE_INT32 || scalar->is_virtual) return false;
+  std::memcpy(&size, scalar->bytes.data(), sizeof size);
+  return true;
+}
+
+vx_status VX_CALLBACK half_scale_gaussian_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 3) return VX_ERROR_INVALID_PARAMETERS;
+  vx_int32 kernel_size = 0;
+  if (const vx_status s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[2]), &kernel_size, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  vx_border_t border{};
+  if (const vx_status s = neighbourhood_border(node, border); s != VX_SUCCESS) return s;
+  const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
+  const MappedImage out(image_at(parameters, 1), VX_WRITE_ONLY);
+  if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
+  if (out.width() != (in.width() + 1) / 2 || out.height() != (in.height() + 1) / 2) return VX_ERROR_INVALID_PARAMETERS;
+  switch (kernel_size) {
+    case 1: filter_and_scale<0>(plane_of<vx_uint8>(in), plane_of<vx_uint8>(out), border); return VX_SUCCESS;
+    case 3: filter_and_scale<1>(plane_of<vx_uint8>(in), plane_of<vx_uint8>(out), border); return VX_SUCCESS;
+    case 5: filter_and_scale<2>(plane_of<vx_uint8>(in), plane_of<vx_uint8>(out), border); return VX_SUCCESS;
+    default: return VX_ERROR_INVALID_VALUE;  // a virtual scalar set to another size while the graph ran
+  }
+}
+
+vx_status VX_CALLBACK half_scale_gaussian_valid_rectangle(vx_node node, vx_uint32, const vx_rectangle_t* const input_valid[],
+                                                          vx_rectangle_t* const output_valid[]) {
+  vx_border_t border{};
+  if (const vx_status s = vxQueryNode(node, VX_NODE_BORDER, &border, sizeof border); s != VX_SUCCESS) return s;
+  const auto* input = reinterpret_cast<vx_image>(node->arguments[0]);
+  vx_int32 kernel_size = 5;  // a size not known before the graph runs: the widest window
+  if (!kernel_size_of(node->arguments[2], kernel_size)) kernel_size = 5;
+  const auto radius = static_cast<vx_uint32>(std::clamp(kernel_size, 1, 5) / 2);
+  *output_valid[0] = filtered_scaled_valid(border, radius, input->width, input->height, *input_valid[0], output_valid[0]->end_x,
+                                           output_valid[0]->end_y);
+  return VX_SUCCESS;
+}
+
+vx_status VX_CALLBACK half_scale_gaussian_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
+  const _vx_image* input = nullptr;
+  if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  if (!valid(parameters[2], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "kernel_size is not a scalar");
+  const auto* scalar = reinterpret_cast<vx_scalar>(parameters[2]);
+  if (scalar->data_type != VX_TYPE_INT32) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "kernel_size is a scalar of type 0x%x, it must be VX_TYPE_INT32",
+                  static_cast<unsigned>(scalar->data_type));
+  }
+  vx_int32 kernel_size = 0;
+  if (kernel_size_of(parameters[2], kernel_size) && kernel_size != 1 && kernel_size != 3 && kernel_size != 5) {
+    return refuse(node, VX_ERROR_INVALID_VALUE, "kernel_size is %d, it must be 1, 3 or 5", kernel_size);
+  }
+  if (const vx_status s = neighbourhood_border_parameter(node); s != VX_SUCCESS) return s;
+  const vx_uint32 out_w = (input->width + 1) / 2, out_h = (input->height + 1) / 2;
+  if (valid(parameters[1], VX_TYPE_IMAGE)) {
+    const auto* out = reinterpret_cast<vx_image>(parameters[1]);
+    if ((out->declared_width != 0 && out->declared_width != out_w) || (out->declared_height != 0 && out->declared_height != out_h)) {
+      return refuse(node, VX_ERROR_INVALID_DIMENSION, "output is %ux%u but must be half the %ux%u input, rounded up: %ux%u",
+                    out->declared_width, out->declared_height, input->width, input->height, out_w, out_h);
+    }
+  }
+  if (const vx_status s = output_image(node, parameters, 1, "output", out_w, out_h, VX_DF_IMAGE_U8, metas[1]);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  const vx_kernel_image_valid_rectangle_f callback = &half_scale_gaussian_valid_rectangle;
+  return vxSetMetaFormatAttribute(metas[1], VX_VALID_RECT_CALLBACK, &callback, sizeof callback);
+}
+
+// --- LaplacianPyramid and LaplacianReconstruct -----------------------------------------------------------
+
+/// 4 * ((the lower level g, zero-inserted to twice its size, under the 5x5 binomial window) >> 8) at
+/// (x, y): the expansion both Laplacian kernels use (the division truncates before the 4, as in the
+/// conformance reference). Only the even positions of the zero-inserted image weigh: taps 1 6 1 on lower
+/// pixels x/2 - 1, x/2, x/2 + 1 for an even x, 4 4 on (x - 1)/2, (x + 1)/2 for an odd one. Outside g
+/// the lower level's nearest pixel stands (the specification asks for REPLICATE here, whatever the node's
+/// border); g's values are taken saturated to 0..255 (an S16 input of LaplacianReconstruct).
+template <typename T>
+int expanded(const Plane<T>& g, vx_uint32 x, vx_uint32 y) noexcept {
+  auto taps = [](vx_uint32 v, long long (&at)[3], unsigned (&w)[3]) {
+    const long long h = static_cast<long long>(v / 2);
+    if (v % 2 == 0) {
+      at[0] = h - 1, at[1] = h, at[2] = h + 1;
+      w[0] = 1, w[1] = 6, w[2] = 1;
+      return 3;
+    }
+    at[0] = h, at[1] = h + 1;
+    w[0] = 4, w[1] = 4;
+    return 2;
+  };
+  long long ax[3], ay[3];
+  unsigned wx[3], wy[3];
+  const int nx = taps(x, ax, wx), ny = taps(y, ay, wy);
+  const long long gw = g.width, gh = g.height;
+  unsigned sum = 0;
+  for (int r = 0; r < ny; ++r) {
+    const auto cy = static_cast<vx_uint32>(std::clamp<long long>(ay[r], 0, gh - 1));
+    unsigned row_sum = 0;
+    for (int c = 0; c < nx; ++c) {
+      const int v = g.at(static_cast<vx_uint32>(std::clamp<long long>(ax[c], 0, gw - 1)), cy);
+      row_sum += wx[c] * static_cast<unsigned>(std::clamp(v, 0, 255));
+    }
+    sum += wy[r] * row_sum;
+  }
+  return static_cast<int>(sum >> 8) * 4;
+}
+
+/// Laplacian level = g_level - expanded(g_lower), saturated to S16 (in place when g_level is the level).
+template <typename Level, typename Lower>
+void difference_level(const Plane<Level>& g_level, const Plane<Lower>& g_lower, const Plane<vx_int16>& out) noexcept {
+  for (vx_uint32 y = 0; y < out.height; ++y) {
+    for (vx_uint32 x = 0; x < out.width; ++x) {
+      const int v = static_cast<int>(g_level.at(x, y)) - expanded(g_lower, x, y);
+      out.put(x, y, static_cast<vx_int16>(std::clamp(v, -32768, 32767)));
+    }
+  }
+}
+
+/// The size of level @p levels of a half-scale pyramid whose level 0 is @p w x @p h.
+void halved(vx_size levels, vx_uint32& w, vx_uint32& h) noexcept {
+  for (vx_size l = 0; l < levels; ++l) {
+    w = (w + 1) / 2;
+    h = (h + 1) / 2;
+  }
+}
+
+/// Calls @p f with @p m as a plane of its pixel type: S16 when @p s16, U8 otherwise.
+template <typename F>
+void as_plane(const MappedImage& m, bool s16, F&& f) {
+  if (s16) {
+    f(plane_of<vx_int16>(m));
+  } else {
+    f(plane_of<vx_uint8>(m));
+  }
+}
+
+bool is_s16(vx_image image) noexcept { return image->format == VX_DF_IMAGE_S16; }
+
+// LaplacianPyramid: input U8; laplacian, an S16 pyramid of L levels (scale HALF, level 0 the input's
+// size); output U8 or S16, Gaussian level L. With G_0 the input and G_{i+1} the Gaussian pyramid's next
+// level (GaussianPyramid's filter and sampling, under REPLICATE as the specification asks whatever the
+// node's border), laplacian level i = G_i - expanded(G_{i+1}). Nothing is allocated: G_1 .. G_{L-1} are
+// first built in the laplacian levels of their sizes (S16 holds 0..255) and G_L in output, then level i is
+// rewritten in place, lowest index first, while level i + 1 still holds G_{i+1}.
+vx_status VX_CALLBACK laplacian_pyramid_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 3 || !valid(parameters[1], VX_TYPE_PYRAMID)) return VX_ERROR_INVALID_PARAMETERS;
+  vx_border_t replicate{};
+  replicate.mode = VX_BORDER_REPLICATE;
+  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[1]);
+  const std::size_t levels = pyramid->images.size();
+  if (levels == 0) return VX_ERROR_INVALID_PARAMETERS;
+  const vx_image input = image_at(parameters, 0), output = image_at(parameters, 2);
+  // The Gaussian levels 1 .. L.
+  for (std::size_t i = 1; i <= levels; ++i) {
+    const vx_image from_image = i == 1 ? input : pyramid->images[i - 1], to_image = i == levels ? output : pyramid->images[i];
+    const MappedImage from(from_image, VX_READ_ONLY);
+    const MappedImage to(to_image, VX_WRITE_ONLY);
+    if (const vx_status s = mapped(from, to); s != VX_SUCCESS) return s;
+    as_plane(from, is_s16(from_image), [&](const auto& f) {
+      as_plane(to, is_s16(to_image), [&](const auto& t) { filter_and_scale<2>(f, t, replicate); });
+    });
+  }
+  // The differences.
+  for (std::size_t i = 0; i < levels; ++i) {
+    const vx_image lower_image = i + 1 == levels ? output : pyramid->images[i + 1];
+    const MappedImage level(pyramid->images[i], i == 0 ? VX_WRITE_ONLY : VX_READ_AND_WRITE);
+    const MappedImage lower(lower_image, VX_READ_ONLY);
+    const MappedImage in(input, VX_READ_ONLY);
+    if (const vx_status s = mapped(level, lower, in); s != VX_SUCCESS) return s;
+    const Plane<vx_int16> out = plane_of<vx_int16>(level);
+    as_plane(lower, is_s16(lower_image), [&](const auto& g_lower) {
+      if (i == 0) {
+        difference_level(plane_of<vx_uint8>(in), g_lower, out);
+      } else {
+        difference_level(out, g_lower, out);
+      }
+    });
+  }
+  return VX_SUCCESS;
+}
+
+/// The format an output of U8 or S16 gets: the one it was made with when it is one of them (another is
+/// refused by output_image), U8 when left open.
+vx_df_image u8_or_s16_output(vx_reference parameter) noexcept {
+  if (!valid(parameter, VX_TYPE_IMAGE)) return VX_DF_IMAGE_U8;
+  const vx_df_image declared = reinterpret_cast<vx_image>(parameter)->declared_format;
+  return declared == VX_DF_IMAGE_S16 ? static_cast<vx_df_image>(VX_DF_IMAGE_S16) : static_cast<vx_df_image>(VX_DF_IMAGE_U8);
+}
+
+vx_status VX_CALLBACK laplacian_pyramid_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
+  const _vx_image* input = nullptr;
+  if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  if (!valid(parameters[1], VX_TYPE_PYRAMID) || metas[1] == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "laplacian is not a pyramid");
+  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[1]);
+  if (pyramid->scale != VX_SCALE_PYRAMID_HALF) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS, "laplacian has scale %g, only VX_SCALE_PYRAMID_HALF is supported",
+                  static_cast<double>(pyramid->scale));
+  }
+  if ((pyramid->width != 0 && pyramid->width != input->width) || (pyramid->height != 0 && pyramid->height != input->height)) {
+    return refuse(node, VX_ERROR_INVALID_DIMENSION, "laplacian's level 0 is %ux%u but input is %ux%u: they must be the same size",
+                  pyramid->width, pyramid->height, input->width, input->height);
+  }
+  if (pyramid->format != VX_DF_IMAGE_VIRT && pyramid->format != VX_DF_IMAGE_S16) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "laplacian has format %s, only S16 is supported", format_name(pyramid->format));
+  }
+  vx_uint32 w = input->width, h = input->height;
+  halved(pyramid->levels, w, h);
+  if (const vx_status s = output_image(node, parameters, 2, "output", w, h, u8_or_s16_output(parameters[2]), metas[2]); s != VX_SUCCESS) return s;
+  metas[1]->levels = pyramid->levels;
+  metas[1]->scale = pyramid->scale;
+  metas[1]->image_width = input->width;
+  metas[1]->image_height = input->height;
+  metas[1]->image_format = VX_DF_IMAGE_S16;
+  return VX_SUCCESS;
+}
+
+// LaplacianReconstruct: laplacian, an S16 pyramid of L levels (scale HALF); input U8 or S16, of the size
+// level L would have; output U8 or S16 of level 0's size. I_L = input, I_i = expanded(I_{i+1}) + laplacian
+// level i, I_1 .. I_{L-1} kept as U8 (the next expansion takes them saturated to 0..255, as the
+// conformance reference does), I_0 saturated to the output's format. R_{L-1} .. R_1 alternate between two scratch planes of level 1's size in the node's local data,
+// sized at validation and allocated when the graph is set up.
+vx_status VX_CALLBACK laplacian_reconstruct_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 3 || !valid(parameters[0], VX_TYPE_PYRAMID)) return VX_ERROR_INVALID_PARAMETERS;
+  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[0]);
+  const std::size_t levels = pyramid->images.size();
+  if (levels == 0) return VX_ERROR_INVALID_PARAMETERS;
+  const vx_uint32 w1 = levels > 1 ? pyramid->images[1]->width : 0, h1 = levels > 1 ? pyramid->images[1]->height : 0;
+  const std::size_t plane_bytes = static_cast<std::size_t>(w1) * h1;
+  auto* scratch = static_cast<vx_uint8*>(node->local_data);
+  if (levels > 1 && (scratch == nullptr || node->local_data_size < 2 * plane_bytes)) return VX_ERROR_NO_MEMORY;
+  const MappedImage input(image_at(parameters, 1), VX_READ_ONLY);
+  if (const vx_status s = input.status(); s != VX_SUCCESS) return s;
+  for (std::size_t l = levels; l-- > 0;) {
+    const MappedImage detail(pyramid->images[l], VX_READ_ONLY);
+    if (const vx_status s = detail.status(); s != VX_SUCCESS) return s;
+    const Plane<vx_int16> d = plane_of<vx_int16>(detail);
+    // I_l = expanded(I_{l+1}) + L_l into a plane of To (U8 saturates to 0..255, S16 to its range).
+    auto reconstruct = [&](const auto& lower, const auto& to) {
+      using To = decltype(to.at(0, 0));
+      constexpr int low = sizeof(To) == 1 ? 0 : -32768, high = sizeof(To) == 1 ? 255 : 32767;
+      for (vx_uint32 y = 0; y < to.height; ++y) {
+        for (vx_uint32 x = 0; x < to.width; ++x) to.put(x, y, static_cast<To>(std::clamp(expanded(lower, x, y) + d.at(x, y), low, high)));
+      }
+    };
+    auto into = [&](const auto& lower) -> vx_status {
+      if (l > 0) {
+        reconstruct(lower, scratch_plane(scratch + (l % 2) * plane_bytes, d.width, d.height));
+        return VX_SUCCESS;
+      }
+      const vx_image output = image_at(parameters, 2);
+      const MappedImage out(output, VX_WRITE_ONLY);
+      if (const vx_status s = out.status(); s != VX_SUCCESS) return s;
+      as_plane(out, is_s16(output), [&](const auto& o) { reconstruct(lower, o); });
+      return VX_SUCCESS;
+    };
+    vx_status status = VX_SUCCESS;
+    if (l + 1 == levels) {
+      as_plane(input, is_s16(image_at(parameters, 1)), [&](const auto& i) { status = into(i); });
+    } else {
+      status = into(scratch_plane(scratch + ((l + 1) % 2) * plane_bytes, pyramid->images[l + 1]->width, pyramid->images[l + 1]->height));
+    }
+    if (status != VX_SUCCESS) return status;
+  }
+  return VX_SUCCESS;
+}
+
+vx_status VX_CALLBACK laplacian_reconstruct_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
+  if (!valid(parameters[0], VX_TYPE_PYRAMID)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "laplacian is not a pyramid");
+  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[0]);
+  if (pyramid->format == VX_DF_IMAGE_VIRT || pyramid->width == 0 || pyramid->height == 0) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS, "laplacian is a virtual pyramid no node before this one produces (no size or format)");
+  }
+  if (pyramid->format != VX_DF_IMAGE_S16) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "laplacian has format %s, only S16 is supported", format_name(pyramid->format));
+  }
+  if (pyramid->scale != VX_SCALE_PYRAMID_HALF) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS, "laplacian has scale %g, only VX_SCALE_PYRAMID_HALF is supported",
+                  static_cast<double>(pyramid->scale));
+  }
+  const _vx_image* input = nullptr;
+  if (const vx_status s = input_image(node, parameters, 1, "input", input); s != VX_SUCCESS) return s;
+  if (!u8_or_s16(input->format)) {
+    return refuse(node, VX_ERROR_INVALID_FORMAT, "input has format %s, only U8 and S16 are supported", format_name(input->format));
+  }
+  vx_uint32 w = pyramid->width, h = pyramid->height;
+  halved(pyramid->levels, w, h);
+  if (input->width != w || input->height != h) {
+    return refuse(node, VX_ERROR_INVALID_DIMENSION, "input is %ux%u but must be the size below the laplacian's last level: %ux%u",
+                  input->width, input->height, w, h);
+  }
+  if (const vx_status s = output_image(node, parameters, 2, "output", pyramid->width, pyramid->height, u8_or_s16_output(parameters[2]), metas[2]);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  // Two scratch planes of level 1's size (none for one level), allocated with the node's local data
+  // when the graph is set up, so the kernel allocates nothing per frame.
+  vx_uint32 w1 = pyramid->width, h1 = pyramid->height;
+  halved(1, w1, h1);
+  node->local_data_size = pyramid->levels > 1 ? 2 * static_cast<vx_size>(w1) * h1 : 0;
+  return VX_SUCCESS;
+}
+
+constexpr StandardKernelFunctions kPyramidKernels[] = {
+    {VX_KERNEL_GAUSSIAN_PYRAMID, &gaussian_pyramid_function, &gaussian_pyramid_validate},
+    {VX_KERNEL_HALFSCALE_GAUSSIAN, &half_scale_gaussian_function, &half_scale_gaussian_validate},
+    {VX_KERNEL_LAPLACIAN_PYRAMID, &laplacian_pyramid_function, &laplacian_pyramid_validate},
+    {VX_KERNEL_LAPLACIAN_RECONSTRUCT, &laplacian_reconstruct_function, &laplacian_reconstruct_validate},
+};
+
+}  // namespace
+
+std::span<const StandardKernelFunctions> pyramid_kernels() noexcept { return kPyramidKernels; }
+
+}  // namespace vg::openvx
