@@ -80,6 +80,23 @@ vx_uint8 bilinear(const Source& src, float x, float y) noexcept {
   return static_cast<vx_uint8>(std::min(v + 0.5f, 255.0f));  // v >= 0: the weights are non-negative
 }
 
+/// Every output pixel from its table entry (rows of out.width() vx_coordinates2df_t at @p entries); the
+/// interpolation is chosen once, outside the loop.
+template <bool Bilinear>
+void remap_image(const Source& src, const vx_uint8* entries, const MappedImage& out) noexcept {
+  const std::ptrdiff_t so = out.stride_x();
+  const vx_uint32 width = out.width();
+  for (vx_uint32 y = 0; y < out.height(); ++y) {
+    const vx_uint8* row = entries + static_cast<std::size_t>(y) * width * sizeof(vx_coordinates2df_t);
+    vx_uint8* o = out.row(y);
+    for (vx_uint32 x = 0; x < width; ++x) {
+      vx_coordinates2df_t c;
+      std::memcpy(&c, row + static_cast<std::size_t>(x) * sizeof c, sizeof c);  // the table's rows need not be aligned for floats
+      o[static_cast<std::ptrdiff_t>(x) * so] = Bilinear ? bilinear(src, c.x, c.y) : nearest(src, c.x, c.y);
+    }
+  }
+}
+
 vx_status VX_CALLBACK remap_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 4) return VX_ERROR_INVALID_PARAMETERS;
   vx_enum policy = 0;
@@ -102,18 +119,10 @@ vx_status VX_CALLBACK remap_function(vx_node node, const vx_reference* parameter
   }
   const Source src{in, static_cast<float>(in.width()), static_cast<float>(in.height()), border.mode == VX_BORDER_CONSTANT,
                    border.constant_value.U8};
-  const std::ptrdiff_t so = out.stride_x();
-  const vx_uint8* entries = table->table.data();
-  const vx_uint32 width = out.width();
-  for (vx_uint32 y = 0; y < out.height(); ++y) {
-    const vx_uint8* row = entries + static_cast<std::size_t>(y) * width * sizeof(vx_coordinates2df_t);
-    vx_uint8* o = out.row(y);
-    for (vx_uint32 x = 0; x < width; ++x) {
-      vx_coordinates2df_t c;
-      std::memcpy(&c, row + static_cast<std::size_t>(x) * sizeof c, sizeof c);
-      o[static_cast<std::ptrdiff_t>(x) * so] =
-          policy == VX_INTERPOLATION_BILINEAR ? bilinear(src, c.x, c.y) : nearest(src, c.x, c.y);
-    }
+  if (policy == VX_INTERPOLATION_BILINEAR) {
+    remap_image<true>(src, table->table.data(), out);
+  } else {
+    remap_image<false>(src, table->table.data(), out);
   }
   return VX_SUCCESS;
 }
