@@ -4,6 +4,8 @@
 #include <VX/vx_khr_pipelining.h>
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "alloc_counter.hpp"
 #include "openvx_fixture.hpp"
 
@@ -173,6 +175,49 @@ TEST_F(OpenVxZeroAlloc, PyramidKernelsAllocateNothingPerFrame) {
   for (vx_node& n : nodes) EXPECT_EQ(vxReleaseNode(&n), VX_SUCCESS);
   for (vx_image* i : {&in, &half, &rebuilt, &lowest}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
   for (vx_pyramid* p : {&gaussian, &laplacian}) EXPECT_EQ(vxReleasePyramid(p), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
+}
+
+TEST_F(OpenVxZeroAlloc, RemapAndFastCornersAllocateNothingPerFrame) {
+  // Remap reads its table in place; FastCorners recomputes neighbour strengths for non-maximum
+  // suppression and fills its array through a batch on the stack.
+  vx_graph graph = vxCreateGraph(context_);
+  vx_image in = vxCreateImage(context_, 37, 13, VX_DF_IMAGE_U8), out = vxCreateImage(context_, 29, 17, VX_DF_IMAGE_U8);
+  vx_remap table = vxCreateRemap(context_, 37, 13, 29, 17);
+  std::vector<vx_coordinates2df_t> entries(29 * 17);
+  for (vx_uint32 i = 0; i < entries.size(); ++i) entries[i] = {static_cast<float>(i % 29) * 1.3f - 2.0f, static_cast<float>(i / 29) * 0.7f + 0.4f};
+  const vx_rectangle_t all{0, 0, 29, 17};
+  ASSERT_EQ(vxCopyRemapPatch(table, &all, 29 * sizeof(vx_coordinates2df_t), entries.data(), VX_TYPE_COORDINATES2DF, VX_WRITE_ONLY,
+                             VX_MEMORY_TYPE_HOST),
+            VX_SUCCESS);
+  std::vector<vx_uint8> pixels(37 * 13);
+  for (vx_uint32 i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<vx_uint8>((i * 97u) ^ (i / 37u * 31u));
+  vx_imagepatch_addressing_t addressing{37, 13, 1, 37, VX_SCALE_UNITY, VX_SCALE_UNITY, 1, 1, 0};
+  const vx_rectangle_t whole{0, 0, 37, 13};
+  ASSERT_EQ(vxCopyImagePatch(in, &whole, 0, &addressing, pixels.data(), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  const vx_float32 threshold = 20.0f;
+  vx_scalar strength = vxCreateScalar(context_, VX_TYPE_FLOAT32, &threshold), count = vxCreateScalar(context_, VX_TYPE_SIZE, nullptr);
+  vx_array corners = vxCreateArray(context_, VX_TYPE_KEYPOINT, 100);
+  vx_node nodes[2] = {vxRemapNode(graph, in, table, VX_INTERPOLATION_BILINEAR, out), vxFastCornersNode(graph, in, strength, vx_true_e, corners, count)};
+  const vx_border_t border{VX_BORDER_CONSTANT, {}};
+  ASSERT_EQ(vxSetNodeAttribute(nodes[0], VX_NODE_BORDER, &border, sizeof border), VX_SUCCESS);
+  ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
+  for (int f = 0; f < 5; ++f) ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);  // warm-up
+  vg::test::arm_alloc_counter();
+  bool ok = true;
+  for (int f = 0; f < 100; ++f) ok = ok && vxProcessGraph(graph) == VX_SUCCESS;
+  const vg::test::AllocCounts counts = vg::test::disarm_alloc_counter();
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(counts.news, 0u);
+  EXPECT_EQ(counts.mallocs, 0u);
+  vx_size found = 0;
+  EXPECT_EQ(vxCopyScalar(count, &found, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  EXPECT_GT(found, 0u) << "the pattern has corners";
+  for (vx_node& n : nodes) EXPECT_EQ(vxReleaseNode(&n), VX_SUCCESS);
+  for (vx_image* i : {&in, &out}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
+  for (vx_scalar* sc : {&strength, &count}) EXPECT_EQ(vxReleaseScalar(sc), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseArray(&corners), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseRemap(&table), VX_SUCCESS);
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
 }
 

@@ -44,6 +44,9 @@ std::span<const StandardKernelFunctions> tensor_kernels() noexcept;
 std::span<const StandardKernelFunctions> data_kernels() noexcept;
 /// kernels_pyramids.cpp (GaussianPyramid, HalfScaleGaussian, LaplacianPyramid, LaplacianReconstruct).
 std::span<const StandardKernelFunctions> pyramid_kernels() noexcept;
+/// kernels_remap.cpp (Remap) and kernels_fast.cpp (FastCorners).
+std::span<const StandardKernelFunctions> remap_kernels() noexcept;
+std::span<const StandardKernelFunctions> fast_kernels() noexcept;
 
 // --- the implemented kernels (one function and one validate each) --------------------------------------
 

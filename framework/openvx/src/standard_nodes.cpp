@@ -309,6 +309,28 @@ VX_API_ENTRY vx_node VX_API_CALL vxNonLinearFilterNode(vx_graph graph, vx_enum f
                         {as_reference(output), "output"}});
 }
 
+VX_API_ENTRY vx_node VX_API_CALL vxRemapNode(vx_graph graph, vx_image input, vx_remap table, vx_enum policy, vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar policy_scalar(graph, VX_TYPE_ENUM, &policy);
+  if (const vx_status s = policy_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_REMAP, "vxRemapNode",
+                       {{as_reference(input), "input"}, {as_reference(table), "table"}, {policy_scalar.ref(), "policy"},
+                        {as_reference(output), "output"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxFastCornersNode(vx_graph graph, vx_image input, vx_scalar strength_thresh, vx_bool nonmax_suppression,
+                                                   vx_array corners, vx_scalar num_corners) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar nonmax_scalar(graph, VX_TYPE_BOOL, &nonmax_suppression);
+  if (const vx_status s = nonmax_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_FAST_CORNERS, "vxFastCornersNode",
+                       {{as_reference(input), "input"},
+                        {as_reference(strength_thresh), "strength_thresh"},
+                        {nonmax_scalar.ref(), "nonmax_suppression"},
+                        {as_reference(corners), "corners"},
+                        {as_reference(num_corners), "num_corners"}});
+}
+
 VX_API_ENTRY vx_node VX_API_CALL vxWeightedAverageNode(vx_graph graph, vx_image img1, vx_scalar alpha, vx_image img2, vx_image output) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   return standard_node(graph, VX_KERNEL_WEIGHTED_AVERAGE, "vxWeightedAverageNode",

@@ -234,6 +234,19 @@ VX_API_ENTRY vx_status VX_API_CALL vxuNonLinearFilter(vx_context context, vx_enu
   return run_one_node(context, [&](vx_graph graph) { return vxNonLinearFilterNode(graph, function, input, mask, output); });
 }
 
+VX_API_ENTRY vx_status VX_API_CALL vxuRemap(vx_context context, vx_image input, vx_remap table, vx_enum policy, vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxRemapNode(graph, input, table, policy, output); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuFastCorners(vx_context context, vx_image input, vx_scalar strength_thresh, vx_bool nonmax_suppression,
+                                                  vx_array corners, vx_scalar num_corners) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) {
+    return vxFastCornersNode(graph, input, strength_thresh, nonmax_suppression, corners, num_corners);
+  });
+}
+
 VX_API_ENTRY vx_status VX_API_CALL vxuWeightedAverage(vx_context context, vx_image img1, vx_scalar alpha, vx_image img2, vx_image output) {
   if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
   return run_one_node(context, [&](vx_graph graph) { return vxWeightedAverageNode(graph, img1, alpha, img2, output); });

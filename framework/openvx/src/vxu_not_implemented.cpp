@@ -34,9 +34,6 @@ VX_API_ENTRY vx_status VX_API_CALL vxuHarrisCorners(vx_context, vx_image, vx_sca
     vx_int32, vx_array, vx_scalar) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
-VX_API_ENTRY vx_status VX_API_CALL vxuFastCorners(vx_context, vx_image, vx_scalar, vx_bool, vx_array, vx_scalar) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 VX_API_ENTRY vx_status VX_API_CALL vxuOpticalFlowPyrLK(vx_context, vx_pyramid, vx_pyramid, vx_array, vx_array, vx_array,
     vx_enum, vx_scalar, vx_scalar, vx_scalar, vx_size) {
   return VX_ERROR_NOT_IMPLEMENTED;
@@ -57,9 +54,6 @@ VX_API_ENTRY vx_status VX_API_CALL vxuHOGFeatures(vx_context, vx_image, vx_tenso
 }
 VX_API_ENTRY vx_status VX_API_CALL vxuHoughLinesP(vx_context, vx_image, const vx_hough_lines_p_t*, vx_array,
     vx_scalar) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuRemap(vx_context, vx_image, vx_remap, vx_enum, vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
 

@@ -1,0 +1,230 @@
+// The standard kernel FastCorners: a function and a validate (standard_kernel_support.hpp).
+//
+// FAST9 on a U8 image. The 16 pixels of the Bresenham circle of radius 3 around a candidate p are read in
+// order around it; p is a corner for a threshold t when 9 contiguous of them (the circle wraps) are all
+// brighter than I_p + t, or all darker than I_p - t (strictly: the Khronos conformance checker's test).
+// t is the strength_thresh scalar (VX_TYPE_FLOAT32, 0 <= t < 256, its fraction dropped as the
+// specification says).
+//
+// A corner's strength is the largest threshold for which it is still a corner: over every arc of 9, the
+// smallest |I_x - I_p| of one sign, maximised over the arcs and both signs, less 1. With
+// nonmax_suppression (a vx_bool), a corner stays only when its strength is >= that of its left, upper-left,
+// upper and upper-right neighbours and > that of the other four (a pixel that is no corner counts as 0):
+// of two equal neighbours exactly one survives.
+//
+// Only pixels whose circle lies inside the image (3 pixels from each edge) are candidates, under every
+// border mode. Corners go to the output array as vx_keypoint_t (x, y, strength, scale 0, orientation 0,
+// tracking_status 1, error 0) in raster order, up to its capacity; num_corners (optional, VX_TYPE_SIZE)
+// gets the number of corners found, which can exceed what the array holds.
+//
+// Non-maximum suppression recomputes the strengths of a corner's neighbours instead of keeping a strength
+// image: corners are few, so this costs little and nothing is allocated per frame.
+#include <VX/vx.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+
+#include "array.hpp"
+#include "meta_format.hpp"
+#include "scalar.hpp"
+#include "standard_kernel_support.hpp"
+
+namespace vg::openvx {
+namespace {
+
+constexpr int kRadius = 3;
+constexpr int kArc = 9;
+constexpr int kCircle = 16;
+// The circle, clockwise from the right (image y down).
+constexpr int kCircleX[kCircle] = {3, 3, 2, 1, 0, -1, -2, -3, -3, -3, -2, -1, 0, 1, 2, 3};
+constexpr int kCircleY[kCircle] = {0, 1, 2, 3, 3, 3, 2, 1, 0, -1, -2, -3, -3, -3, -2, -1};
+
+class Detector {
+ public:
+  Detector(const MappedImage& in, int threshold) noexcept : in_(in), threshold_(threshold) {
+    for (int i = 0; i < kCircle; ++i) {
+      offsets_[i] = static_cast<std::ptrdiff_t>(kCircleY[i]) * in.addressing().stride_y + static_cast<std::ptrdiff_t>(kCircleX[i]) * in.stride_x();
+    }
+  }
+
+  bool candidate(vx_uint32 x, vx_uint32 y) const noexcept {
+    return x >= kRadius && y >= kRadius && x + kRadius < in_.width() && y + kRadius < in_.height();
+  }
+
+  /// The corner strength at (x, y), a candidate; -1 when it is no corner at the threshold.
+  int strength(vx_uint32 x, vx_uint32 y) const noexcept {
+    const vx_uint8* p = in_.row(y) + static_cast<std::ptrdiff_t>(x) * in_.stride_x();
+    const int c = p[0];
+    // Any arc of 9 holds at least two of the four compass pixels (0, 4, 8, 12): a quick rejection.
+    int bright = 0, dark = 0;
+    for (int i = 0; i < kCircle; i += 4) {
+      const int v = p[offsets_[i]];
+      bright += v > c + threshold_ ? 1 : 0;
+      dark += v < c - threshold_ ? 1 : 0;
+    }
+    if (bright < 2 && dark < 2) return -1;
+    int d[kCircle];
+    for (int i = 0; i < kCircle; ++i) d[i] = p[offsets_[i]] - c;
+    int best = 0;  // the largest, over arcs and signs, of the arc's smallest difference of that sign
+    for (int start = 0; start < kCircle; ++start) {
+      int low_bright = 255, low_dark = 255;
+      for (int k = 0; k < kArc; ++k) {
+        const int v = d[(start + k) % kCircle];
+        low_bright = std::min(low_bright, v);
+        low_dark = std::min(low_dark, -v);
+      }
+      best = std::max(best, std::max(low_bright, low_dark));
+    }
+    return best > threshold_ ? best - 1 : -1;
+  }
+
+  /// strength(), with 0 for a pixel that is no corner or no candidate (non-maximum suppression's view).
+  int suppression_strength(vx_uint32 x, vx_uint32 y) const noexcept {
+    if (!candidate(x, y)) return 0;
+    return std::max(strength(x, y), 0);
+  }
+
+  /// Whether the corner at (x, y) of strength @p s survives non-maximum suppression.
+  bool is_maximum(vx_uint32 x, vx_uint32 y, int s) const noexcept {
+    return s >= suppression_strength(x - 1, y - 1) && s >= suppression_strength(x, y - 1) && s >= suppression_strength(x + 1, y - 1) &&
+           s >= suppression_strength(x - 1, y) && s > suppression_strength(x + 1, y) && s > suppression_strength(x - 1, y + 1) &&
+           s > suppression_strength(x, y + 1) && s > suppression_strength(x + 1, y + 1);
+  }
+
+ private:
+  const MappedImage& in_;
+  int threshold_;
+  std::ptrdiff_t offsets_[kCircle];
+};
+
+/// Where the corners go: the array emptied, then filled up to its capacity through a batch on the stack.
+class Keypoints {
+ public:
+  explicit Keypoints(vx_array array) noexcept : array_(array) {
+    status_ = vxQueryArray(array_, VX_ARRAY_CAPACITY, &room_, sizeof room_);
+    if (status_ == VX_SUCCESS) status_ = vxTruncateArray(array_, 0);
+  }
+  void add(vx_uint32 x, vx_uint32 y, int strength) noexcept {
+    ++found_;
+    if (room_ == 0 || status_ != VX_SUCCESS) return;
+    batch_[count_++] = vx_keypoint_t{static_cast<vx_int32>(x), static_cast<vx_int32>(y), static_cast<vx_float32>(strength), 0.0f, 0.0f, 1, 0.0f};
+    --room_;
+    if (count_ == kBatch || room_ == 0) flush();
+  }
+  vx_status finish() noexcept {
+    flush();
+    return status_;
+  }
+  vx_size found() const noexcept { return found_; }
+
+ private:
+  void flush() noexcept {
+    if (count_ == 0 || status_ != VX_SUCCESS) return;
+    status_ = vxAddArrayItems(array_, count_, batch_, sizeof(vx_keypoint_t));
+    count_ = 0;
+  }
+  static constexpr vx_size kBatch = 64;
+  vx_array array_;
+  vx_status status_ = VX_SUCCESS;
+  vx_size room_ = 0, count_ = 0, found_ = 0;
+  vx_keypoint_t batch_[kBatch];
+};
+
+inline bool threshold_allowed(vx_float32 t) noexcept { return t >= 0.0f && t < 256.0f; }  // false for NaN
+
+vx_status VX_CALLBACK fast_corners_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 5) return VX_ERROR_INVALID_PARAMETERS;
+  vx_float32 threshold = 0.0f;
+  vx_bool nonmax = vx_false_e;
+  if (const vx_status s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[1]), &threshold, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  if (const vx_status s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[2]), &nonmax, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  if (!threshold_allowed(threshold)) return VX_ERROR_INVALID_VALUE;
+  const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
+  if (in.status() != VX_SUCCESS) return in.status();
+  const Detector detector(in, static_cast<int>(threshold));  // the fraction dropped
+  Keypoints corners(reinterpret_cast<vx_array>(parameters[3]));
+  for (vx_uint32 y = kRadius; y + kRadius < in.height(); ++y) {
+    for (vx_uint32 x = kRadius; x + kRadius < in.width(); ++x) {
+      const int s = detector.strength(x, y);
+      if (s < 0 || (nonmax != vx_false_e && !detector.is_maximum(x, y, s))) continue;
+      corners.add(x, y, s);
+    }
+  }
+  vx_status status = corners.finish();
+  if (status == VX_SUCCESS && parameters[4] != nullptr) {
+    const vx_size found = corners.found();
+    status = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[4]), const_cast<vx_size*>(&found), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+  }
+  return status;
+}
+
+/// An input scalar of @p type; its value in @p value (of sizeof(T)) when it can be read now.
+template <typename T>
+vx_status scalar_input(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_enum type, const char* type_name,
+                       T& value, bool& known) noexcept {
+  if (!valid(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
+  const auto* scalar = as<_vx_scalar>(parameters[index]);
+  if (scalar->data_type != type) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be %s", name, static_cast<unsigned>(scalar->data_type),
+                  type_name);
+  }
+  known = !scalar->is_virtual;
+  if (known) std::memcpy(&value, scalar->bytes.data(), sizeof value);
+  return VX_SUCCESS;
+}
+
+vx_status VX_CALLBACK fast_corners_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 5) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 5 parameters, got %u", num);
+  const _vx_image* input = nullptr;
+  if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  vx_float32 threshold = 0.0f;
+  bool known = false;
+  if (const vx_status s = scalar_input(node, parameters, 1, "strength_thresh", VX_TYPE_FLOAT32, "VX_TYPE_FLOAT32", threshold, known);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  if (known && !threshold_allowed(threshold)) {
+    return refuse(node, VX_ERROR_INVALID_VALUE, "strength_thresh is %g, it must be in [0, 256)", static_cast<double>(threshold));
+  }
+  vx_bool nonmax = vx_false_e;
+  if (const vx_status s = scalar_input(node, parameters, 2, "nonmax_suppression", VX_TYPE_BOOL, "VX_TYPE_BOOL", nonmax, known); s != VX_SUCCESS) {
+    return s;
+  }
+  if (!valid(parameters[3], VX_TYPE_ARRAY) || metas[3] == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "corners is not an array");
+  const auto* corners = as<_vx_array>(parameters[3]);
+  if (!corners->type_open && corners->item_type != VX_TYPE_KEYPOINT) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "corners is an array of items of type 0x%x, it must hold VX_TYPE_KEYPOINT",
+                  static_cast<unsigned>(corners->item_type));
+  }
+  metas[3]->item_type = VX_TYPE_KEYPOINT;
+  // A virtual array of open capacity gets room for a corner at every pixel.
+  metas[3]->capacity = corners->capacity_open ? static_cast<vx_size>(input->width) * input->height : corners->capacity;
+  if (parameters[4] == nullptr) return VX_SUCCESS;  // num_corners is optional
+  if (!valid(parameters[4], VX_TYPE_SCALAR) || metas[4] == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "num_corners is not a scalar");
+  const auto* count = as<_vx_scalar>(parameters[4]);
+  const bool open = count->is_virtual && count->data_type == VX_TYPE_INVALID;
+  if (!open && count->data_type != VX_TYPE_SIZE) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "num_corners is a scalar of type 0x%x, it must be VX_TYPE_SIZE",
+                  static_cast<unsigned>(count->data_type));
+  }
+  metas[4]->scalar_type = VX_TYPE_SIZE;
+  return VX_SUCCESS;
+}
+
+constexpr StandardKernelFunctions kFastKernels[] = {
+    {VX_KERNEL_FAST_CORNERS, &fast_corners_function, &fast_corners_validate},
+};
+
+}  // namespace
+
+std::span<const StandardKernelFunctions> fast_kernels() noexcept { return kFastKernels; }
+
+}  // namespace vg::openvx
