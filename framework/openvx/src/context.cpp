@@ -11,7 +11,7 @@
 #include "graph.hpp"
 #include "kernel.hpp"
 #include "module_loader.hpp"
-#include "standard_kernel_support.hpp"
+#include "kernels/standard_kernel_support.hpp"
 #include "standard_kernels.hpp"
 #include "visiongraph/runtime/context.hpp"
 

@@ -38,8 +38,8 @@
 
 #include "graph.hpp"
 #include "matrix.hpp"
-#include "neighbourhood.hpp"
-#include "standard_kernel_support.hpp"
+#include "kernels/neighbourhood.hpp"
+#include "kernels/standard_kernel_support.hpp"
 
 namespace vg::openvx {
 namespace {

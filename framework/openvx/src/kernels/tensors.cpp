@@ -14,7 +14,7 @@
 
 #include "lut.hpp"
 #include "scalar.hpp"
-#include "standard_kernel_support.hpp"
+#include "kernels/standard_kernel_support.hpp"
 #include "tensor.hpp"
 
 namespace vg::openvx {

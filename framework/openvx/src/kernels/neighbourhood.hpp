@@ -1,7 +1,7 @@
 #pragma once
 // Neighbourhood kernels (each output pixel from the window of input pixels around it): the walk over an
 // image under the node's border mode, and the output's valid region. Used by the 3x3 filters
-// (kernels_filters.cpp), Sobel3x3 and Convolve (kernels_gradients.cpp).
+// (filters.cpp), Sobel3x3 and Convolve (gradients.cpp).
 //
 // The window is (2 * radius_x + 1) x (2 * radius_y + 1) pixels, at most kMaxNeighbourhood on a side (the
 // VX_CONTEXT_CONVOLUTION_MAX_DIMENSION this library reports). Borders come from the node's VX_NODE_BORDER:
@@ -18,7 +18,7 @@
 #include <cstddef>
 
 #include "convolution.hpp"
-#include "standard_kernel_support.hpp"
+#include "kernels/standard_kernel_support.hpp"
 
 namespace vg::openvx {
 

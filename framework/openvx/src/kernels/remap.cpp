@@ -20,9 +20,9 @@
 #include <cstddef>
 #include <cstring>
 
-#include "neighbourhood.hpp"
+#include "kernels/neighbourhood.hpp"
 #include "remap.hpp"
-#include "standard_kernel_support.hpp"
+#include "kernels/standard_kernel_support.hpp"
 
 namespace vg::openvx {
 namespace {

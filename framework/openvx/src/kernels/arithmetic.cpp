@@ -22,7 +22,7 @@
 #include <utility>
 
 #include "scalar.hpp"
-#include "standard_kernel_support.hpp"
+#include "kernels/standard_kernel_support.hpp"
 
 namespace vg::openvx {
 namespace {

@@ -1,6 +1,6 @@
 // The table of implemented standard kernels, and the validate and mapping helpers they share
 // (standard_kernel_support.hpp).
-#include "standard_kernel_support.hpp"
+#include "kernels/standard_kernel_support.hpp"
 
 #include <VX/vx.h>
 

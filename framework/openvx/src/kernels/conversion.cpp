@@ -9,7 +9,7 @@
 
 #include "lut.hpp"
 #include "scalar.hpp"
-#include "standard_kernel_support.hpp"
+#include "kernels/standard_kernel_support.hpp"
 #include "threshold.hpp"
 
 namespace vg::openvx {

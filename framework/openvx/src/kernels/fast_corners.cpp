@@ -29,7 +29,7 @@
 #include "array.hpp"
 #include "meta_format.hpp"
 #include "scalar.hpp"
-#include "standard_kernel_support.hpp"
+#include "kernels/standard_kernel_support.hpp"
 
 namespace vg::openvx {
 namespace {

@@ -2,7 +2,7 @@
 // (standard_kernel_support.hpp). U1 images go eight pixels (one byte) at a time.
 #include <VX/vx.h>
 
-#include "standard_kernel_support.hpp"
+#include "kernels/standard_kernel_support.hpp"
 
 namespace vg::openvx {
 namespace {

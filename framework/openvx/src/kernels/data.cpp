@@ -20,7 +20,7 @@
 #include "matrix.hpp"
 #include "remap.hpp"
 #include "scalar.hpp"
-#include "standard_kernel_support.hpp"
+#include "kernels/standard_kernel_support.hpp"
 #include "tensor.hpp"
 #include "user_data_object.hpp"
 

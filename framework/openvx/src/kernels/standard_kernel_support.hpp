@@ -27,24 +27,24 @@ struct StandardKernelFunctions {
   vx_kernel_validate_f validate;
 };
 
-/// The kernels of each family file: kernels_arithmetic.cpp (Add, Subtract, AbsDiff, Min, Max, Multiply),
-/// kernels_conversion.cpp (ConvertDepth, TableLookup, Threshold, ChannelExtract, ChannelCombine) and
-/// kernels_filters.cpp (Dilate3x3, Erode3x3, Median3x3, Box3x3, Gaussian3x3).
+/// The kernels of each family file: arithmetic.cpp (Add, Subtract, AbsDiff, Min, Max, Multiply),
+/// conversion.cpp (ConvertDepth, TableLookup, Threshold, ChannelExtract, ChannelCombine) and
+/// filters.cpp (Dilate3x3, Erode3x3, Median3x3, Box3x3, Gaussian3x3).
 std::span<const StandardKernelFunctions> arithmetic_kernels() noexcept;
 std::span<const StandardKernelFunctions> conversion_kernels() noexcept;
 std::span<const StandardKernelFunctions> filter_kernels() noexcept;
-/// kernels_gradients.cpp (Sobel3x3, Magnitude, Phase, Convolve) and kernels_statistics.cpp (IntegralImage,
+/// gradients.cpp (Sobel3x3, Magnitude, Phase, Convolve) and statistics.cpp (IntegralImage,
 /// Histogram, EqualizeHist, MinMaxLoc; MeanStdDev is in the table above).
 std::span<const StandardKernelFunctions> gradient_kernels() noexcept;
 std::span<const StandardKernelFunctions> statistics_kernels() noexcept;
-/// kernels_tensors.cpp (TensorAdd, TensorSubtract, TensorMultiply, TensorTableLookup, TensorTranspose,
-/// TensorConvertDepth) and kernels_data.cpp (Copy). NonLinearFilter is a filter, WeightedAverage and the
+/// tensors.cpp (TensorAdd, TensorSubtract, TensorMultiply, TensorTableLookup, TensorTranspose,
+/// TensorConvertDepth) and data.cpp (Copy). NonLinearFilter is a filter, WeightedAverage and the
 /// accumulations arithmetic: they join those tables.
 std::span<const StandardKernelFunctions> tensor_kernels() noexcept;
 std::span<const StandardKernelFunctions> data_kernels() noexcept;
-/// kernels_pyramids.cpp (GaussianPyramid, HalfScaleGaussian, LaplacianPyramid, LaplacianReconstruct).
+/// pyramids.cpp (GaussianPyramid, HalfScaleGaussian, LaplacianPyramid, LaplacianReconstruct).
 std::span<const StandardKernelFunctions> pyramid_kernels() noexcept;
-/// kernels_remap.cpp (Remap) and kernels_fast.cpp (FastCorners).
+/// remap.cpp (Remap) and fast_corners.cpp (FastCorners).
 std::span<const StandardKernelFunctions> remap_kernels() noexcept;
 std::span<const StandardKernelFunctions> fast_kernels() noexcept;
 

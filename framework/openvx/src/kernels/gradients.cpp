@@ -26,8 +26,8 @@
 
 #include "convolution.hpp"
 #include "graph.hpp"
-#include "neighbourhood.hpp"
-#include "standard_kernel_support.hpp"
+#include "kernels/neighbourhood.hpp"
+#include "kernels/standard_kernel_support.hpp"
 
 namespace vg::openvx {
 namespace {

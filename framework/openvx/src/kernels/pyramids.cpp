@@ -31,10 +31,10 @@
 #include "graph.hpp"
 #include "image.hpp"
 #include "meta_format.hpp"
-#include "neighbourhood.hpp"
+#include "kernels/neighbourhood.hpp"
 #include "pyramid.hpp"
 #include "scalar.hpp"
-#include "standard_kernel_support.hpp"
+#include "kernels/standard_kernel_support.hpp"
 
 namespace vg::openvx {
 namespace {
