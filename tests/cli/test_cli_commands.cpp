@@ -52,6 +52,42 @@ TEST(CliTest, AnUnknownSubcommandOrOptionIsAUsageError) {
   EXPECT_HAS(r.output, "--bogus");
 }
 
+TEST(CliTest, AMisspelledOptionGetsASuggestion) {
+  const auto r = run_cli("run " + kSmall + " --inptu x.jpg");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_HAS(r.output, "visiongraph run: unknown option '--inptu'; did you mean '--input'?");
+  const auto publish = run_cli("run " + kSmall + " --input x.jpg --publsh -");
+  EXPECT_EQ(publish.code, 2);
+  EXPECT_HAS(publish.output, "did you mean '--publish'?");
+  const auto equals = run_cli("verify " + kSmall + " --sizee=64x64");
+  EXPECT_EQ(equals.code, 2);
+  EXPECT_HAS(equals.output, "unknown option '--sizee'; did you mean '--size'?");
+}
+
+// Malformed values found once the run is set up are usage errors too, before anything is opened.
+TEST(CliTest, MalformedRunValuesAreUsageErrors) {
+  if (!vg::test::have_assets({"face_detection_back_256x256_barracuda.onnx", "messi5.jpg"}))
+    GTEST_SKIP() << "assets missing: run scripts/fetch_assets.sh";
+  const fs::path out = fs::temp_directory_path() / ("vg_cli_usage_" + std::to_string(::getpid()));
+  const std::string common = "run " + kFace + " --no-progress --input " + (vg::test::assets_dir() / "messi5.jpg").string() +
+                             " -o " + out.string();
+  const auto not_mqtt = run_cli(common + " --publish broker:1883/topic");
+  EXPECT_EQ(not_mqtt.code, 2);
+  EXPECT_HAS(not_mqtt.output, "--publish 'broker:1883/topic': expected mqtt://HOST:PORT/TOPIC");
+  const auto no_topic = run_cli(common + " --publish mqtt://127.0.0.1:1883");
+  EXPECT_EQ(no_topic.code, 2);
+  EXPECT_HAS(no_topic.output, "--publish 'mqtt://127.0.0.1:1883'");
+  const auto bad_control = run_cli(common + " --control mqtt://127.0.0.1:99999/t");
+  EXPECT_EQ(bad_control.code, 2);
+  EXPECT_HAS(bad_control.output, "--control 'mqtt://127.0.0.1:99999/t'");
+  // An image input has no video to serve.
+  const auto rtsp = run_cli(common + " --serve-rtsp 0");
+  EXPECT_EQ(rtsp.code, 2);
+  EXPECT_HAS(rtsp.output, "--serve-rtsp serves the annotated video of a video, stream or camera input");
+  EXPECT_FALSE(fs::exists(out / "detections.jsonl")) << "nothing was written";
+  fs::remove_all(out);
+}
+
 TEST(CliTest, VerifyAcceptsAGoodGraph) {
   const auto r = run_cli("verify " + kSmall);
   EXPECT_EQ(r.code, 0) << r.output;
@@ -233,12 +269,17 @@ TEST(CliTest, RunWritesAnyOutputGraphParameterPerFrame) {
   EXPECT_EQ(fs::file_size(npy), 128u + 256u * 256u * 3u * 4u);
   EXPECT_HAS(r.output, "letterboxed (1 frames)");
 
+  // Names the graph cannot write are usage errors (exit status 2), with a suggestion for a typo.
   const auto unknown = run_cli(common + " --write scores");
-  EXPECT_EQ(unknown.code, 1);
-  EXPECT_HAS(unknown.output, "--write scores: the graph has no graph parameter 'scores' (it has: letterboxed, input, detections, annotated");
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_HAS(unknown.output, "--write scores: the graph has no graph parameter 'scores'; it has: letterboxed, input, detections, annotated");
+  const auto typo = run_cli(common + " --write letterboxd");
+  EXPECT_EQ(typo.code, 2);
+  EXPECT_HAS(typo.output, "did you mean 'letterboxed'?");
   const auto input = run_cli(common + " --write input");
-  EXPECT_EQ(input.code, 1);
+  EXPECT_EQ(input.code, 2);
   EXPECT_HAS(input.output, "--write input");
+  EXPECT_EQ(run_cli(common + " --write .").code, 2);
   fs::remove_all(dir);
 }
 

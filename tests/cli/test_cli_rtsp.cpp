@@ -17,6 +17,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "rtsp_test_server.hpp"
 #include "visiongraph/io/source.hpp"
 
@@ -64,7 +68,9 @@ TEST_F(RtspCliTest, DetectionsFromTheStreamEqualTheFileRunOnTheFramesReceived) {
   const auto rtsp_run =
       run_cli("run " + kFace + " --no-progress --input " + server.url() + " -o " + (base / "rtsp").string());
   server.stop();
-  ASSERT_EQ(rtsp_run.code, 0) << rtsp_run.output;
+  // A live stream is not expected to end: its normal end is a lost input (exit status 1, named).
+  ASSERT_EQ(rtsp_run.code, 1) << rtsp_run.output;
+  EXPECT_NE(rtsp_run.output.find(server.url() + ": the live stream ended"), std::string::npos) << rtsp_run.output;
   EXPECT_NE(rtsp_run.output.find("source " + server.url() + ": rtsp"), std::string::npos) << rtsp_run.output;
   const auto lines = read_jsonl(base / "rtsp" / "detections.jsonl");
   ASSERT_GT(lines.size(), 200u) << "most of the 270 frames arrive over loopback";
@@ -125,9 +131,11 @@ TEST_F(RtspCliTest, DetectionsFromTheStreamEqualTheFileRunOnTheFramesReceived) {
 TEST_F(RtspCliTest, ASlowGraphDropsFramesCountsThemAndTheNewestWins) {
   vg::test::RtspTestServer server(vg::test::RtspTestServer::file_media(video()));
   server.start();
-  const auto r = run_cli("run " + kSlowFace + " --no-progress --input " + server.url() + " -o " + (base / "slow").string());
+  const auto r = run_cli("run " + kSlowFace + " --no-progress --allow-partial --input " + server.url() + " -o " +
+                         (base / "slow").string());
   server.stop();
-  ASSERT_EQ(r.code, 0) << r.output;
+  ASSERT_EQ(r.code, 0) << "--allow-partial accepts the end of the stream\n" << r.output;
+  EXPECT_NE(r.output.find("the live stream ended"), std::string::npos) << "and still says so\n" << r.output;
   const auto lines = read_jsonl(base / "slow" / "detections.jsonl");
   ASSERT_FALSE(lines.empty());
   std::size_t dropped = 0, done = 0;
@@ -192,6 +200,49 @@ TEST_F(RtspCliTest, AStreamThatDiesMidRunWritesWhatItHasAndExitsNonZero) {
   EXPECT_GE(lines.size(), lines_at_loss) << "everything received before the loss is written";
   EXPECT_TRUE(fs::exists(base / "cut" / "trace.json"));
   EXPECT_GT(fs::file_size(base / "cut" / "annotated.mp4"), 0u);
+}
+
+// A camera that hangs (its server frozen by SIGSTOP, the connection left open) ends the run with an error
+// naming the stall, instead of a silent exit 0 or a run that never ends.
+TEST_F(RtspCliTest, AFrozenServerEndsTheRunWithAStallError) {
+  int out_pipe[2];
+  ASSERT_EQ(::pipe(out_pipe), 0);
+  const pid_t server = ::fork();
+  ASSERT_GE(server, 0);
+  if (server == 0) {  // exec at once: nothing of this process's state is used in the child
+    ::dup2(out_pipe[1], 1);
+    ::close(out_pipe[0]);
+    ::execl(VG_TEST_RTSP_SERVE, VG_TEST_RTSP_SERVE, video().c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(out_pipe[1]);
+  std::string url;
+  char c = 0;
+  while (::read(out_pipe[0], &c, 1) == 1 && c != '\n') url += c;
+  ::close(out_pipe[0]);
+  ASSERT_EQ(url.rfind("rtsp://127.0.0.1:", 0), 0u) << url;
+  std::thread freezer([&] {
+    const auto jsonl = base / "frozen" / "detections.jsonl";
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < give_up) {
+      std::ifstream in(jsonl);
+      std::size_t n = 0;
+      for (std::string line; std::getline(in, line);) n += line.empty() ? 0 : 1;
+      if (n >= 5) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ::kill(server, SIGSTOP);
+  });
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = run_cli("run " + kFace + " --no-progress --input " + url + " -o " + (base / "frozen").string());
+  const auto took = std::chrono::steady_clock::now() - started;
+  freezer.join();
+  ::kill(server, SIGKILL);
+  ::waitpid(server, nullptr, 0);
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find(url + ": no frame for 10000 ms"), std::string::npos) << r.output;
+  EXPECT_LT(took, std::chrono::seconds(120)) << "bounded: the stall is found after the open timeout";
+  EXPECT_GE(read_jsonl(base / "frozen" / "detections.jsonl").size(), 5u);
 }
 
 // A minimal HTTP/1.1 server on 127.0.0.1 (free port) serving one file, as an IP camera's or a web

@@ -101,6 +101,27 @@ TEST_F(SubmitTest, OneSubmittedFrameAtATime) {
   EXPECT_GE(gate.entered.load(), 3) << "(a graph without graph parameters streams free-running frames)";
 }
 
+// Each failed frame keeps its own error: a later failure does not overwrite what an earlier frame reports.
+TEST_F(SubmitTest, EachFailedFrameKeepsItsOwnError) {
+  Chain c(ctx);
+  c.g.set_attribute(c.add, "fail_in", std::string("process")).set_attribute(c.add, "fail_frame", std::int64_t{-1});
+  c.g.verify();
+  for (std::uint64_t frame = 0; frame < 100; ++frame) {
+    ASSERT_EQ(c.g.submit(), Status::ok);
+    EXPECT_EQ(c.g.wait_submitted(), Status::kernel_error);
+  }
+  EXPECT_EQ(c.g.last_error().frame, 99u);
+  for (std::uint64_t frame : {40u, 70u, 99u}) {
+    const vg::RunError e = c.g.frame_error(frame);
+    EXPECT_EQ(e.status, Status::kernel_error) << frame;
+    EXPECT_EQ(e.frame, frame);
+    EXPECT_EQ(e.node, "add");
+    EXPECT_NE(e.describe().find("failed on frame " + std::to_string(frame)), std::string::npos) << e.describe();
+  }
+  EXPECT_EQ(c.g.frame_error(10).status, Status::ok) << "older than the 64 most recent failures";
+  EXPECT_EQ(c.g.frame_error(1000).status, Status::ok) << "a frame that never failed";
+}
+
 TEST_F(SubmitTest, AFailingFrameIsReportedByWaitAndTheNextFrameRuns) {
   Chain c(ctx);
   c.g.set_attribute(c.add, "fail_in", std::string("process")).set_attribute(c.add, "fail_frame", std::int64_t{1});

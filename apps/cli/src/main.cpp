@@ -211,6 +211,30 @@ void add_common(CLI::App* sub, Common& c, bool with_size) {
         });
 }
 
+/// "visiongraph run: unknown option '--inptu'; did you mean '--input'?" for the first option of the
+/// subcommand's arguments that it does not have; "" when every option is known (CLI11 reports the rest).
+std::string unknown_option_message(CLI::App& app, int argc, char** argv) {
+  if (argc < 3) return {};
+  CLI::App* sub = nullptr;
+  for (CLI::App* candidate : app.get_subcommands({}))
+    if (candidate->get_name() == argv[1]) sub = candidate;
+  if (sub == nullptr) return {};
+  std::vector<std::string> names{"--help"};
+  for (const CLI::Option* option : sub->get_options())
+    for (const std::string& long_name : option->get_lnames()) names.push_back("--" + long_name);
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;  // the rest are positional
+    if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) continue;
+    const std::string name = arg.substr(0, arg.find('='));
+    if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+    std::string message = "visiongraph " + sub->get_name() + ": unknown option '" + name + "'";
+    if (const std::string hint = vg::did_you_mean(name, names); !hint.empty()) message += "; " + hint;
+    return message + " (visiongraph " + sub->get_name() + " --help lists them)";
+  }
+  return {};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -283,6 +307,12 @@ int main(int argc, char** argv) {
                       "After SIGINT/SIGTERM, seconds the frames in flight get to finish before they are abandoned")
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
+  double stop_seconds = 20;
+  run_cmd->add_option("--stop-timeout", stop_seconds,
+                      "Seconds the whole stop may take beyond --drain-timeout; past it (or on a third signal) the "
+                      "process ends at once, naming the node still running, with exit status 1")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
   add_common(run_cmd, common, false);
 
   std::string graph_path, dot_output, kernel_filter, doctor_model;
@@ -309,7 +339,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> args;
   auto* ctl_cmd = app.add_subcommand("ctl", "Send a command to a node of a running 'visiongraph run --control SOCKET'");
   ctl_cmd->add_option("socket", socket, "Control socket path")->required();
-  ctl_cmd->add_option("node", node, "Node name, or 'help' to list nodes and commands")->required();
+  ctl_cmd->add_option("node", node,
+                      "Node name, 'help' to list nodes and commands, or 'stats' for the run's live statistics (JSON)")
+      ->required();
   ctl_cmd->add_option("command", command, "Command name (as 'visiongraph kernels' lists it)");
   ctl_cmd->add_option("args", args, "Command argument (integer, number, text or hex bytes)");
 
@@ -326,6 +358,10 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
   }
+  if (const std::string unknown = unknown_option_message(app, argc, argv); !unknown.empty()) {
+    std::cerr << unknown << '\n';
+    return kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -341,6 +377,7 @@ int main(int argc, char** argv) {
         run.variables[s.substr(0, eq)] = s.substr(eq + 1);
       }
       run.drain_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(drain_seconds * 1000));
+      run.stop_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(stop_seconds * 1000));
       run.progress = !no_progress;
       return vg::cli::run_graph(run);
     }
@@ -349,13 +386,16 @@ int main(int argc, char** argv) {
     if (*kernels_cmd) return cmd_kernels(kernel_filter, kernel_modules, common);
     if (*doctor_cmd) return cmd_doctor(doctor_model);
     if (*ctl_cmd) {
-      if (node != "help" && command.empty()) {
+      if (node != "help" && node != "stats" && command.empty()) {
         std::cerr << "visiongraph ctl: missing COMMAND (usage: visiongraph ctl SOCKET NODE COMMAND [ARGS]; "
                      "'visiongraph ctl SOCKET help' lists them)\n";
         return kExitUsage;
       }
       return cmd_ctl(socket, node, command, args);
     }
+  } catch (const vg::cli::UsageError& e) {
+    std::cerr << "visiongraph: " << e.what() << '\n';
+    return kExitUsage;
   } catch (const vg::Error& e) {
     std::cerr << e.what() << '\n';
     return kExitFailure;

@@ -28,12 +28,14 @@
 #include "builtin_modules.hpp"
 #include "visiongraph/service/control_server.hpp"
 #include "visiongraph/core/clock.hpp"
+#include "visiongraph/core/did_you_mean.hpp"
 #include "visiongraph/io/data_writer.hpp"
 #include "visiongraph/io/graph_input.hpp"
 #include "visiongraph/io/source.hpp"
 #include "visiongraph/io/rtsp_output.hpp"
 #include "visiongraph/io/video_writer.hpp"
 #include "visiongraph/mqtt/command_channel.hpp"
+#include "visiongraph/mqtt/endpoint.hpp"
 #include "visiongraph/mqtt/publisher.hpp"
 #include "visiongraph/kernels/detection/detections.hpp"
 #include "visiongraph/yaml/yaml.hpp"
@@ -59,6 +61,11 @@ static_assert(std::atomic<int>::is_always_lock_free);
 extern "C" void on_stop_signal(int) { g_signals.fetch_add(1); }
 
 bool interrupted() noexcept { return g_signals.load() > 0; }
+
+// Set when the run must stop reading for a reason other than a signal (a faulted target).
+std::atomic<bool> g_stop_reading{false};
+
+bool keep_reading() noexcept { return !interrupted() && !g_stop_reading.load(); }
 
 /// What the JSON line of one frame says besides its detections.
 struct FrameRecord {
@@ -98,6 +105,18 @@ class JsonLinesWriter {
     pending_.clear();
     flush_streams();
   }
+  /// Before the process ends without unwinding: every line held for ordering goes out. Gives up after
+  /// @p limit if a writer holds the lock (the lines written so far are already flushed, whole).
+  void flush_before_exit(std::chrono::milliseconds limit) noexcept {
+    std::unique_lock lock(mu_, std::defer_lock);
+    if (!lock.try_lock_for(limit)) return;
+    try {
+      for (auto& [frame, line] : pending_) emit(line);
+      pending_.clear();
+      flush_streams();
+    } catch (...) {  // a failing destination is already named; nothing more can be done now
+    }
+  }
 
  private:
   void emit(const std::string& line) {
@@ -117,7 +136,7 @@ class JsonLinesWriter {
     throw std::runtime_error("writing '" + what + "' failed: " + std::strerror(errno));
   }
   fs::path path_;
-  std::mutex mu_;
+  std::timed_mutex mu_;
   std::ofstream out_;
   std::vector<mqtt::MqttPublisher*> publishers_;
   bool to_stdout_ = false;
@@ -340,14 +359,18 @@ struct RunParams {
 /// --write NAME: an output graph parameter other than the ones the run already writes.
 GraphParamId written_parameter(yaml::LoadedGraph& loaded, const yaml::GraphDesc& desc, const std::string& name) {
   if (name == "input" || name == "detections" || name == "annotated")
-    throw std::runtime_error("--write " + name + ": '" + name + "' is already handled by the run (" +
+    throw UsageError("--write " + name + ": '" + name + "' is already handled by the run (" +
                              (name == "input" ? "it is the input" : name == "detections" ? "detections.jsonl" : "the annotated video") + ")");
   const GraphParamId id = loaded.graph_parameter(name);
   if (!id.valid()) {
     std::string names;
     for (const auto& gp : desc.graph_parameters) names += (names.empty() ? "" : ", ") + gp.name;
-    throw std::runtime_error("--write " + name + ": the graph has no graph parameter '" + name +
-                             "' (it has: " + names + "; expose a node's output under graph_parameters: to write it)");
+    std::vector<std::string> known;
+    for (const auto& gp : desc.graph_parameters) known.push_back(gp.name);
+    std::string hint = did_you_mean(name, known);
+    throw UsageError("--write " + name + ": the graph has no graph parameter '" + name + "'" +
+                     (hint.empty() ? std::string() : " (" + hint + ")") + "; it has: " + names +
+                     " (expose a node's output under graph_parameters: to write it)");
   }
   // Only outputs: an input's buffers are the application's to fill.
   const yaml::GraphParameterDesc& gp = *desc.find_graph_parameter(name);
@@ -355,8 +378,8 @@ GraphParamId written_parameter(yaml::LoadedGraph& loaded, const yaml::GraphDesc&
           loaded.graph().node_kernel(loaded.node(gp.node)))) {
     for (const auto& param : k->decl.params())
       if (param.name == gp.param && param.direction == Direction::input)
-        throw std::runtime_error("--write " + name + ": '" + name + "' is an input of node '" + gp.node +
-                                 "'; only outputs can be written");
+        throw UsageError("--write " + name + ": '" + name + "' is an input of node '" + gp.node +
+                         "'; only outputs can be written");
   }
   return id;
 }
@@ -383,17 +406,31 @@ RunParams check_params(yaml::LoadedGraph& loaded, const yaml::GraphDesc& desc, c
 }
 
 /// Where a run's results go: detections.jsonl and the annotated video (or one PNG per input image), and
-/// the files of every --write graph parameter.
+/// the files of every --write graph parameter. The constructor checks every output before it opens or
+/// truncates anything in the output folder (the encoder and its plugins, the RTSP port, the folder being
+/// writable), so a run that cannot start leaves the previous run's results alone.
 class RunOutputs {
  public:
   RunOutputs(const Graph& graph, const RunParams& params, const fs::path& dir, bool images, double fps,
              std::vector<mqtt::MqttPublisher*> publishers = {}, bool to_stdout = false, std::string serve_rtsp = {})
       : dir_(dir), annotated_(params.annotated.valid()), images_(images), fps_(fps > 0 ? fps : 25.0),
         serve_rtsp_(std::move(serve_rtsp)) {
-    if (params.detections.valid())
-      jsonl_ = std::make_unique<JsonLinesWriter>(dir / "detections.jsonl", std::move(publishers), to_stdout);
+    if (annotated_ && !images_) {
+      const ImageMeta& m = graph.meta(graph.data_of(params.annotated)).image;
+      io::VideoWriter::check((dir / "annotated.mp4").string(), m.width, m.height, fps_, m.format);
+      if (!serve_rtsp_.empty()) start_rtsp(m);  // binds the port now: a port in use fails the start
+    }
+    if (::access(dir.c_str(), W_OK) != 0)
+      throw std::runtime_error("cannot write in '" + dir.string() + "': " + std::strerror(errno));
+    // Every check passed: only now is anything in the folder created or truncated.
     for (const auto& [name, id] : params.written)
       writers_.push_back(std::make_unique<io::DataWriter>(graph, graph.data_of(id), dir, name));
+    if (params.detections.valid())
+      jsonl_ = std::make_unique<JsonLinesWriter>(dir / "detections.jsonl", std::move(publishers), to_stdout);
+  }
+  /// The process is about to end without unwinding (a stuck kernel): the JSON lines held back go out.
+  void flush_before_exit() noexcept {
+    if (jsonl_) jsonl_->flush_before_exit(std::chrono::milliseconds(500));
   }
   /// The --write graph parameters' writers, in the order of RunParams::written.
   io::DataWriter& writer(std::size_t i) { return *writers_[i]; }
@@ -417,10 +454,7 @@ class RunOutputs {
     if (!video_)
       video_ = io::VideoWriter::open((dir_ / "annotated.mp4").string(), view.width(), view.height(), fps_, view.format());
     if (video_->write(view.plane(0), view.stride(0), pts_ns) == Status::io_error) throw std::runtime_error(video_->error());
-    if (!serve_rtsp_.empty()) {
-      if (!rtsp_) start_rtsp(view);
-      (void)rtsp_->push(view.plane(0), view.stride(0), pts_ns);  // never blocks; drops and viewers counted
-    }
+    if (rtsp_) (void)rtsp_->push(view.plane(0), view.stride(0), pts_ns);  // never blocks; drops and viewers counted
   }
   void close() {
     if (rtsp_) (void)rtsp_->stop();
@@ -449,7 +483,7 @@ class RunOutputs {
   bool annotated_, images_;
   double fps_;
   // --serve-rtsp [ADDRESS:]PORT: the annotated video live over RTSP (127.0.0.1 unless an address is given).
-  void start_rtsp(ImageView view) {
+  void start_rtsp(const ImageMeta& image) {
     io::RtspOutputOptions o;
     std::string port = serve_rtsp_;
     if (const auto colon = port.rfind(':'); colon != std::string::npos) {
@@ -457,7 +491,7 @@ class RunOutputs {
       port = port.substr(colon + 1);
     }
     o.port = static_cast<std::uint16_t>(std::stoul(port));
-    rtsp_ = io::RtspOutput::start(view.width(), view.height(), fps_, view.format(), o);
+    rtsp_ = io::RtspOutput::start(image.width, image.height, fps_, image.format, o);
     std::cerr << "visiongraph run: serving the annotated video at " << rtsp_->url() << std::endl;
   }
 
@@ -510,6 +544,29 @@ FrameRecord record_of(const io::ReclaimedFrame& r, const ImageMeta& in_image, bo
   return rec;
 }
 
+/// The error of one failed frame, numbered as the source numbers it (the JSON line's "frame").
+std::string frame_error_text(const Graph& graph, std::uint64_t sequence, std::uint64_t frame) {
+  RunError e = graph.frame_error(sequence);
+  if (e.status == Status::ok)
+    return "frame " + std::to_string(frame) + " failed (its cause is no longer kept: more than 64 frames failed since)";
+  e.frame = frame;
+  return e.describe();
+}
+
+/// A node given up on past its deadline faults its target: every later frame needing it would fail.
+/// Names it, or "" when no node is stuck. Only called after a frame failed (it allocates).
+std::string faulted_target(const Graph& graph) {
+  for (const NodeStats& n : graph.stats().nodes) {
+    if (!n.stuck) continue;
+    char deadline[32];
+    std::snprintf(deadline, sizeof deadline, "%.1f ms", static_cast<double>(n.deadline_ns) / 1e6);
+    return "node '" + (n.replica_of.empty() ? n.name : n.replica_of) + "' (kernel '" + n.kernel + "' on " + n.target +
+           ") overran its " + deadline + " deadline and was given up on; its target " + n.target +
+           " is faulted and every later frame would fail, so the run ends";
+  }
+  return {};
+}
+
 /// Detections thread: each frame's detections leave (JSONL, MQTT, stdout) as soon as the node producing
 /// them has finished, without waiting for the overlay or other nodes of the frame. Returns when the
 /// graph is stopped and every buffer is back.
@@ -534,7 +591,7 @@ void publish_detections(Graph& graph, const RunParams& p, RunOutputs& out, Frame
         if (rec.capture_ns > 0 && det.completed_ns > 0) rec.latency_ns = det.completed_ns - rec.capture_ns;
         out.detections(frame, rec, *graph.user_data<detection::DetectionPacket>(data, det.index));
       } else {
-        out.failed(frame, rec, graph.last_error().describe());
+        out.failed(frame, rec, frame_error_text(graph, det.sequence, frame));
       }
     }
     (void)graph.enqueue(p.detections, det.index);  // refused once stopped: nothing more to fill
@@ -545,7 +602,7 @@ void publish_detections(Graph& graph, const RunParams& p, RunOutputs& out, Frame
 /// with the frame's annotated image; frames that never ran are reported as dropped.
 void reclaim_frames(Graph& graph, io::GraphInput& input, const RunParams& p, RunOutputs& out, RunCounts& counts,
                     FramesInFlight& in_flight, std::int64_t base_ns, Progress& progress,
-                    const std::atomic<bool>& producing) {
+                    const std::atomic<bool>& producing, std::string& fault) {
   const DataId in_data = graph.data_of(p.input);
   const ImageMeta in_image = graph.meta(in_data).image;
   const bool tensor_input = graph.meta(in_data).kind == DataKind::tensor;
@@ -564,7 +621,16 @@ void reclaim_frames(Graph& graph, io::GraphInput& input, const RunParams& p, Run
       if (in_flight.claim(frame)) out.dropped(frame, rec);
       ++counts.dropped;
     } else {
-      if (r.buffer.status != Status::ok) ++counts.failed;
+      if (r.buffer.status != Status::ok) {
+        ++counts.failed;
+        if (fault.empty()) {
+          fault = faulted_target(graph);
+          if (!fault.empty()) {
+            std::cerr << "visiongraph run: " << fault << '\n';
+            g_stop_reading.store(true);
+          }
+        }
+      }
       if (p.annotated.valid()) {
         DequeuedBuffer ann{};
         if (graph.dequeue(p.annotated, ann, 10s) != Status::ok)
@@ -593,11 +659,17 @@ std::string produce(io::Source& source, io::GraphInput& input, const RunOptions&
                     RunCounts& counts, FramesInFlight& in_flight, const ImageMeta& graph_input, std::int64_t base_ns) {
   const io::SourceInfo& info = source.info();
   const auto t0 = std::chrono::steady_clock::now();
-  while (!interrupted() && (opt.frames < 0 || static_cast<std::int64_t>(counts.read.load()) < opt.frames)) {
+  while (keep_reading() && (opt.frames < 0 || static_cast<std::int64_t>(counts.read.load()) < opt.frames)) {
     io::Frame frame;
     const Status s = source.read(frame, 1s);
     if (s == Status::timeout) continue;
-    if (s == Status::end_of_stream || s == Status::stopped) return "";
+    if (s == Status::stopped) return "";
+    if (s == Status::end_of_stream) {
+      // A file ends; a live stream (a camera, an RTSP server, a live pipeline) is not expected to: that is a
+      // lost input. An http(s) URL may serve a file of finite length, so its end is a normal one.
+      if (!info.live || info.kind == io::SourceKind::http) return "";
+      return info.spec + ": the live stream ended" + (opt.reconnect ? std::string() : " (--reconnect waits for it to come back)");
+    }
     if (s != Status::ok) return source.error().empty() ? info.spec + ": " + std::string(to_string(s)) : source.error();
     if (opt.realtime && !info.live && info.fps > 0) {
       const double at = frame.media_ns >= 0 ? static_cast<double>(frame.media_ns) * 1e-9
@@ -618,7 +690,7 @@ std::string produce(io::Source& source, io::GraphInput& input, const RunOptions&
     ++counts.read;
     // Back-pressure (files): wait for the graph to free a buffer, but stay responsive to an interrupt.
     Status room = Status::timeout;
-    while (room == Status::timeout && !interrupted()) room = input.wait_for_free_buffer(200ms);
+    while (room == Status::timeout && keep_reading()) room = input.wait_for_free_buffer(200ms);
     const Status pushed = room == Status::ok ? input.push(std::move(frame), 10s) : room;
     if (pushed != Status::ok) {  // the frame's lease went back with it: reported, never silent
       (void)in_flight.claim(sequence);
@@ -626,7 +698,7 @@ std::string produce(io::Source& source, io::GraphInput& input, const RunOptions&
       ++counts.dropped;
       ++counts.resolved;
       if (pushed == Status::stopped) return "";
-      if (interrupted()) return "";
+      if (!keep_reading()) return "";
       if (pushed != Status::rejected && pushed != Status::timeout && pushed != Status::busy)
         return info.spec + ": frame " + std::to_string(sequence) + " could not enter the graph: " +
                std::string(to_string(pushed));
@@ -635,9 +707,90 @@ std::string produce(io::Source& source, io::GraphInput& input, const RunOptions&
   return "";
 }
 
+/// Ends the process without waiting for a stop that cannot finish (a kernel that never returns, no
+/// deadline): on a third signal, or when the stop has outlasted --drain-timeout + --stop-timeout. It names
+/// the nodes still running, sends out the JSON lines held back and writes trace.json, then exits with 1.
+class StopWatchdog {
+ public:
+  StopWatchdog(const Graph& graph, RunOutputs& outputs, fs::path trace, const RunOptions& opt)
+      : graph_(graph), outputs_(outputs), trace_(std::move(trace)), limit_(opt.drain_timeout + opt.stop_timeout),
+        thread_([this] { watch(); }) {}
+  ~StopWatchdog() {
+    done_.store(true);
+    thread_.join();
+  }
+  StopWatchdog(const StopWatchdog&) = delete;
+  StopWatchdog& operator=(const StopWatchdog&) = delete;
+
+ private:
+  void watch() {
+    std::optional<std::chrono::steady_clock::time_point> stopping_since;
+    while (!done_.load()) {
+      std::this_thread::sleep_for(50ms);
+      if (!stopping_since && (interrupted() || g_stop_reading.load())) stopping_since = std::chrono::steady_clock::now();
+      if (g_signals.load() >= 3) end_now("a third signal");
+      if (stopping_since && std::chrono::steady_clock::now() - *stopping_since > limit_)
+        end_now("the stop took longer than --drain-timeout + --stop-timeout");
+    }
+  }
+  [[noreturn]] void end_now(const char* why) noexcept {
+    std::string running;
+    try {
+      for (const NodeStats& n : graph_.stats().nodes) {
+        if (n.running_ns <= 0 || !n.replica_of.empty()) continue;
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%.1f s", static_cast<double>(n.running_ns) / 1e9);
+        running += (running.empty() ? "" : ", ") + std::string("node '") + n.name + "' (kernel '" + n.kernel + "' on " +
+                   n.target + ", running for " + seconds + ")";
+      }
+      std::cerr << "\nvisiongraph run: " << why << ": ending the process without waiting for the frames in flight; "
+                << (running.empty() ? std::string("no node is running") : "still running: " + running) << '\n';
+      outputs_.flush_before_exit();
+      std::ofstream trace(trace_);
+      graph_.write_trace(trace);
+      trace.flush();
+      if (!trace) std::cerr << "visiongraph run: writing '" << trace_.string() << "' failed\n";
+      std::cerr << "visiongraph run: detections.jsonl holds every line written so far; trace.json written\n";
+    } catch (...) {  // ending anyway: what could be written was
+    }
+    std::cerr.flush();
+    std::cout.flush();
+    std::_Exit(1);
+  }
+  const Graph& graph_;
+  RunOutputs& outputs_;
+  fs::path trace_;
+  std::chrono::milliseconds limit_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+/// --publish and mqtt:// --control values are checked before anything starts: a malformed one is a
+/// usage error (exit status 2), not a failure found after the graph has loaded.
+void check_endpoints(const RunOptions& opt) {
+  for (const std::string& spec : opt.publish) {
+    if (spec == "-") continue;
+    if (!is_mqtt_url(spec)) throw UsageError("--publish '" + spec + "': expected mqtt://HOST:PORT/TOPIC, mqtts://... or -");
+    try {
+      (void)mqtt::MqttEndpoint::parse(spec);
+    } catch (const std::exception& e) {
+      throw UsageError("--publish '" + spec + "': " + e.what());
+    }
+  }
+  for (const std::string& spec : opt.control) {
+    if (!is_mqtt_url(spec)) continue;
+    try {
+      (void)mqtt::MqttEndpoint::parse(spec);
+    } catch (const std::exception& e) {
+      throw UsageError("--control '" + spec + "': " + e.what());
+    }
+  }
+}
+
 }  // namespace
 
 int run_graph(const RunOptions& opt) {
+  check_endpoints(opt);
   // ---- the graph file and the source, adjusted to each other ----
   yaml::GraphDesc desc = yaml::parse_file(opt.graph);
   if (opt.no_plugins) refuse_code_loading(desc);
@@ -650,6 +803,11 @@ int run_graph(const RunOptions& opt) {
     return 1;
   }
   const io::SourceInfo info = source->info();
+  const bool images = info.kind == io::SourceKind::image || info.kind == io::SourceKind::image_dir;
+  if (images && !opt.serve_rtsp.empty())
+    throw UsageError("--serve-rtsp serves the annotated video of a video, stream or camera input; '" + opt.input +
+                     "' is " + (info.kind == io::SourceKind::image ? "an image" : "a folder of images") +
+                     " (its annotated images are written as PNG files)");
   adapt_to_source(desc, input_desc, info, info.live || opt.realtime);
   auto loaded = yaml::build(desc, build_options(opt));
   Graph& graph = loaded->graph();
@@ -663,7 +821,6 @@ int run_graph(const RunOptions& opt) {
     std::cerr << "visiongraph run: cannot create output directory '" << out_dir.string() << "': " << ec.message() << '\n';
     return 1;
   }
-  const bool images = info.kind == io::SourceKind::image || info.kind == io::SourceKind::image_dir;
   // Control: Unix sockets and MQTT topics, the same commands and replies on each.
   std::vector<std::unique_ptr<service::ControlServer>> sockets;
   std::vector<std::unique_ptr<mqtt::MqttCommandChannel>> channels;
@@ -687,7 +844,6 @@ int run_graph(const RunOptions& opt) {
       publish_stdout = true;
       continue;
     }
-    if (!is_mqtt_url(spec)) throw std::runtime_error("--publish '" + spec + "': expected mqtt://HOST:PORT/TOPIC, mqtts://... or -");
     mqtt::MqttOptions o = opt.mqtt;
     if (!o.client_id.empty() && !publishers.empty()) o.client_id += "-" + std::to_string(publishers.size());
     publishers.push_back(std::make_unique<mqtt::MqttPublisher>(spec, o));
@@ -709,6 +865,7 @@ int run_graph(const RunOptions& opt) {
   if (graph.start() != Status::ok) throw std::runtime_error("cannot start the graph");
   // Only now are the previous run's outputs replaced: a run that fails to start leaves them alone.
   RunOutputs outputs(graph, params, out_dir, images, info.fps, publisher_ptrs, publish_stdout, opt.serve_rtsp);
+  StopWatchdog watchdog(graph, outputs, out_dir / "trace.json", opt);
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
   std::signal(SIGPIPE, SIG_IGN);  // a closed reader is a write error, reported, not a silent death
@@ -746,8 +903,9 @@ int run_graph(const RunOptions& opt) {
   if (params.detections.valid())
     detections_thread = std::thread([&] { consume_until_done([&] { publish_detections(graph, params, outputs, in_flight); }); });
   std::atomic<bool> consumer_done{false};
+  std::string fault;  // a target faulted by a node past its deadline (written by the reclaim thread only)
   std::thread consumer([&] {
-    consume_until_done([&] { reclaim_frames(graph, input, params, outputs, counts, in_flight, base_ns, progress, producing); });
+    consume_until_done([&] { reclaim_frames(graph, input, params, outputs, counts, in_flight, base_ns, progress, producing, fault); });
     consumer_done.store(true);
   });
   std::string source_error;
@@ -818,6 +976,10 @@ int run_graph(const RunOptions& opt) {
 
   if (!consumer_error.empty() || !output_error.empty()) {
     std::cerr << "visiongraph run: " << (consumer_error.empty() ? output_error : consumer_error) << '\n';
+    return 1;
+  }
+  if (!fault.empty()) {
+    std::cerr << "visiongraph run: stopped after " << counts.read.load() << " frame(s): " << fault << '\n';
     return 1;
   }
   if (abandoned) {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -33,12 +34,23 @@ struct RunOptions {
   bool no_dmabuf = false;    ///< never do so (default: only when an rknpu device is present)
   bool no_plugins = false;   ///< refuse graph files that load code (module libraries, runtime_path)
   std::chrono::milliseconds drain_timeout{10000};  ///< after SIGINT/SIGTERM: frames in flight get this long
+  /// After the first SIGINT/SIGTERM: the whole stop (drain, abandon, outputs) gets drain_timeout plus
+  /// this long; then the process ends at once, naming the node still running (a kernel that never returns).
+  std::chrono::milliseconds stop_timeout{20000};
+};
+
+/// @brief A malformed or inconsistent argument found while the run is set up (exit status 2).
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 /// @brief Run the graph over the source. Returns the process exit code: 0 ok (also after one SIGINT or
 /// SIGTERM once the frames in flight finished); 1 failure (a frame failed, the input failed part-way
 /// without --allow-partial, nothing was read, an output could not be written, frames in flight were
-/// abandoned by a second signal or the drain timeout).
+/// abandoned by a second signal or the drain timeout, a target faulted by a kernel past its deadline).
+/// A third signal, or a stop that outlasts drain_timeout + stop_timeout, ends the process at once with
+/// exit status 1 after naming the node still running and writing trace.json.
+/// Throws UsageError for arguments the graph cannot take (--write NAME, --publish SPEC).
 /// Throws vg::yaml::LoadError / vg::Error for graph file problems.
 int run_graph(const RunOptions& options);
 

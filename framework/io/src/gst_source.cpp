@@ -584,16 +584,23 @@ class GstSource final : public Source {
         }
         return finish_at_eos_locked();
       }
-      if (should_reconnect() && Clock::now() - last_activity_ > options_.open_timeout) {
+      // A live source that delivers nothing for open_timeout has stalled (a frozen camera or server keeps
+      // its connection open): reconnect, or end with an error rather than wait for ever.
+      if (live_ && Clock::now() - last_activity_ > options_.open_timeout) {
         error_text_ = config_.spec + ": no frame for " + std::to_string(options_.open_timeout.count()) + " ms";
         errors_.fetch_add(1, std::memory_order_relaxed);
+        if (!should_reconnect()) {
+          error_text_ += " (the stream stalled)";
+          gave_up_ = true;
+          return Status::io_error;
+        }
         lock.unlock();
         schedule_reconnect();
         continue;
       }
       if (Clock::now() >= deadline) return Status::timeout;
       auto wake_at = deadline;
-      if (should_reconnect()) wake_at = std::min(wake_at, last_activity_ + options_.open_timeout);
+      if (live_) wake_at = std::min(wake_at, last_activity_ + options_.open_timeout);
       wake_.wait_until(lock, wake_at, [&] { return events_ != seen || closed_; });
     }
   }

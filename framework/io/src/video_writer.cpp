@@ -12,7 +12,10 @@
 #include <gst/app/gstappsrc.h>
 #include <gst/gst.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstring>
 #include <atomic>
 #include <cctype>
 #include <cmath>
@@ -201,6 +204,45 @@ struct VideoWriter::State {
 };
 
 VideoWriter::VideoWriter(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+void VideoWriter::check(const std::string& path, std::uint32_t width, std::uint32_t height, double fps,
+                        ImageFormat format, const VideoWriterOptions& options) {
+  detail::ensure_gstreamer();
+  const std::string extension = lowercase_extension(path);
+  if (extension != ".mp4" && extension != ".mkv")
+    throw Error(path + ": unsupported video file extension '" + extension + "' (supported: .mp4, .mkv)");
+  if (options.queue_frames == 0 || options.queue_frames > kMaxQueueFrames)
+    throw Error(path + ": queue_frames must be 1.." + std::to_string(kMaxQueueFrames) + ", got " +
+                std::to_string(options.queue_frames));
+  (void)detail::raw_video_layout(path, width, height, fps, format);
+  const ElementSpec needed[] = {{"appsrc", "gstreamer1.0-plugins-base"},  {"videoconvert", "gstreamer1.0-plugins-base"},
+                                {"videocrop", "gstreamer1.0-plugins-good"}, {"x264enc", "gstreamer1.0-plugins-ugly"},
+                                {"h264parse", "gstreamer1.0-plugins-bad"},  {extension == ".mp4" ? "mp4mux" : "matroskamux", "gstreamer1.0-plugins-good"},
+                                {"filesink", "gstreamer1.0 (core)"}};
+  for (const ElementSpec& spec : needed) {
+    GstElementFactory* found = gst_element_factory_find(spec.factory);
+    if (found == nullptr)
+      throw Error(path + ": the GStreamer element '" + spec.factory + "' is missing (Debian package " + spec.package +
+                  ")");
+    gst_object_unref(found);
+  }
+  GstElement* probe = make_element(path, {"x264enc", "gstreamer1.0-plugins-ugly"});
+  try {
+    detail::configure_x264(probe, options.encoder, fps, path);
+  } catch (...) {
+    gst_object_unref(probe);
+    throw;
+  }
+  gst_object_unref(probe);
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path().empty()
+                                           ? std::filesystem::path(".")
+                                           : std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!std::filesystem::is_directory(folder, ec))
+    throw Error(path + ": the folder '" + folder.string() + "' does not exist");
+  if (::access(folder.c_str(), W_OK) != 0)
+    throw Error(path + ": the folder '" + folder.string() + "' is not writable: " + std::strerror(errno));
+}
 
 std::unique_ptr<VideoWriter> VideoWriter::open(const std::string& path, std::uint32_t width, std::uint32_t height,
                                                double fps, ImageFormat format, const VideoWriterOptions& options) {

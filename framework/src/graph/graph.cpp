@@ -221,6 +221,7 @@ std::vector<NodeId> Graph::execution_order() const {
   return out;
 }
 RunError Graph::last_error() const { return core_->last_error(); }
+RunError Graph::frame_error(std::uint64_t frame) const { return core_->frame_error(frame); }
 
 GraphStats Graph::stats() const { return core_->stats(); }
 void Graph::reset_stats() noexcept { core_->reset_stats(); }

@@ -274,6 +274,7 @@ class GraphCore {
   GraphStats stats() const;
   void reset_stats() noexcept;
   RunError last_error() const;
+  RunError frame_error(std::uint64_t frame) const;
   std::vector<ExecutionRecord> executions(std::uint32_t node) const;
   void write_trace(std::ostream& out) const;
   void write_dot(std::ostream& out) const;
@@ -408,12 +409,20 @@ class GraphCore {
   std::size_t capture_latency_count_ = 0;
   std::int64_t first_start_ns_ = 0, last_complete_ns_ = 0;
 
-  // last error (guarded by err_mu_; fixed storage so workers never allocate)
+  // Recent errors, newest at err_next_ - 1 (guarded by err_mu_; fixed storage so workers never allocate).
+  // A ring rather than one slot: each failed frame's line names its own node and cause even when later
+  // frames fail before the application reads it.
+  struct ErrorRecord {
+    Status status = Status::ok;
+    std::uint64_t frame = 0;
+    std::uint32_t node = kInvalidIndex;
+    std::array<char, 256> message{};
+  };
+  static constexpr std::size_t kErrorRing = 64;
+  RunError to_run_error(const ErrorRecord& r) const;
   mutable std::mutex err_mu_;
-  Status err_status_ = Status::ok;
-  std::uint64_t err_frame_ = 0;
-  std::uint32_t err_node_ = kInvalidIndex;
-  std::array<char, 256> err_message_{};
+  std::array<ErrorRecord, kErrorRing> errors_{};
+  std::uint64_t err_next_ = 0;
 
   std::vector<std::string> used_modules_;
 };

@@ -332,15 +332,16 @@ void GraphCore::publish_outputs(NodeState& n, std::uint64_t frame, Status status
 
 void GraphCore::record_error(NodeState& n, std::uint64_t frame, Status status, const char* message) noexcept {
   std::lock_guard lock(err_mu_);
-  err_status_ = status;
-  err_frame_ = frame;
-  err_node_ = n.index;
+  ErrorRecord& r = errors_[err_next_++ % kErrorRing];
+  r.status = status;
+  r.frame = frame;
+  r.node = n.index;
   if (message != nullptr) {
-    std::snprintf(err_message_.data(), err_message_.size(), "%s", message);
+    std::snprintf(r.message.data(), r.message.size(), "%s", message);
   } else {
-    std::memcpy(err_message_.data(), n.error.data(), err_message_.size());
+    std::memcpy(r.message.data(), n.error.data(), r.message.size());
   }
-  err_message_.back() = '\0';
+  r.message.back() = '\0';
 }
 
 void GraphCore::complete_frame(std::uint64_t frame) noexcept {

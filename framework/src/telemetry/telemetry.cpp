@@ -196,19 +196,35 @@ void GraphCore::reset_stats() noexcept {
     }
 }
 
-RunError GraphCore::last_error() const {
+RunError GraphCore::to_run_error(const ErrorRecord& r) const {
   RunError e;
-  std::lock_guard lock(err_mu_);
-  e.status = err_status_;
-  e.frame = err_frame_;
-  if (err_node_ < nodes_.size()) {
-    const NodeState& n = *nodes_[err_node_];
+  e.status = r.status;
+  e.frame = r.frame;
+  if (r.node < nodes_.size()) {
+    const NodeState& n = *nodes_[r.node];
     e.node = n.name;
     e.kernel = n.kernel_name;
     e.target = n.target_name;
   }
-  e.message = err_message_.data();
+  e.message = r.message.data();
   return e;
+}
+
+RunError GraphCore::last_error() const {
+  std::lock_guard lock(err_mu_);
+  if (err_next_ == 0) return RunError{};
+  return to_run_error(errors_[(err_next_ - 1) % kErrorRing]);
+}
+
+RunError GraphCore::frame_error(std::uint64_t frame) const {
+  std::lock_guard lock(err_mu_);
+  // Oldest first: a frame's first failure is its cause (nodes after it may fail for want of its output).
+  const std::uint64_t kept = std::min<std::uint64_t>(err_next_, kErrorRing);
+  for (std::uint64_t k = kept; k >= 1; --k) {
+    const ErrorRecord& r = errors_[(err_next_ - k) % kErrorRing];
+    if (r.frame == frame) return to_run_error(r);
+  }
+  return RunError{};
 }
 
 void GraphCore::write_trace(std::ostream& out) const {

@@ -248,6 +248,9 @@ class Graph {
   /// @brief Node ids in execution order (after verify).
   std::vector<NodeId> execution_order() const;
   RunError last_error() const;
+  /// @brief The failure recorded for frame @p frame (DequeuedBuffer::sequence): status ok when the frame
+  /// had none, or when it is older than the 64 most recent failures.
+  RunError frame_error(std::uint64_t frame) const;
 
   // ---- observability (allocate; call off the hot path) ----
   GraphStats stats() const;

@@ -80,6 +80,11 @@ class VideoWriter {
   /// (missing directory, not writable), an argument is out of range or a GStreamer plugin is missing.
   static std::unique_ptr<VideoWriter> open(const std::string& path, std::uint32_t width, std::uint32_t height,
                                            double fps, ImageFormat format, const VideoWriterOptions& options = {});
+  /// @brief Checks everything open() would (extension, arguments, every GStreamer element, and that the
+  /// file's folder exists and is writable) without creating or touching the file: for an application
+  /// that must know its outputs will work before it replaces the previous ones. Throws as open() does.
+  static void check(const std::string& path, std::uint32_t width, std::uint32_t height, double fps,
+                    ImageFormat format, const VideoWriterOptions& options = {});
   /// Finishes the file like close() if that was not called (the result is then only in the log).
   ~VideoWriter();
   VideoWriter(const VideoWriter&) = delete;
