@@ -50,10 +50,6 @@ VX_API_ENTRY vx_node VX_API_CALL vxSelectNode(vx_graph graph, vx_scalar, vx_refe
 // Node creators: pixel-wise arithmetic and depth conversion.
 
 // Node creators: features, geometry and optical flow.
-VX_API_ENTRY vx_node VX_API_CALL vxCannyEdgeDetectorNode(vx_graph graph, vx_image, vx_threshold, vx_int32, vx_enum,
-    vx_image) {
-  return not_implemented<vx_node>(graph);
-}
 VX_API_ENTRY vx_node VX_API_CALL vxWarpAffineNode(vx_graph graph, vx_image, vx_matrix, vx_enum, vx_image) {
   return not_implemented<vx_node>(graph);
 }

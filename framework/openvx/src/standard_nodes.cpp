@@ -331,6 +331,21 @@ VX_API_ENTRY vx_node VX_API_CALL vxFastCornersNode(vx_graph graph, vx_image inpu
                         {as_reference(num_corners), "num_corners"}});
 }
 
+VX_API_ENTRY vx_node VX_API_CALL vxCannyEdgeDetectorNode(vx_graph graph, vx_image input, vx_threshold hyst, vx_int32 gradient_size,
+                                                         vx_enum norm_type, vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar size_scalar(graph, VX_TYPE_INT32, &gradient_size);
+  if (const vx_status s = size_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  const ValueScalar norm_scalar(graph, VX_TYPE_ENUM, &norm_type);
+  if (const vx_status s = norm_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_CANNY_EDGE_DETECTOR, "vxCannyEdgeDetectorNode",
+                       {{as_reference(input), "input"},
+                        {as_reference(hyst), "hyst"},
+                        {size_scalar.ref(), "gradient_size"},
+                        {norm_scalar.ref(), "norm_type"},
+                        {as_reference(output), "output"}});
+}
+
 VX_API_ENTRY vx_node VX_API_CALL vxWeightedAverageNode(vx_graph graph, vx_image img1, vx_scalar alpha, vx_image img2, vx_image output) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   return standard_node(graph, VX_KERNEL_WEIGHTED_AVERAGE, "vxWeightedAverageNode",

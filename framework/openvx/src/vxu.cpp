@@ -247,6 +247,12 @@ VX_API_ENTRY vx_status VX_API_CALL vxuFastCorners(vx_context context, vx_image i
   });
 }
 
+VX_API_ENTRY vx_status VX_API_CALL vxuCannyEdgeDetector(vx_context context, vx_image input, vx_threshold hyst, vx_int32 gradient_size,
+                                                        vx_enum norm_type, vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxCannyEdgeDetectorNode(graph, input, hyst, gradient_size, norm_type, output); });
+}
+
 VX_API_ENTRY vx_status VX_API_CALL vxuWeightedAverage(vx_context context, vx_image img1, vx_scalar alpha, vx_image img2, vx_image output) {
   if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
   return run_one_node(context, [&](vx_graph graph) { return vxWeightedAverageNode(graph, img1, alpha, img2, output); });

@@ -18,10 +18,6 @@ VX_API_ENTRY vx_status VX_API_CALL vxuNonMaxSuppression(vx_context, vx_image, vx
 // Pyramids.
 
 // Arithmetic, statistics and bitwise functions.
-VX_API_ENTRY vx_status VX_API_CALL vxuCannyEdgeDetector(vx_context, vx_image, vx_threshold, vx_int32, vx_enum,
-    vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 
 // Geometry, features and optical flow.
 VX_API_ENTRY vx_status VX_API_CALL vxuWarpAffine(vx_context, vx_image, vx_matrix, vx_enum, vx_image) {

@@ -47,6 +47,8 @@ std::span<const StandardKernelFunctions> pyramid_kernels() noexcept;
 /// remap.cpp (Remap) and fast_corners.cpp (FastCorners).
 std::span<const StandardKernelFunctions> remap_kernels() noexcept;
 std::span<const StandardKernelFunctions> fast_kernels() noexcept;
+/// canny.cpp (CannyEdgeDetector).
+std::span<const StandardKernelFunctions> canny_kernels() noexcept;
 
 // --- the implemented kernels (one function and one validate each) --------------------------------------
 
