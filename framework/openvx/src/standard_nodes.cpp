@@ -346,6 +346,25 @@ VX_API_ENTRY vx_node VX_API_CALL vxCannyEdgeDetectorNode(vx_graph graph, vx_imag
                         {as_reference(output), "output"}});
 }
 
+VX_API_ENTRY vx_node VX_API_CALL vxHarrisCornersNode(vx_graph graph, vx_image input, vx_scalar strength_thresh, vx_scalar min_distance,
+                                                     vx_scalar sensitivity, vx_int32 gradient_size, vx_int32 block_size, vx_array corners,
+                                                     vx_scalar num_corners) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar gradient_scalar(graph, VX_TYPE_INT32, &gradient_size);
+  if (const vx_status s = gradient_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  const ValueScalar block_scalar(graph, VX_TYPE_INT32, &block_size);
+  if (const vx_status s = block_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_HARRIS_CORNERS, "vxHarrisCornersNode",
+                       {{as_reference(input), "input"},
+                        {as_reference(strength_thresh), "strength_thresh"},
+                        {as_reference(min_distance), "min_distance"},
+                        {as_reference(sensitivity), "sensitivity"},
+                        {gradient_scalar.ref(), "gradient_size"},
+                        {block_scalar.ref(), "block_size"},
+                        {as_reference(corners), "corners"},
+                        {as_reference(num_corners), "num_corners"}});
+}
+
 VX_API_ENTRY vx_node VX_API_CALL vxWeightedAverageNode(vx_graph graph, vx_image img1, vx_scalar alpha, vx_image img2, vx_image output) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   return standard_node(graph, VX_KERNEL_WEIGHTED_AVERAGE, "vxWeightedAverageNode",

@@ -253,6 +253,15 @@ VX_API_ENTRY vx_status VX_API_CALL vxuCannyEdgeDetector(vx_context context, vx_i
   return run_one_node(context, [&](vx_graph graph) { return vxCannyEdgeDetectorNode(graph, input, hyst, gradient_size, norm_type, output); });
 }
 
+VX_API_ENTRY vx_status VX_API_CALL vxuHarrisCorners(vx_context context, vx_image input, vx_scalar strength_thresh, vx_scalar min_distance,
+                                                    vx_scalar sensitivity, vx_int32 gradient_size, vx_int32 block_size, vx_array corners,
+                                                    vx_scalar num_corners) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) {
+    return vxHarrisCornersNode(graph, input, strength_thresh, min_distance, sensitivity, gradient_size, block_size, corners, num_corners);
+  });
+}
+
 VX_API_ENTRY vx_status VX_API_CALL vxuWeightedAverage(vx_context context, vx_image img1, vx_scalar alpha, vx_image img2, vx_image output) {
   if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
   return run_one_node(context, [&](vx_graph graph) { return vxWeightedAverageNode(graph, img1, alpha, img2, output); });

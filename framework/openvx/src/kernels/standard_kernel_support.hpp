@@ -44,11 +44,12 @@ std::span<const StandardKernelFunctions> tensor_kernels() noexcept;
 std::span<const StandardKernelFunctions> data_kernels() noexcept;
 /// pyramids.cpp (GaussianPyramid, HalfScaleGaussian, LaplacianPyramid, LaplacianReconstruct).
 std::span<const StandardKernelFunctions> pyramid_kernels() noexcept;
-/// remap.cpp (Remap) and fast_corners.cpp (FastCorners).
+/// remap.cpp (Remap), fast_corners.cpp (FastCorners) and harris_corners.cpp (HarrisCorners).
 std::span<const StandardKernelFunctions> remap_kernels() noexcept;
 std::span<const StandardKernelFunctions> fast_kernels() noexcept;
 /// canny.cpp (CannyEdgeDetector).
 std::span<const StandardKernelFunctions> canny_kernels() noexcept;
+std::span<const StandardKernelFunctions> harris_kernels() noexcept;
 
 // --- the implemented kernels (one function and one validate each) --------------------------------------
 
