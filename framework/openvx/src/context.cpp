@@ -156,7 +156,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxQueryContext(vx_context context, vx_enum at
     case VX_CONTEXT_EXTENSIONS_SIZE: return put<vx_size>(ptr, size, sizeof kExtensions);
     case VX_CONTEXT_EXTENSIONS: return put_string(ptr, size, kExtensions, sizeof kExtensions);
     case VX_CONTEXT_CONVOLUTION_MAX_DIMENSION: return put<vx_size>(ptr, size, kMaxConvolutionDimension);
-    case VX_CONTEXT_OPTICAL_FLOW_MAX_WINDOW_DIMENSION: return put<vx_size>(ptr, size, 9);
+    case VX_CONTEXT_OPTICAL_FLOW_MAX_WINDOW_DIMENSION: return put<vx_size>(ptr, size, kOpticalFlowMaxWindowDimension);
     case VX_CONTEXT_NONLINEAR_MAX_DIMENSION: return put<vx_size>(ptr, size, 9);
     case VX_CONTEXT_MAX_TENSOR_DIMS: return put<vx_size>(ptr, size, kMaxTensorDims);
     case VX_CONTEXT_IMMEDIATE_BORDER: {

@@ -56,10 +56,6 @@ VX_API_ENTRY vx_node VX_API_CALL vxWarpAffineNode(vx_graph graph, vx_image, vx_m
 VX_API_ENTRY vx_node VX_API_CALL vxWarpPerspectiveNode(vx_graph graph, vx_image, vx_matrix, vx_enum, vx_image) {
   return not_implemented<vx_node>(graph);
 }
-VX_API_ENTRY vx_node VX_API_CALL vxOpticalFlowPyrLKNode(vx_graph graph, vx_pyramid, vx_pyramid, vx_array, vx_array,
-    vx_array, vx_enum, vx_scalar, vx_scalar, vx_scalar, vx_size) {
-  return not_implemented<vx_node>(graph);
-}
 VX_API_ENTRY vx_node VX_API_CALL vxMatchTemplateNode(vx_graph graph, vx_image, vx_image, vx_enum, vx_image) {
   return not_implemented<vx_node>(graph);
 }

@@ -365,6 +365,28 @@ VX_API_ENTRY vx_node VX_API_CALL vxHarrisCornersNode(vx_graph graph, vx_image in
                         {as_reference(num_corners), "num_corners"}});
 }
 
+VX_API_ENTRY vx_node VX_API_CALL vxOpticalFlowPyrLKNode(vx_graph graph, vx_pyramid old_images, vx_pyramid new_images, vx_array old_points,
+                                                       vx_array new_points_estimates, vx_array new_points, vx_enum termination,
+                                                       vx_scalar epsilon, vx_scalar num_iterations, vx_scalar use_initial_estimate,
+                                                       vx_size window_dimension) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar termination_scalar(graph, VX_TYPE_ENUM, &termination);
+  if (const vx_status s = termination_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  const ValueScalar window_scalar(graph, VX_TYPE_SIZE, &window_dimension);
+  if (const vx_status s = window_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_OPTICAL_FLOW_PYR_LK, "vxOpticalFlowPyrLKNode",
+                       {{as_reference(old_images), "old_images"},
+                        {as_reference(new_images), "new_images"},
+                        {as_reference(old_points), "old_points"},
+                        {as_reference(new_points_estimates), "new_points_estimates"},
+                        {as_reference(new_points), "new_points"},
+                        {termination_scalar.ref(), "termination"},
+                        {as_reference(epsilon), "epsilon"},
+                        {as_reference(num_iterations), "num_iterations"},
+                        {as_reference(use_initial_estimate), "use_initial_estimate"},
+                        {window_scalar.ref(), "window_dimension"}});
+}
+
 VX_API_ENTRY vx_node VX_API_CALL vxWeightedAverageNode(vx_graph graph, vx_image img1, vx_scalar alpha, vx_image img2, vx_image output) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   return standard_node(graph, VX_KERNEL_WEIGHTED_AVERAGE, "vxWeightedAverageNode",

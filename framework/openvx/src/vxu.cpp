@@ -262,6 +262,17 @@ VX_API_ENTRY vx_status VX_API_CALL vxuHarrisCorners(vx_context context, vx_image
   });
 }
 
+VX_API_ENTRY vx_status VX_API_CALL vxuOpticalFlowPyrLK(vx_context context, vx_pyramid old_images, vx_pyramid new_images, vx_array old_points,
+                                                      vx_array new_points_estimates, vx_array new_points, vx_enum termination,
+                                                      vx_scalar epsilon, vx_scalar num_iterations, vx_scalar use_initial_estimate,
+                                                      vx_size window_dimension) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) {
+    return vxOpticalFlowPyrLKNode(graph, old_images, new_images, old_points, new_points_estimates, new_points, termination, epsilon,
+                                  num_iterations, use_initial_estimate, window_dimension);
+  });
+}
+
 VX_API_ENTRY vx_status VX_API_CALL vxuWeightedAverage(vx_context context, vx_image img1, vx_scalar alpha, vx_image img2, vx_image output) {
   if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
   return run_one_node(context, [&](vx_graph graph) { return vxWeightedAverageNode(graph, img1, alpha, img2, output); });

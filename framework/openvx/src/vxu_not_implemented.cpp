@@ -26,10 +26,6 @@ VX_API_ENTRY vx_status VX_API_CALL vxuWarpAffine(vx_context, vx_image, vx_matrix
 VX_API_ENTRY vx_status VX_API_CALL vxuWarpPerspective(vx_context, vx_image, vx_matrix, vx_enum, vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
-VX_API_ENTRY vx_status VX_API_CALL vxuOpticalFlowPyrLK(vx_context, vx_pyramid, vx_pyramid, vx_array, vx_array, vx_array,
-    vx_enum, vx_scalar, vx_scalar, vx_scalar, vx_size) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 VX_API_ENTRY vx_status VX_API_CALL vxuMatchTemplate(vx_context, vx_image, vx_image, vx_enum, vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }

@@ -50,6 +50,12 @@ std::span<const StandardKernelFunctions> fast_kernels() noexcept;
 /// canny.cpp (CannyEdgeDetector).
 std::span<const StandardKernelFunctions> canny_kernels() noexcept;
 std::span<const StandardKernelFunctions> harris_kernels() noexcept;
+/// optical_flow.cpp (OpticalFlowPyrLK).
+std::span<const StandardKernelFunctions> optical_flow_kernels() noexcept;
+
+/// The largest window_dimension OpticalFlowPyrLK takes (VX_CONTEXT_OPTICAL_FLOW_MAX_WINDOW_DIMENSION; the
+/// specification asks for at least 9, and the Khronos conformance suite verifies a graph with 10).
+inline constexpr vx_size kOpticalFlowMaxWindowDimension = 31;
 
 // --- the implemented kernels (one function and one validate each) --------------------------------------
 
