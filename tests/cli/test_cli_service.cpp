@@ -2,7 +2,10 @@
 // abandons, writes are checked (a full disk ends the run with an error), a failed start leaves the last
 // run's outputs alone, graph names cannot steer the output directory, --no-plugins refuses code.
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
@@ -429,6 +432,86 @@ TEST_F(ServiceCliTest, TheStopLimitEndsARunStuckInAKernel) {
   EXPECT_NE(log.find("the stop took longer than --drain-timeout + --stop-timeout"), std::string::npos) << log;
   EXPECT_NE(log.find("node 'gate' (kernel 'test.gate' on cpu2"), std::string::npos) << log;
   EXPECT_TRUE(is_json(slurp(out / "trace.json")));
+}
+
+/// Runs @p command through the shell; its standard output (and error) and exit status.
+std::pair<int, std::string> shell(const std::string& command) {
+  std::string out;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return {-1, out};
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// A running service answers `ctl SOCK stats` with its figures as JSON and serves the same figures to
+// Prometheus (--metrics): checked with the real clients, curl and promtool.
+TEST_F(ServiceCliTest, ARunningServiceReportsItsStatsAndMetrics) {
+  if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
+  const fs::path out = base / "out", sock = base / "vg.sock";
+  Child run({"run", kFace, "--no-progress", "--realtime", "--input", video(), "-o", out.string(), "--control",
+             sock.string(), "--metrics", "127.0.0.1:0"},
+            base / "log.txt");
+  ASSERT_TRUE(run.running());
+  ASSERT_TRUE(wait_for_lines(out / "detections.jsonl", 10, 90s)) << slurp(base / "log.txt");
+  const std::string cli = VG_CLI_PATH;
+
+  const auto [stats_code, stats] = shell(cli + " ctl " + sock.string() + " stats");
+  ASSERT_EQ(stats_code, 0) << stats;
+  ASSERT_EQ(stats.rfind("ok {", 0), 0u) << stats;
+  const json j = json::parse(stats.substr(3));
+  EXPECT_EQ(j["graph"], "face_detect");
+  EXPECT_GE(j["frames"]["read"].get<int>(), 10);
+  EXPECT_GT(j["fps"].get<double>(), 0.0);
+  EXPECT_EQ(j["source"]["spec"], video());
+  EXPECT_GT(j["memory"]["resident_bytes"].get<std::int64_t>(), 0);
+  ASSERT_EQ(j["nodes"].size(), 4u);
+  EXPECT_EQ(j["nodes"][1]["name"], "detector");
+  EXPECT_GT(j["nodes"][1]["executions"].get<int>(), 0);
+
+  const auto [help_code, help] = shell(cli + " ctl " + sock.string() + " help");
+  EXPECT_EQ(help_code, 0);
+  EXPECT_NE(help.find("NODE"), std::string::npos) << help;
+  EXPECT_NE(help.find("decode      vg.detection.postprocess   set_score_threshold (number)"), std::string::npos) << help;
+
+  const std::string log = slurp(base / "log.txt");
+  const auto at = log.find("metrics at http://127.0.0.1:");
+  ASSERT_NE(at, std::string::npos) << log;
+  const std::string url = log.substr(at + 11, log.find('\n', at) - at - 11);
+  const auto [curl_code, metrics] = shell("curl -s -S --max-time 10 " + url);
+  ASSERT_EQ(curl_code, 0) << metrics;
+  EXPECT_NE(metrics.find("visiongraph_frames_total{graph=\"face_detect\",outcome=\"read\"}"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("node=\"detector\",kernel=\"vg.inference\""), std::string::npos) << metrics;
+  std::ofstream(base / "metrics.txt") << metrics;
+  const auto [lint_code, lint] = shell("promtool check metrics < " + (base / "metrics.txt").string());
+  EXPECT_EQ(lint_code, 0) << lint;
+
+  run.signal(SIGINT);
+  EXPECT_EQ(run.wait(60s), 0) << slurp(base / "log.txt");
+}
+
+// A metrics port in use fails the start, before the outputs of the previous run are touched.
+TEST_F(ServiceCliTest, AMetricsPortInUseFailsTheStart) {
+  if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
+  const int taken = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(taken, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(taken, 1), 0);
+  socklen_t len = sizeof addr;
+  ::getsockname(taken, reinterpret_cast<sockaddr*>(&addr), &len);
+  const std::string port = std::to_string(ntohs(addr.sin_port));
+  fs::create_directories(base / "out");
+  std::ofstream(base / "out" / "detections.jsonl") << "previous\n";
+  const auto r = run_cli("run " + kFace + " --no-progress --input " + video() + " -o " + (base / "out").string() +
+                         " --metrics " + port);
+  ::close(taken);
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("127.0.0.1:" + port + ": cannot listen"), std::string::npos) << r.output;
+  EXPECT_EQ(slurp(base / "out" / "detections.jsonl"), "previous\n");
 }
 
 // Detections leave as soon as the node producing them finishes: with a frame held open by a node that

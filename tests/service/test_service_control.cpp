@@ -325,6 +325,34 @@ TEST_F(ControlServerTest, IdleConnectionIsClosedAfterTheTimeout) {
   EXPECT_EQ(server->stats().idle_closed, 1u);
 }
 
+// One byte now and then keeps a connection from ever being idle; the line timeout still closes it, so
+// slow clients cannot hold the connection slots. A line sent at once is unaffected.
+TEST_F(ControlServerTest, ALineTrickledSlowerThanTheLineTimeoutIsRefusedAndClosed) {
+  ControlServerOptions options;
+  options.idle_timeout = 10s;
+  options.line_timeout = 400ms;
+  auto server = make_server(options);
+  server->start(path);
+  RawClient slow(path);
+  RawClient quick(path);
+  const auto t0 = Clock::now();
+  bool closed = false;
+  for (char c : std::string("adder get_bias")) {  // one byte every 100 ms: 1.4 s for the line
+    if (!slow.send(std::string(1, c))) {
+      closed = true;
+      break;
+    }
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_EQ(slow.read_line(), std::optional<std::string>("error request not completed in time"));
+  EXPECT_TRUE(closed || slow.closed_within(3s));
+  EXPECT_GE(Clock::now() - t0, 400ms);
+  EXPECT_EQ(server->stats().slow_closed, 1u);
+  EXPECT_EQ(server->stats().requests, 0u) << "the unfinished line was never executed";
+  ASSERT_TRUE(quick.send("adder get_bias\n"));
+  EXPECT_EQ(quick.read_line(), std::optional<std::string>("ok bias=0"));
+}
+
 TEST_F(ControlServerTest, ClientNotReadingItsRepliesDoesNotBlockTheOthers) {
   ControlServerOptions options;
   options.max_pending_output = 1 << 20;  // room for every reply: this client stays connected

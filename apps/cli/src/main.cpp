@@ -191,7 +191,8 @@ int cmd_ctl(const std::string& socket, const std::string& node, const std::strin
     return kExitFailure;
   }
   if (reply.rfind("ok", 0) == 0) {
-    std::cout << reply << '\n';
+    if (node == "help" && command.empty()) std::cout << vg::service::help_table(reply);
+    else std::cout << reply << '\n';
     return kExitOk;
   }
   std::cerr << "visiongraph ctl: " << reply << '\n';
@@ -246,6 +247,14 @@ int main(int argc, char** argv) {
   Common common;
   vg::cli::RunOptions run;
   std::vector<std::string> run_sets;
+  const auto port_check = [](const std::string& v) -> std::string {
+    const auto colon = v.rfind(':');
+    const std::string port = colon == std::string::npos ? v : v.substr(colon + 1);
+    if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoul(port) > 65535)
+      return "expected [ADDRESS:]PORT with PORT in 0..65535, got '" + v + "'";
+    return {};
+  };
   auto* run_cmd = app.add_subcommand("run", "Run a graph over images, a video, a stream (RTSP, HTTP), a camera or a GStreamer pipeline");
   run_cmd->add_option("graph", run.graph, "Graph file (.yaml)")->required()->check(CLI::ExistingFile);
   run_cmd->add_option("-i,--input", run.input,
@@ -268,14 +277,11 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--serve-rtsp", run.serve_rtsp,
                       "Serve the annotated video live at rtsp://ADDRESS:PORT/annotated ([ADDRESS:]PORT; the "
                       "address defaults to 127.0.0.1, 0.0.0.0 serves every interface)")
-      ->check([](const std::string& v) -> std::string {
-        const auto colon = v.rfind(':');
-        const std::string port = colon == std::string::npos ? v : v.substr(colon + 1);
-        if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
-            std::stoul(port) > 65535)
-          return "expected [ADDRESS:]PORT with PORT in 0..65535, got '" + v + "'";
-        return {};
-      });
+      ->check(port_check);
+  run_cmd->add_option("--metrics", run.metrics,
+                      "Serve the run's figures (per node, fps, drops, latency, reconnects, memory) in the Prometheus "
+                      "text format at http://ADDRESS:PORT/metrics ([ADDRESS:]PORT; the address defaults to 127.0.0.1)")
+      ->check(port_check);
   run_cmd->add_option("--write", run.write,
                       "Write the output graph parameter NAME to files per frame under the output directory: images "
                       "as PNG, tensors as .npy, scalars as NAME.jsonl, other data as raw .bin; repeatable");

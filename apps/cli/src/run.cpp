@@ -27,6 +27,8 @@
 
 #include "builtin_modules.hpp"
 #include "visiongraph/service/control_server.hpp"
+#include "visiongraph/service/metrics_server.hpp"
+#include "visiongraph/service/run_stats.hpp"
 #include "visiongraph/core/clock.hpp"
 #include "visiongraph/core/did_you_mean.hpp"
 #include "visiongraph/io/data_writer.hpp"
@@ -821,6 +823,35 @@ int run_graph(const RunOptions& opt) {
     std::cerr << "visiongraph run: cannot create output directory '" << out_dir.string() << "': " << ec.message() << '\n';
     return 1;
   }
+  // The run's figures, for `ctl SOCK stats`, the MQTT control channel and --metrics (any thread).
+  RunCounts counts;
+  const std::int64_t run_started_ns = now_ns();
+  std::atomic<std::int64_t> resident_at_start{0};
+  auto run_counters = [&]() {
+    service::RunCounters r;
+    r.source = info.spec;
+    r.live = info.live;
+    r.frames_read = counts.read.load();
+    r.frames_resolved = counts.resolved.load();
+    r.frames_failed = counts.failed.load();
+    r.frames_dropped = counts.dropped.load();
+    const io::SourceStats src = source->stats();
+    r.source_dropped = src.dropped;
+    r.reconnects = src.reconnects;
+    r.uptime_seconds = static_cast<double>(now_ns() - run_started_ns) / 1e9;
+    r.resident_bytes = service::resident_memory_bytes();
+    r.resident_bytes_start = resident_at_start.load();
+    return r;
+  };
+  Context& ctx = loaded->context();
+  // One answer for every control transport: the kernels' commands, `help`, and `stats` (JSON).
+  auto answer = [&](std::string_view line) -> std::string {
+    std::string_view request = line;
+    while (!request.empty() && (request.front() == ' ' || request.front() == '\t')) request.remove_prefix(1);
+    while (!request.empty() && (request.back() == ' ' || request.back() == '\t' || request.back() == '\r')) request.remove_suffix(1);
+    if (request == "stats") return "ok " + service::stats_json(graph.stats(), run_counters());
+    return service::answer_control_request(graph, ctx, line);
+  };
   // Control: Unix sockets and MQTT topics, the same commands and replies on each.
   std::vector<std::unique_ptr<service::ControlServer>> sockets;
   std::vector<std::unique_ptr<mqtt::MqttCommandChannel>> channels;
@@ -828,13 +859,24 @@ int run_graph(const RunOptions& opt) {
     if (is_mqtt_url(spec)) {
       mqtt::MqttOptions o = opt.mqtt;
       if (!o.client_id.empty()) o.client_id += "-control" + (channels.empty() ? std::string() : std::to_string(channels.size()));
-      Context& ctx = loaded->context();
-      channels.push_back(std::make_unique<mqtt::MqttCommandChannel>(
-          spec, [&graph, &ctx](std::string_view line) { return service::answer_control_request(graph, ctx, line); }, o));
+      channels.push_back(std::make_unique<mqtt::MqttCommandChannel>(spec, answer, o));
     } else {
-      sockets.push_back(std::make_unique<service::ControlServer>(graph, loaded->context()));
+      sockets.push_back(std::make_unique<service::ControlServer>(answer));
       sockets.back()->start(spec);
     }
+  }
+  // --metrics [ADDRESS:]PORT: the same figures for Prometheus (127.0.0.1 unless an address is given).
+  std::unique_ptr<service::MetricsServer> metrics;
+  if (!opt.metrics.empty()) {
+    metrics = std::make_unique<service::MetricsServer>(
+        [&] { return service::prometheus_text(graph.stats(), run_counters()); });
+    std::string address = "127.0.0.1", port = opt.metrics;
+    if (const auto colon = port.rfind(':'); colon != std::string::npos) {
+      address = port.substr(0, colon);
+      port = port.substr(colon + 1);
+    }
+    metrics->start(address, static_cast<std::uint16_t>(std::stoul(port)));
+    std::cerr << "visiongraph run: metrics at " << metrics->url() << std::endl;
   }
   // Results out: MQTT publishers (never blocking the run) and standard output.
   std::vector<std::unique_ptr<mqtt::MqttPublisher>> publishers;
@@ -863,6 +905,7 @@ int run_graph(const RunOptions& opt) {
   }
   io::GraphInput input(graph, params.input);
   if (graph.start() != Status::ok) throw std::runtime_error("cannot start the graph");
+  resident_at_start.store(service::resident_memory_bytes());
   // Only now are the previous run's outputs replaced: a run that fails to start leaves them alone.
   RunOutputs outputs(graph, params, out_dir, images, info.fps, publisher_ptrs, publish_stdout, opt.serve_rtsp);
   StopWatchdog watchdog(graph, outputs, out_dir / "trace.json", opt);
@@ -872,7 +915,6 @@ int run_graph(const RunOptions& opt) {
   const std::int64_t total = opt.frames >= 0 && info.length >= 0 ? std::min<std::int64_t>(opt.frames, info.length)
                                                                   : (opt.frames >= 0 ? opt.frames : info.length);
   Progress progress(opt.progress && ::isatty(STDERR_FILENO), total);
-  RunCounts counts;
   std::atomic<bool> producing{true};
   const std::int64_t base_ns = now_ns();
   // Two consumers: detections leave as soon as their node finishes; frames are reclaimed when complete.
@@ -935,6 +977,7 @@ int run_graph(const RunOptions& opt) {
   if (detections_thread.joinable()) detections_thread.join();  // every detections buffer is back
   source->close();
   for (auto& socket : sockets) socket->stop();
+  if (metrics) metrics->stop();
   for (auto& channel : channels) channel->close();
   progress.finish(counts.resolved.load());
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <thread>
+#include <vector>
 
 #include "unix_socket.hpp"
 #include "visiongraph/core/error.hpp"
@@ -120,6 +121,53 @@ std::string send_control_request(const std::string& path, std::string_view line,
       throw Error("control socket '" + path + "': the server closed the connection without a reply");
   }
   throw Error("control socket '" + path + "': cannot send the request");
+}
+
+std::string help_table(std::string_view reply) {
+  constexpr std::string_view kPrefix = "ok nodes and commands:";
+  if (reply.substr(0, kPrefix.size()) != kPrefix) return std::string(reply);
+  struct Row {
+    std::string node, kernel, commands;
+  };
+  std::vector<Row> rows;
+  std::string_view rest = reply.substr(kPrefix.size());
+  // Each entry: " NODE(KERNEL[; replicas ...])[CMD:KIND,...]"; node names hold no '(' or space.
+  while (true) {
+    while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+    const std::size_t open = rest.find('(');
+    if (rest.empty() || open == std::string_view::npos) break;
+    const std::size_t close = rest.find(')', open);
+    if (close == std::string_view::npos) break;
+    Row row{std::string(rest.substr(0, open)), std::string(rest.substr(open + 1, close - open - 1)), {}};
+    rest.remove_prefix(close + 1);
+    if (!rest.empty() && rest.front() == '[') {
+      const std::size_t end = rest.find(']');
+      std::string_view list = rest.substr(1, end == std::string_view::npos ? std::string_view::npos : end - 1);
+      while (!list.empty()) {
+        const std::size_t comma = list.find(',');
+        std::string_view item = list.substr(0, comma);
+        const std::size_t colon = item.rfind(':');
+        std::string command(item.substr(0, colon));
+        if (colon != std::string_view::npos && item.substr(colon + 1) != "none")
+          command += " (" + std::string(item.substr(colon + 1)) + ")";
+        row.commands += (row.commands.empty() ? "" : ", ") + command;
+        if (comma == std::string_view::npos) break;
+        list.remove_prefix(comma + 1);
+      }
+      rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+    }
+    if (row.commands.empty()) row.commands = "-";
+    rows.push_back(std::move(row));
+  }
+  std::size_t node_width = 4, kernel_width = 6;
+  for (const Row& r : rows) {
+    node_width = std::max(node_width, r.node.size());
+    kernel_width = std::max(kernel_width, r.kernel.size());
+  }
+  auto pad = [](const std::string& text, std::size_t width) { return text + std::string(width - text.size() + 3, ' '); };
+  std::string out = pad("NODE", node_width) + pad("KERNEL", kernel_width) + "COMMANDS\n";
+  for (const Row& r : rows) out += pad(r.node, node_width) + pad(r.kernel, kernel_width) + r.commands + "\n";
+  return out;
 }
 
 }  // namespace vg::service

@@ -26,6 +26,7 @@ using detail::UniqueFd;
 
 constexpr std::string_view kTooMany = "error too many connections\n";
 constexpr std::string_view kTooLong = "error request too long\n";
+constexpr std::string_view kTooSlow = "error request not completed in time\n";
 /// After accept(2) fails for lack of file descriptors, the listening socket is left alone this long
 /// (else poll would report it readable again at once and the thread would spin).
 constexpr std::chrono::milliseconds kAcceptBackoff{100};
@@ -37,6 +38,7 @@ struct Connection {
   std::string output;  ///< reply bytes not yet sent, from output_sent on
   std::size_t output_sent = 0;
   Clock::time_point last_activity;
+  Clock::time_point partial_since;  ///< when the unfinished line in `input` began (input empty: unused)
   bool peer_closed = false;  ///< EOF read: answer the complete lines, flush, close
   bool closing = false;      ///< refused or too long: flush the last reply, then close
   bool dead = false;         ///< close now
@@ -57,7 +59,7 @@ struct ControlServer::Impl {
   std::atomic<bool> running{false};
   std::atomic<bool> stopping{false};
 
-  std::atomic<std::uint64_t> accepted{0}, refused{0}, requests{0}, too_long{0}, idle_closed{0}, overflow_closed{0},
+  std::atomic<std::uint64_t> accepted{0}, refused{0}, requests{0}, too_long{0}, idle_closed{0}, slow_closed{0}, overflow_closed{0},
       partial_discarded{0};
   std::atomic<std::size_t> open{0};
 
@@ -82,6 +84,7 @@ void check_options(const ControlServerOptions& o) {
   if (o.max_connections == 0) fail("max_connections");
   if (o.max_request_size == 0) fail("max_request_size");
   if (o.idle_timeout.count() <= 0) fail("idle_timeout");
+  if (o.line_timeout.count() <= 0) fail("line_timeout");
   if (o.max_pending_output == 0) fail("max_pending_output");
   if (o.command_timeout.count() <= 0) fail("command_timeout");
 }
@@ -160,6 +163,7 @@ ControlServerStats ControlServer::stats() const noexcept {
   out.requests = s.requests.load();
   out.too_long = s.too_long.load();
   out.idle_closed = s.idle_closed.load();
+  out.slow_closed = s.slow_closed.load();
   out.overflow_closed = s.overflow_closed.load();
   out.partial_discarded = s.partial_discarded.load();
   out.open = s.open.load();
@@ -222,6 +226,13 @@ void ControlServer::Impl::serve() noexcept {
         } else if (after - c.last_activity > options.idle_timeout) {
           c.dead = true;
           idle_closed.fetch_add(1);
+        } else if (!c.closing && !c.input.empty() && after - c.partial_since > options.line_timeout) {
+          slow_closed.fetch_add(1);
+          c.closing = true;
+          c.input.clear();
+          queue_reply(c, kTooSlow);
+          flush(c);
+          if (c.pending_output() == 0) c.dead = true;
         }
       }
       connections.erase(std::remove_if(connections.begin(), connections.end(), [](const Connection& c) { return c.dead; }),
@@ -241,7 +252,10 @@ void ControlServer::Impl::serve() noexcept {
 int ControlServer::Impl::poll_timeout_ms(Clock::time_point now) const noexcept {
   Clock::time_point next = Clock::time_point::max();
   if (now < accept_paused_until) next = accept_paused_until;
-  for (const Connection& c : connections) next = std::min(next, c.last_activity + options.idle_timeout);
+  for (const Connection& c : connections) {
+    next = std::min(next, c.last_activity + options.idle_timeout);
+    if (!c.input.empty()) next = std::min(next, c.partial_since + options.line_timeout);
+  }
   if (next == Clock::time_point::max()) return -1;  // nothing to time out: wait for traffic or stop()
   const auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
   return static_cast<int>(std::clamp<std::int64_t>(ms + 1, 0, 60'000));
@@ -292,6 +306,7 @@ void ControlServer::Impl::read_from(Connection& c) noexcept {
   }
   c.last_activity = Clock::now();
   try {
+    if (c.input.empty()) c.partial_since = c.last_activity;  // a new line begins (answer_lines moves it on)
     c.input.append(buffer, static_cast<std::size_t>(n));
   } catch (...) {
     c.dead = true;
@@ -342,6 +357,8 @@ void ControlServer::Impl::answer_lines(Connection& c) noexcept {
     c.input.clear();
     return;
   }
+  // The rest is an unfinished line: its clock starts when it began, or now if complete lines preceded it.
+  if (begin > 0 && begin < c.input.size()) c.partial_since = Clock::now();
   c.input.erase(0, begin);
   if (c.input.size() > options.max_request_size) {  // no '\n' in sight and already too long
     too_long.fetch_add(1);

@@ -24,4 +24,13 @@ namespace vg::service {
 std::string send_control_request(const std::string& path, std::string_view line,
                                  std::chrono::milliseconds timeout = std::chrono::milliseconds(5000));
 
+/// @brief The reply to `help` (control_help) as a table for people: one row per node with its kernel
+/// (and replicas) and its commands with their payload kinds. Any other reply is returned unchanged.
+/// @code
+/// std::cout << vg::service::help_table(vg::service::send_control_request(path, "help"));
+/// // NODE     KERNEL                     COMMANDS
+/// // decode   vg.detection.postprocess   set_score_threshold (number), get_settings, ...
+/// @endcode
+std::string help_table(std::string_view help_reply);
+
 }  // namespace vg::service

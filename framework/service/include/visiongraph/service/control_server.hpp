@@ -31,6 +31,10 @@ struct ControlServerOptions {
   std::size_t max_request_size = 4096;
   /// A connection with no traffic in either direction for this long is closed.
   std::chrono::milliseconds idle_timeout{30000};
+  /// A request line must be complete this long after its first byte arrived; a connection that trickles
+  /// a line slower (one byte now and then, which would keep it from ever being idle) is answered
+  /// "error request not completed in time" and closed, so idle clients cannot hold the connection slots.
+  std::chrono::milliseconds line_timeout{5000};
   /// Reply bytes a connection may have waiting because its client does not read them; beyond this the
   /// connection is dropped (so a client that never reads cannot hold the server's memory or thread).
   std::size_t max_pending_output = 64 * 1024;
@@ -46,6 +50,7 @@ struct ControlServerStats {
   std::uint64_t requests = 0;           ///< complete lines answered
   std::uint64_t too_long = 0;           ///< connections closed after "error request too long"
   std::uint64_t idle_closed = 0;        ///< connections closed after idle_timeout
+  std::uint64_t slow_closed = 0;        ///< connections closed after line_timeout (a line sent too slowly)
   std::uint64_t overflow_closed = 0;    ///< connections dropped: their client did not read its replies
   std::uint64_t partial_discarded = 0;  ///< connections that ended inside a line; that line was not executed
   std::size_t open = 0;                 ///< connections open now
