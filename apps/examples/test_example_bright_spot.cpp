@@ -80,6 +80,16 @@ TEST_F(BrightSpotExampleTest, TheReadmeCommandRunsAsWritten) {
   const std::string text((std::istreambuf_iterator<char>(readme)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("bright_spot_library.yaml --set VG_MODULE_DIR=$PWD/build/apps/examples"), std::string::npos)
       << "the README shows the command this test runs";
+  // The top-level README shows the graph file itself (its comments aside) and the same command.
+  std::ifstream top_readme(root / "README.md");
+  const std::string top((std::istreambuf_iterator<char>(top_readme)), std::istreambuf_iterator<char>());
+  std::ifstream graph_file(root / "apps" / "examples" / "bright_spot_library.yaml");
+  std::string graph;
+  for (std::string line; std::getline(graph_file, line);)
+    if (line.rfind('#', 0) != 0) graph += line + "\n";
+  EXPECT_NE(top.find("```yaml\n" + graph + "```"), std::string::npos) << "README.md shows bright_spot_library.yaml as it is";
+  EXPECT_NE(top.find("visiongraph run apps/examples/bright_spot_library.yaml --set VG_MODULE_DIR=$PWD/build/apps/examples"),
+            std::string::npos);
 }
 
 TEST_F(BrightSpotExampleTest, ALiveSetThresholdCommandChangesTheDetectionsOfAVideo) {

@@ -88,6 +88,25 @@ TEST(CliTest, MalformedRunValuesAreUsageErrors) {
   fs::remove_all(out);
 }
 
+// --no-plugins on the commands that would otherwise load a plugin: verify, dot and kernels.
+TEST(CliTest, NoPluginsOnVerifyDotAndKernels) {
+  const std::string library_graph = VG_SOURCE_DIR "/apps/examples/bright_spot_library.yaml";
+  const auto verify = run_cli("verify --no-plugins " + library_graph);
+  EXPECT_EQ(verify.code, 1);
+  EXPECT_HAS(verify.output, "bright_spot_library.yaml:6:5: key 'modules'");
+  EXPECT_HAS(verify.output, "refused: --no-plugins forbids loading code from a graph file");
+  const auto dot = run_cli("dot --no-plugins " + library_graph);
+  EXPECT_EQ(dot.code, 1);
+  EXPECT_HAS(dot.output, "--no-plugins");
+  const auto kernels = run_cli("kernels --no-plugins --module " + std::string(VG_TEST_GATE_PATH));
+  EXPECT_EQ(kernels.code, 2);
+  EXPECT_HAS(kernels.output, "refused by --no-plugins");
+  EXPECT_EQ(run_cli("verify --no-plugins " + kSmall).code, 0) << "a graph of built-in modules is fine";
+  const auto typo = run_cli("kernels vg.detection.letterbx");
+  EXPECT_EQ(typo.code, 1);
+  EXPECT_HAS(typo.output, "did you mean 'vg.detection.letterbox'?");
+}
+
 TEST(CliTest, VerifyAcceptsAGoodGraph) {
   const auto r = run_cli("verify " + kSmall);
   EXPECT_EQ(r.code, 0) << r.output;

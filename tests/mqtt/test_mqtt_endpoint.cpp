@@ -86,8 +86,10 @@ TEST(MqttEndpoint, ParseBadUrlsThrowsExactMessages) {
   EXPECT_EQ(parse_error("mqtt://h/a/#"),
             "mqtt://h/a/#: topic 'a/#' contains a wildcard ('+' or '#'); a topic that is published to cannot have one");
   EXPECT_EQ(parse_error("mqtt://user:secret@h/t"),
-            "mqtt://user:secret@h/t: credentials in the URL are not accepted (they would show in process lists "
-            "and logs); set MqttOptions::username/password");
+            "mqtt://***@h/t: credentials in the URL are not accepted (they would show in process lists "
+            "and logs); give them as --mqtt-username and --mqtt-password (VG_MQTT_PASSWORD) to `visiongraph run`, "
+            "or MqttOptions::username/password in the API");
+  EXPECT_EQ(parse_error("mqtt://user:secret@h/t").find("secret"), std::string::npos) << "the secret is not repeated";
   EXPECT_EQ(parse_error("mqtt://::1/t"),
             "mqtt://::1/t: an IPv6 address must be written in brackets, e.g. mqtt://[::1]:1883/TOPIC");
   EXPECT_EQ(parse_error("mqtt://[::1/t"), "mqtt://[::1/t: '[' of an IPv6 address is not closed by ']'");

@@ -40,6 +40,10 @@ TEST_F(ControlProtocolTest, BadRequestsGetErrorRepliesAndChangeNothing) {
   EXPECT_EQ(ask(""), "error empty request: expected NODE COMMAND [ARGUMENT] or help");
   EXPECT_EQ(ask("   "), "error empty request: expected NODE COMMAND [ARGUMENT] or help");
   EXPECT_EQ(ask("nobody get_bias"), "error unknown node 'nobody' (send 'help' for the nodes)");
+  EXPECT_EQ(ask("addr get_bias"), "error unknown node 'addr'; did you mean 'adder'? (send 'help' for the nodes)");
+  EXPECT_EQ(ask("adder get_bais"),
+            "error node 'adder' (kernel vg.example.add) has no command 'get_bais'; did you mean 'get_bias'? "
+            "(commands: set_bias, get_bias)");
   EXPECT_EQ(ask("adder"), "error missing command for node 'adder' (send 'help' for the commands)");
   EXPECT_EQ(ask("adder explode"),
             "error node 'adder' (kernel vg.example.add) has no command 'explode' (commands: set_bias, get_bias)");

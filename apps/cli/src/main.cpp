@@ -30,6 +30,7 @@ constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 
 struct Common {
+  bool no_plugins = false;
   std::string assets;
   std::vector<std::string> sets;
   std::string size = "640x480";
@@ -37,6 +38,7 @@ struct Common {
 
 vg::yaml::BuildOptions build_options(const Common& c) {
   vg::yaml::BuildOptions options = vg::cli::default_build_options();
+  options.allow_module_libraries = !c.no_plugins;
   if (!c.assets.empty()) options.variables["VG_ASSETS_DIR"] = c.assets;
   for (const auto& s : c.sets) {
     const auto eq = s.find('=');
@@ -58,6 +60,7 @@ bool parse_size(const std::string& text, std::uint32_t& w, std::uint32_t& h) {
 /// Load (and verify) a graph file, filling `auto` sizes with --size.
 std::unique_ptr<vg::yaml::LoadedGraph> load(const std::string& path, const Common& c) {
   vg::yaml::GraphDesc desc = vg::yaml::parse_file(path);
+  if (c.no_plugins) vg::cli::refuse_code_loading(desc);
   std::uint32_t w = 0, h = 0;
   (void)parse_size(c.size, w, h);
   desc.set_auto_size(w, h);
@@ -99,6 +102,8 @@ int cmd_kernels(const std::string& filter, const std::vector<std::string>& libra
   vg::Context ctx;
   for (const auto& [name, factory] : options.modules) ctx.load_module(factory());
   std::vector<std::string> plugin_modules;
+  if (c.no_plugins && !libraries.empty())
+    throw vg::cli::UsageError("kernels: --module loads code; refused by --no-plugins");
   for (const std::string& library : libraries) {
     // A bare name.so would be looked up on the library path; a plugin on disk is meant here.
     const std::string path = library.find('/') == std::string::npos ? "./" + library : library;
@@ -140,7 +145,11 @@ int cmd_kernels(const std::string& filter, const std::vector<std::string>& libra
   }
   if (shown == 0) {
     if (filter.empty()) std::cerr << "visiongraph kernels: the module(s) declare no kernel\n";
-    else std::cerr << "visiongraph kernels: no kernel matches '" << filter << "'\n";
+    else {
+      std::cerr << "visiongraph kernels: no kernel matches '" << filter << "'";
+      if (const std::string hint = vg::did_you_mean(filter, ctx.kernel_names()); !hint.empty()) std::cerr << "; " << hint;
+      std::cerr << '\n';
+    }
     return kExitFailure;
   }
   return kExitOk;
@@ -200,6 +209,10 @@ int cmd_ctl(const std::string& socket, const std::string& node, const std::strin
 }
 
 void add_common(CLI::App* sub, Common& c, bool with_size) {
+  if (with_size)  // verify and dot (run has its own --no-plugins)
+    sub->add_flag("--no-plugins", c.no_plugins,
+                  "Refuse graph files that load code (module libraries, the 'runtime_path' attribute): nothing "
+                  "but the built-in modules runs");
   sub->add_option("--assets", c.assets, "Directory for ${VG_ASSETS_DIR} in the graph file (default: $VG_ASSETS_DIR, "
                                          "else " + vg::cli::default_assets_dir() + ")");
   sub->add_option("--set", c.sets, "Define ${NAME} for the graph file (NAME=VALUE; repeatable)")
@@ -337,6 +350,7 @@ int main(int argc, char** argv) {
   kernels_cmd->add_option("--module", kernel_modules,
                           "Load this module library (a plugin .so) and list only its kernels; repeatable")
       ->check(CLI::ExistingFile);
+  kernels_cmd->add_flag("--no-plugins", common.no_plugins, "Refuse --module: list only the built-in kernels");
 
   auto* doctor_cmd = app.add_subcommand("doctor", "Report targets, NPU, runtime, DMA heaps and the OpenCV build");
   doctor_cmd->add_option("--model", doctor_model, "An .rknn model, to read the runtime's SDK version")->check(CLI::ExistingFile);

@@ -314,19 +314,6 @@ void adapt_to_source(yaml::GraphDesc& desc, yaml::GraphParameterDesc& input, con
   input.buffers = std::max(input.buffers, depth + input.queue_capacity + 1);
 }
 
-/// --no-plugins: a graph file that would load code is refused where it asks for it.
-void refuse_code_loading(const yaml::GraphDesc& desc) {
-  for (const auto& m : desc.modules)
-    if (m.name.empty())
-      throw yaml::LoadError(m.position, "modules",
-                            "module library '" + m.library + "' refused: --no-plugins forbids loading code from a graph file");
-  for (const auto& n : desc.nodes)
-    for (const auto& a : n.attributes)
-      if (a.key == "runtime_path")
-        throw yaml::LoadError(a.position, "runtime_path",
-                              "node '" + n.name + "': 'runtime_path' loads a library; refused by --no-plugins");
-}
-
 yaml::BuildOptions build_options(const RunOptions& opt) {
   yaml::BuildOptions build = default_build_options();
   build.allow_module_libraries = !opt.no_plugins;
@@ -790,6 +777,19 @@ void check_endpoints(const RunOptions& opt) {
 }
 
 }  // namespace
+
+/// --no-plugins: a graph file that would load code is refused where it asks for it.
+void refuse_code_loading(const yaml::GraphDesc& desc) {
+  for (const auto& m : desc.modules)
+    if (m.name.empty())
+      throw yaml::LoadError(m.position, "modules",
+                            "module library '" + m.library + "' refused: --no-plugins forbids loading code from a graph file");
+  for (const auto& n : desc.nodes)
+    for (const auto& a : n.attributes)
+      if (a.key == "runtime_path")
+        throw yaml::LoadError(a.position, "runtime_path",
+                              "node '" + n.name + "': 'runtime_path' loads a library; refused by --no-plugins");
+}
 
 int run_graph(const RunOptions& opt) {
   check_endpoints(opt);

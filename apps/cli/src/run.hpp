@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "visiongraph/mqtt/options.hpp"
+#include "visiongraph/yaml/yaml.hpp"
 
 namespace vg::cli {
 
@@ -44,6 +45,10 @@ struct RunOptions {
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+/// @brief --no-plugins: throws vg::yaml::LoadError at the first place @p desc would load code (a module
+/// library, the `runtime_path` attribute).
+void refuse_code_loading(const yaml::GraphDesc& desc);
 
 /// @brief Run the graph over the source. Returns the process exit code: 0 ok (also after one SIGINT or
 /// SIGTERM once the frames in flight finished); 1 failure (a frame failed, the input failed part-way

@@ -83,9 +83,12 @@ MqttEndpoint MqttEndpoint::parse(std::string_view url) {
 
   const std::size_t slash = rest.find('/');
   const std::string_view authority = rest.substr(0, slash);
-  if (authority.find('@') != std::string_view::npos)
-    fail(url, "credentials in the URL are not accepted (they would show in process lists and logs); "
-              "set MqttOptions::username/password");
+  if (const std::size_t at = authority.rfind('@'); at != std::string_view::npos)
+    // The message names the URL with its user information hidden: it would otherwise repeat the secret.
+    fail(std::string(url.substr(0, url.size() - rest.size())) + "***" + std::string(rest.substr(at)),
+         "credentials in the URL are not accepted (they would show in process lists and logs); "
+              "give them as --mqtt-username and --mqtt-password (VG_MQTT_PASSWORD) to `visiongraph run`, or "
+              "MqttOptions::username/password in the API");
   if (authority.empty()) fail(url, "host is missing");
 
   std::string_view host;

@@ -1,5 +1,9 @@
 #include "visiongraph/service/control_protocol.hpp"
 
+#include <vector>
+
+#include "visiongraph/core/did_you_mean.hpp"
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -80,16 +84,27 @@ std::string answer_control_request(Graph& graph, const Context& context, std::st
              (replicas == 1 ? ": #0)" : ": #0..#" + std::to_string(replicas - 1) + ")");
   }
   const NodeId node = graph.find_node(node_name);
-  if (!node.valid()) return "error unknown node '" + node_name + "' (send 'help' for the nodes)";
+  if (!node.valid()) {
+    std::vector<std::string> nodes;
+    for (NodeId id : graph.execution_order()) nodes.push_back(graph.node_name(id));
+    const std::string hint = did_you_mean(node_name, nodes);
+    return "error unknown node '" + node_name + "'" + (hint.empty() ? std::string() : "; " + hint) +
+           " (send 'help' for the nodes)";
+  }
   if (command_name.empty()) return "error missing command for node '" + node_name + "' (send 'help' for the commands)";
   const KernelInfo* info = context.find_kernel(graph.node_kernel(node));
   const CommandDecl* decl = info ? info->decl.find_command(std::string_view(command_name)) : nullptr;
   if (!decl) {
     std::string names;
+    std::vector<std::string> commands;
     if (info)
-      for (const auto& c : info->decl.commands()) names += (names.empty() ? "" : ", ") + c.name;
+      for (const auto& c : info->decl.commands()) {
+        names += (names.empty() ? "" : ", ") + c.name;
+        commands.push_back(c.name);
+      }
+    const std::string hint = did_you_mean(command_name, commands);
     return "error node '" + node_name + "' (kernel " + graph.node_kernel(node) + ") has no command '" + command_name +
-           "' (commands: " + (names.empty() ? "none" : names) + ")";
+           "'" + (hint.empty() ? std::string() : "; " + hint) + " (commands: " + (names.empty() ? "none" : names) + ")";
   }
   ControlCommand command = ControlCommand::make(decl->id);
   const char* const begin = argument.data();
