@@ -62,6 +62,10 @@ function(vg_install_component name)
           FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h" PATTERN "*.inl")
   install(EXPORT visiongraph-${name}-targets NAMESPACE visiongraph:: DESTINATION ${VG_INSTALL_CMAKEDIR}
           FILE visiongraph-${name}-targets.cmake COMPONENT dev)
+  # The build tree is a package too: find_package(visiongraph) with visiongraph_DIR=<build dir> imports
+  # the libraries where the build made them (no install needed to try an application).
+  export(EXPORT visiongraph-${name}-targets NAMESPACE visiongraph::
+         FILE ${PROJECT_BINARY_DIR}/visiongraph-${name}-targets.cmake)
 
   # Transitive closure of REQUIRES, in install order (every required component was declared before).
   set(_closure "")
@@ -111,8 +115,15 @@ function(vg_install_component name)
   set(VG_PC_DESCRIPTION "${C_DESCRIPTION}")
   set(VG_PC_LIBS "${_libs}")
   set(VG_PC_PREFIX "@VG_PC_PREFIX@")  # left for the install step
+  set(VG_PC_RPATH "@VG_PC_RPATH@")
   configure_file(${PROJECT_SOURCE_DIR}/cmake/visiongraph.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/${VG_PC_NAME}.pc.in @ONLY)
+  # Outside /usr and /usr/local the dynamic loader does not look in libdir: the link flags then carry
+  # -Wl,-rpath so that `cc app.c $(pkg-config --cflags --libs ...)` makes a program that runs as built.
   install(CODE "set(VG_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+    set(VG_PC_RPATH \"\")
+    if(NOT VG_PC_PREFIX STREQUAL \"/usr\" AND NOT VG_PC_PREFIX STREQUAL \"/usr/local\")
+      set(VG_PC_RPATH \" -Wl,-rpath,\\\${libdir}\")
+    endif()
     configure_file(\"${PROJECT_BINARY_DIR}/pkgconfig/${VG_PC_NAME}.pc.in\"
                    \"${PROJECT_BINARY_DIR}/pkgconfig/install/${VG_PC_NAME}.pc\" @ONLY)" COMPONENT dev)
   install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/install/${VG_PC_NAME}.pc DESTINATION ${VG_INSTALL_PKGCONFIGDIR}
