@@ -259,6 +259,40 @@ TEST_F(FaceDetectCliTest, ADirectoryOfImagesGivesOneAnnotatedImageEach) {
   fs::remove_all(in);
 }
 
+// Each line names its file; two files of one stem (a.jpg, a.png) give two annotated images, neither
+// replacing the other; an unreadable file ends the run, or is skipped with --allow-partial.
+TEST_F(FaceDetectCliTest, ImageFoldersNameTheirFilesAndSkipUnreadableOnesWhenAllowed) {
+  const fs::path in = out.string() + "_in";
+  fs::create_directories(in);
+  const cv::Mat messi = cv::imread(asset("messi5.jpg"));
+  cv::imwrite((in / "a.jpg").string(), messi);
+  cv::imwrite((in / "a.png").string(), messi);
+  std::ofstream(in / "b.jpg") << "not a JPEG at all";
+  cv::imwrite((in / "c.png").string(), messi);
+
+  const auto strict = run_cli("run " + kFace + " --no-progress --input " + in.string() + " -o " + out.string());
+  EXPECT_EQ(strict.code, 1) << strict.output;
+  EXPECT_NE(strict.output.find("b.jpg: cannot decode the image"), std::string::npos) << strict.output;
+
+  fs::remove_all(out);
+  const auto r = run_cli("run " + kFace + " --no-progress --allow-partial --input " + in.string() + " -o " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("skipped " + in.string() + "/b.jpg: cannot decode the image (--allow-partial)"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("1 unreadable input(s) skipped"), std::string::npos) << r.output;
+  const auto lines = read_jsonl(out / "detections.jsonl");
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0]["file"], "a.jpg");
+  EXPECT_EQ(lines[1]["file"], "a.png");
+  EXPECT_EQ(lines[2]["file"], "c.png");
+  for (const auto& line : lines) EXPECT_EQ(line["detections"].size(), 1u) << line.dump();
+  EXPECT_TRUE(fs::exists(out / "a.png"));
+  EXPECT_TRUE(fs::exists(out / "a.png.png")) << "the second 'a' did not replace the first";
+  EXPECT_TRUE(fs::exists(out / "c.png"));
+  fs::remove_all(out);
+  fs::remove_all(in);
+}
+
 TEST_F(FaceDetectCliTest, LiveControlRaisesTheThresholdAndTheDetectionsStop) {
   const fs::path sock = fs::temp_directory_path() / ("vg_cli_ctl_" + std::to_string(::getpid()) + ".sock");
   int run_code = -1;

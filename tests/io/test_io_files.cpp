@@ -140,7 +140,7 @@ TEST(IoImages, OneImageFileThenEndOfStream) {
   EXPECT_EQ(source->info().length, 1);
   Frame frame;
   ASSERT_EQ(source->read(frame, 1s), Status::ok) << source->error();
-  EXPECT_STREQ(frame.name.data(), "picture");
+  EXPECT_STREQ(frame.name.data(), "picture.png");
   EXPECT_EQ(frame.meta.format, ImageFormat::bgr24);
   EXPECT_EQ(frame.memory.stride[0], 40u * 3);
   const auto* pixels = static_cast<const std::uint8_t*>(frame.memory.block.data);
@@ -166,7 +166,7 @@ TEST(IoImages, DirectoryInNameOrderWithItsOwnSizes) {
     const char* name;
     std::uint32_t width, height;
   };
-  const Expected expected[] = {{"a", 30, 16}, {"b", 20, 10}, {"c", 8, 6}};
+  const Expected expected[] = {{"a.png", 30, 16}, {"b.png", 20, 10}, {"c.bmp", 8, 6}};
   std::vector<Frame> held;  // frames stay valid while leased, also when the next is read
   for (const Expected& e : expected) {
     Frame frame;

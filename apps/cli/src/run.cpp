@@ -23,6 +23,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "builtin_modules.hpp"
@@ -76,6 +77,7 @@ struct FrameRecord {
   std::int64_t latency_ns = 0;    ///< capture -> detections done (0 unknown)
   double scale_x = 1.0;  ///< source pixels per graph-input pixel
   double scale_y = 1.0;
+  std::array<char, io::kMaxFrameName + 1> file{};  ///< image inputs: the file's name; else empty
 };
 
 /// Writes one JSON line per frame, in frame order, whatever order results arrive in. Thread-safe.
@@ -162,6 +164,7 @@ constexpr int kPixelDigits = 6;
 std::string detections_json(std::uint64_t frame, const FrameRecord& rec, const detection::DetectionPacket& pkt) {
   nlohmann::ordered_json j;
   j["frame"] = frame;
+  if (rec.file[0] != '\0') j["file"] = rec.file.data();
   j["timestamp_ns"] = rec.timestamp_ns;
   if (rec.capture_ns > 0) j["capture_ns"] = rec.capture_ns;
   if (rec.latency_ns > 0) j["latency_ms"] = std::round(static_cast<double>(rec.latency_ns) / 1e3) / 1e3;
@@ -190,6 +193,7 @@ std::string detections_json(std::uint64_t frame, const FrameRecord& rec, const d
 std::string status_json(std::uint64_t frame, const FrameRecord& rec, const char* key, const std::string& value) {
   nlohmann::ordered_json j;
   j["frame"] = frame;
+  if (rec.file[0] != '\0') j["file"] = rec.file.data();
   j["timestamp_ns"] = rec.timestamp_ns;
   if (std::string(key) == "dropped") j["dropped"] = true;
   else j[key] = value;
@@ -434,8 +438,8 @@ class RunOutputs {
   }
   void annotated(ImageView view, const std::string& name, std::int64_t pts_ns) {
     if (images_) {
-      if (!cv::imwrite((dir_ / (name + ".png")).string(), image_as_bgr(view)))
-        throw std::runtime_error("cannot write '" + (dir_ / (name + ".png")).string() + "'");
+      const fs::path file = dir_ / png_name(name);
+      if (!cv::imwrite(file.string(), image_as_bgr(view))) throw std::runtime_error("cannot write '" + file.string() + "'");
       return;
     }
     // H.264 in a fragmented MP4 through GStreamer: the frame is copied into the writer's fixed ring and
@@ -444,6 +448,15 @@ class RunOutputs {
       video_ = io::VideoWriter::open((dir_ / "annotated.mp4").string(), view.width(), view.height(), fps_, view.format());
     if (video_->write(view.plane(0), view.stride(0), pts_ns) == Status::io_error) throw std::runtime_error(video_->error());
     if (rtsp_) (void)rtsp_->push(view.plane(0), view.stride(0), pts_ns);  // never blocks; drops and viewers counted
+  }
+  /// The annotated image of input file NAME: STEM.png, or NAME.png when another input of this run had the
+  /// same stem (a.jpg and a.png give a.png and a.png.png), so no output replaces another.
+  std::string png_name(const std::string& name) {
+    const std::string stem = fs::path(name).stem().string();
+    std::string out = (used_png_stems_.insert(stem).second ? stem : name) + ".png";
+    if (!used_png_names_.insert(out).second) out = name + "." + std::to_string(used_png_names_.size()) + ".png";
+    used_png_names_.insert(out);
+    return out;
   }
   void close() {
     if (rtsp_) (void)rtsp_->stop();
@@ -485,6 +498,7 @@ class RunOutputs {
   }
 
   std::unique_ptr<JsonLinesWriter> jsonl_;
+  std::set<std::string> used_png_stems_, used_png_names_;  // image inputs (one reclaim thread writes them)
   std::unique_ptr<io::VideoWriter> video_;
   std::string serve_rtsp_;
   std::unique_ptr<io::RtspOutput> rtsp_;
@@ -493,7 +507,7 @@ class RunOutputs {
 
 /// Counts shared by the producer and the consumer threads.
 struct RunCounts {
-  std::atomic<std::uint64_t> read{0}, resolved{0}, dropped{0}, failed{0};
+  std::atomic<std::uint64_t> read{0}, resolved{0}, dropped{0}, failed{0}, skipped{0};
 };
 
 /// What the JSON line of each frame in flight needs, from its read until its line is written, and who
@@ -526,6 +540,7 @@ FrameRecord record_of(const io::ReclaimedFrame& r, const ImageMeta& in_image, bo
   FrameRecord rec;
   rec.timestamp_ns = r.media_ns >= 0 ? r.media_ns : r.capture_ns - base_ns;
   rec.capture_ns = r.capture_ns;
+  rec.file = r.name;
   if (!tensor_input && in_image.width && in_image.height) {
     rec.scale_x = static_cast<double>(r.source_width) / in_image.width;
     rec.scale_y = static_cast<double>(r.source_height) / in_image.height;
@@ -659,7 +674,16 @@ std::string produce(io::Source& source, io::GraphInput& input, const RunOptions&
       if (!info.live || info.kind == io::SourceKind::http) return "";
       return info.spec + ": the live stream ended" + (opt.reconnect ? std::string() : " (--reconnect waits for it to come back)");
     }
-    if (s != Status::ok) return source.error().empty() ? info.spec + ": " + std::string(to_string(s)) : source.error();
+    if (s != Status::ok) {
+      const std::string why = source.error().empty() ? info.spec + ": " + std::string(to_string(s)) : source.error();
+      // A folder of images goes on past an unreadable file when partial input is accepted; others end here.
+      if (opt.allow_partial && info.kind == io::SourceKind::image_dir && s == Status::io_error) {
+        std::cerr << "visiongraph run: skipped " << why << " (--allow-partial)\n";
+        ++counts.skipped;
+        continue;
+      }
+      return why;
+    }
     if (opt.realtime && !info.live && info.fps > 0) {
       const double at = frame.media_ns >= 0 ? static_cast<double>(frame.media_ns) * 1e-9
                                             : static_cast<double>(counts.read.load()) / info.fps;
@@ -671,6 +695,7 @@ std::string produce(io::Source& source, io::GraphInput& input, const RunOptions&
     FrameRecord rec;
     rec.timestamp_ns = frame.media_ns >= 0 ? frame.media_ns : frame.capture_ns - base_ns;
     rec.capture_ns = frame.capture_ns;
+    rec.file = frame.name;
     if (graph_input.width && graph_input.height) {  // boxes are reported in the source's pixels
       rec.scale_x = static_cast<double>(frame.meta.width) / graph_input.width;
       rec.scale_y = static_cast<double>(frame.meta.height) / graph_input.height;
@@ -999,6 +1024,7 @@ int run_graph(const RunOptions& opt) {
   const io::SourceStats src = source->stats();
   report << "frames: " << counts.read.load() << " read, " << stats.frames_completed << " completed, "
             << counts.dropped.load() << " dropped, " << counts.failed.load() << " failed";
+  if (counts.skipped.load() > 0) report << ", " << counts.skipped.load() << " unreadable input(s) skipped";
   if (stats.wall_seconds > 0) report << "; " << static_cast<double>(stats.frames_completed) / stats.wall_seconds << " fps";
   report << "; latency p50 " << static_cast<double>(stats.latency_p50_ns) / 1e6 << " ms, p99 "
             << static_cast<double>(stats.latency_p99_ns) / 1e6 << " ms";

@@ -173,9 +173,9 @@ class ImageSource final : public Source {
     out.capture_ns = now_ns();
     out.media_ns = -1;
     out.sequence = frames_.fetch_add(1);
-    const std::string stem = path.stem().string();
-    const std::size_t n = std::min(stem.size(), kMaxFrameName);
-    std::memcpy(out.name.data(), stem.data(), n);
+    const std::string file = path.filename().string();  // with its extension: a.jpg and a.png stay apart
+    const std::size_t n = std::min(file.size(), kMaxFrameName);
+    std::memcpy(out.name.data(), file.data(), n);
     out.name[n] = '\0';
   }
 

@@ -26,7 +26,7 @@ struct Frame {
   std::int64_t capture_ns = 0;  ///< capture time on the monotonic clock (vg::now_ns); 0 when unknown
   std::int64_t media_ns = -1;   ///< position in the stream (buffer PTS, strictly increasing per connection), -1 unknown
   std::uint64_t sequence = 0;   ///< frames this source delivered before this one
-  std::array<char, kMaxFrameName + 1> name{};  ///< image files: the file's stem; else empty
+  std::array<char, kMaxFrameName + 1> name{};  ///< image files: the file's name (with its extension, at most 63 bytes); else empty
   Lease lease;                  ///< releases the memory back to the source, exactly once
 
   bool empty() const noexcept { return !lease.held() && memory.block.data == nullptr && memory.block.dmabuf_fd < 0; }
