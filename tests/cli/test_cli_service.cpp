@@ -434,6 +434,61 @@ TEST_F(ServiceCliTest, TheStopLimitEndsARunStuckInAKernel) {
   EXPECT_TRUE(is_json(slurp(out / "trace.json")));
 }
 
+// A kernel that crashes the process: the exit status stays 128 + SIGSEGV (a supervisor restarts it), and
+// the last line names the node, its target and the frame it crashed on.
+TEST_F(ServiceCliTest, ACrashingKernelIsNamedWithItsFrame) {
+  if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
+  std::string graph = slurp(kSlowFace);
+  const auto modules = graph.find("modules: [vg.detection, vg.inference, vg.example]");
+  const auto slow = graph.find("  slow:\n");
+  const auto overlay = graph.find("  overlay:\n");
+  ASSERT_TRUE(modules != std::string::npos && slow != std::string::npos && overlay != std::string::npos);
+  graph.replace(slow, overlay - slow, "  crash:\n    kernel: test.crash\n    target: cpu2\n    attributes: {frame: 3}\n");
+  graph.replace(modules, std::string("modules: [vg.detection, vg.inference, vg.example]").size(),
+                std::string("targets: {cpu0: {}, cpu1: {}, npu0: {kind: npu}, cpu2: {kind: cpu}}\n") +
+                    "modules: [vg.detection, vg.inference, vg.example, {library: \"" + VG_TEST_GATE_PATH + "\"}]");
+  std::ofstream(base / "crash.yaml") << graph;
+  Child run({"run", (base / "crash.yaml").string(), "--no-progress", "--input", video(), "-o", (base / "out").string()},
+            base / "log.txt");
+  ASSERT_TRUE(run.running());
+  const int code = run.wait(90s);
+  const std::string log = slurp(base / "log.txt");
+  EXPECT_EQ(code, 128 + SIGSEGV) << log;
+  EXPECT_NE(log.find("visiongraph run: SIGSEGV (invalid memory access) in node 'crash' (kernel 'test.crash' on cpu2), "
+                     "in its process of frame 3"),
+            std::string::npos)
+      << log;
+}
+
+// A kernel leaking 8 MiB a frame: the growth shows in the stats, and --max-rss ends the run (exit 1,
+// outputs written) instead of letting it take the machine's memory.
+TEST_F(ServiceCliTest, MaxRssEndsARunWithALeakingKernel) {
+  if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
+  std::string graph = slurp(kSlowFace);
+  const auto modules = graph.find("modules: [vg.detection, vg.inference, vg.example]");
+  const auto slow = graph.find("  slow:\n");
+  const auto overlay = graph.find("  overlay:\n");
+  ASSERT_TRUE(modules != std::string::npos && slow != std::string::npos && overlay != std::string::npos);
+  graph.replace(slow, overlay - slow, "  leak:\n    kernel: test.leak\n    target: cpu2\n    attributes: {megabytes: 8}\n");
+  graph.replace(modules, std::string("modules: [vg.detection, vg.inference, vg.example]").size(),
+                std::string("targets: {cpu0: {}, cpu1: {}, npu0: {kind: npu}, cpu2: {kind: cpu}}\n") +
+                    "modules: [vg.detection, vg.inference, vg.example, {library: \"" + VG_TEST_GATE_PATH + "\"}]");
+  std::ofstream(base / "leak.yaml") << graph;
+  const fs::path out = base / "out";
+  Child run({"run", (base / "leak.yaml").string(), "--no-progress", "--input", video(), "-o", out.string(),
+             "--max-rss", "700M"},
+            base / "log.txt");
+  ASSERT_TRUE(run.running());
+  const int code = run.wait(120s);
+  const std::string log = slurp(base / "log.txt");
+  EXPECT_EQ(code, 1) << log;
+  EXPECT_NE(log.find("passed --max-rss 700.0 MiB (it grew by"), std::string::npos) << log;
+  const std::size_t lines = check_jsonl(out / "detections.jsonl");
+  EXPECT_GT(lines, 10u);
+  EXPECT_LT(lines, 270u) << "the run ended before the file did";
+  EXPECT_TRUE(is_json(slurp(out / "trace.json")));
+}
+
 /// Runs @p command through the shell; its standard output (and error) and exit status.
 std::pair<int, std::string> shell(const std::string& command) {
   std::string out;

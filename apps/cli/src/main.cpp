@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -55,6 +56,28 @@ bool parse_size(const std::string& text, std::uint32_t& w, std::uint32_t& h) {
   w = a;
   h = b;
   return true;
+}
+
+/// "512M", "2G", "1.5GiB", "4096" (bytes) -> bytes; 0 when malformed.
+std::int64_t parse_bytes(const std::string& text) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return 0;
+  }
+  std::string unit = text.substr(used);
+  for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (unit.size() > 1 && unit.back() == 'B') unit.pop_back();
+  if (unit.size() > 1 && unit.back() == 'I') unit.pop_back();
+  double scale = 1;
+  if (unit == "K") scale = 1024.0;
+  else if (unit == "M") scale = 1024.0 * 1024;
+  else if (unit == "G") scale = 1024.0 * 1024 * 1024;
+  else if (!unit.empty() && unit != "B") return 0;
+  const double bytes = value * scale;
+  return bytes >= 1 && bytes < 9e18 ? static_cast<std::int64_t>(bytes) : 0;
 }
 
 /// Load (and verify) a graph file, filling `auto` sizes with --size.
@@ -332,6 +355,11 @@ int main(int argc, char** argv) {
                       "process ends at once, naming the node still running, with exit status 1")
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
+  std::string max_rss;
+  run_cmd->add_option("--max-rss", max_rss,
+                      "End the run (outputs written, exit status 1) when the process's resident memory passes SIZE "
+                      "(e.g. 2G, 512M; a leaking kernel)")
+      ->check([](const std::string& v) { return parse_bytes(v) > 0 ? std::string() : "expected a size such as 512M or 2G, got '" + v + "'"; });
   add_common(run_cmd, common, false);
 
   std::string graph_path, dot_output, kernel_filter, doctor_model;
@@ -398,6 +426,7 @@ int main(int argc, char** argv) {
       }
       run.drain_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(drain_seconds * 1000));
       run.stop_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(stop_seconds * 1000));
+      if (!max_rss.empty()) run.max_rss_bytes = parse_bytes(max_rss);
       run.progress = !no_progress;
       return vg::cli::run_graph(run);
     }

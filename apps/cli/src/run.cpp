@@ -28,6 +28,7 @@
 
 #include "builtin_modules.hpp"
 #include "visiongraph/service/control_server.hpp"
+#include "visiongraph/service/crash_report.hpp"
 #include "visiongraph/service/metrics_server.hpp"
 #include "visiongraph/service/run_stats.hpp"
 #include "visiongraph/core/clock.hpp"
@@ -728,7 +729,12 @@ class StopWatchdog {
  public:
   StopWatchdog(const Graph& graph, RunOutputs& outputs, fs::path trace, const RunOptions& opt)
       : graph_(graph), outputs_(outputs), trace_(std::move(trace)), limit_(opt.drain_timeout + opt.stop_timeout),
-        thread_([this] { watch(); }) {}
+        max_rss_(opt.max_rss_bytes), rss_start_(service::resident_memory_bytes()), thread_([this] { watch(); }) {}
+  /// Why --max-rss ended the run ("" when it did not).
+  std::string memory_exceeded() const {
+    std::lock_guard lock(mu_);
+    return memory_exceeded_;
+  }
   ~StopWatchdog() {
     done_.store(true);
     thread_.join();
@@ -739,13 +745,31 @@ class StopWatchdog {
  private:
   void watch() {
     std::optional<std::chrono::steady_clock::time_point> stopping_since;
+    int ticks = 0;
     while (!done_.load()) {
       std::this_thread::sleep_for(50ms);
+      if (max_rss_ > 0 && ++ticks % 10 == 0) check_memory();
       if (!stopping_since && (interrupted() || g_stop_reading.load())) stopping_since = std::chrono::steady_clock::now();
       if (g_signals.load() >= 3) end_now("a third signal");
       if (stopping_since && std::chrono::steady_clock::now() - *stopping_since > limit_)
         end_now("the stop took longer than --drain-timeout + --stop-timeout");
     }
+  }
+  // --max-rss: twice a second; the first time past the limit stops reading (the run then ends, exit 1).
+  void check_memory() {
+    const std::int64_t rss = service::resident_memory_bytes();
+    if (rss <= max_rss_ || g_stop_reading.load()) return;
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "resident memory %.1f MiB passed --max-rss %.1f MiB (it grew by %.1f MiB since the graph started)",
+                  static_cast<double>(rss) / 1048576.0, static_cast<double>(max_rss_) / 1048576.0,
+                  static_cast<double>(rss - rss_start_) / 1048576.0);
+    {
+      std::lock_guard lock(mu_);
+      memory_exceeded_ = text;
+    }
+    std::cerr << "visiongraph run: " << text << "; ending the run\n";
+    g_stop_reading.store(true);
   }
   [[noreturn]] void end_now(const char* why) noexcept {
     std::string running;
@@ -775,6 +799,10 @@ class StopWatchdog {
   RunOutputs& outputs_;
   fs::path trace_;
   std::chrono::milliseconds limit_;
+  std::int64_t max_rss_;
+  std::int64_t rss_start_;
+  mutable std::mutex mu_;
+  std::string memory_exceeded_;
   std::atomic<bool> done_{false};
   std::thread thread_;
 };
@@ -818,6 +846,8 @@ void refuse_code_loading(const yaml::GraphDesc& desc) {
 
 int run_graph(const RunOptions& opt) {
   check_endpoints(opt);
+  // A crashing kernel still gets named: the node, its target and the frame on the crashing thread.
+  service::install_crash_report("visiongraph run");
   // ---- the graph file and the source, adjusted to each other ----
   yaml::GraphDesc desc = yaml::parse_file(opt.graph);
   if (opt.no_plugins) refuse_code_loading(desc);
@@ -1049,6 +1079,10 @@ int run_graph(const RunOptions& opt) {
   }
   if (!fault.empty()) {
     std::cerr << "visiongraph run: stopped after " << counts.read.load() << " frame(s): " << fault << '\n';
+    return 1;
+  }
+  if (const std::string memory = watchdog.memory_exceeded(); !memory.empty()) {
+    std::cerr << "visiongraph run: stopped after " << counts.read.load() << " frame(s): " << memory << '\n';
     return 1;
   }
   if (abandoned) {

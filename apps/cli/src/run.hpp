@@ -39,6 +39,9 @@ struct RunOptions {
   /// After the first SIGINT/SIGTERM: the whole stop (drain, abandon, outputs) gets drain_timeout plus
   /// this long; then the process ends at once, naming the node still running (a kernel that never returns).
   std::chrono::milliseconds stop_timeout{20000};
+  /// Ends the run (stop reading, outputs written, exit status 1) when the process's resident memory passes
+  /// this many bytes (a kernel that leaks). 0 = no limit.
+  std::int64_t max_rss_bytes = 0;
 };
 
 /// @brief A malformed or inconsistent argument found while the run is set up (exit status 2).

@@ -22,4 +22,5 @@
 #include "visiongraph/memory/allocator.hpp"
 #include "visiongraph/memory/memory_block.hpp"
 #include "visiongraph/runtime/context.hpp"
+#include "visiongraph/runtime/running_call.hpp"
 #include "visiongraph/telemetry/stats.hpp"

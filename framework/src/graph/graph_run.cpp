@@ -17,6 +17,7 @@
 #include "graph/graph_core.hpp"
 #include "runtime/context_state.hpp"
 #include "visiongraph/core/clock.hpp"
+#include "visiongraph/runtime/running_call.hpp"
 
 namespace vg::detail {
 
@@ -91,7 +92,11 @@ void GraphCore::exec_node(std::uint32_t node_index, std::uint64_t frame) noexcep
     const std::int64_t t0 = now_ns();
     n.running_token.store(frame + 1, std::memory_order_release);
     n.running_since.store(t0, std::memory_order_release);
-    status = call_process(n);
+    {
+      const RunningCall call{n.name.c_str(), n.kernel_name.c_str(), n.target_name.c_str(), "process", slot.sequence};
+      const detail::RunningCallScope running(call);
+      status = call_process(n);
+    }
     n.running_since.store(0, std::memory_order_release);
     std::uint64_t mine = frame + 1;
     if (!n.running_token.compare_exchange_strong(mine, 0, std::memory_order_acq_rel))
@@ -179,7 +184,11 @@ void GraphCore::complete_node(std::uint32_t node_index, std::uint64_t frame) noe
     const std::int64_t t0 = now_ns();
     n.running_token.store(frame + 1, std::memory_order_release);
     n.running_since.store(t0, std::memory_order_release);
-    status = call_complete(n);  // also for an abandoned frame: the started work must be collected
+    {
+      const RunningCall call{n.name.c_str(), n.kernel_name.c_str(), n.target_name.c_str(), "complete", slot.sequence};
+      const detail::RunningCallScope running(call);
+      status = call_complete(n);  // also for an abandoned frame: the started work must be collected
+    }
     n.running_since.store(0, std::memory_order_release);
     std::uint64_t mine = frame + 1;
     if (!n.running_token.compare_exchange_strong(mine, 0, std::memory_order_acq_rel)) return;  // given up on
@@ -715,6 +724,8 @@ void GraphCore::control_trampoline(void* self, std::uint64_t slot_index, std::ui
     n.running_command = static_cast<std::uint32_t>(slot_index);
     n.running_token.store(kControlRunning, std::memory_order_release);
     n.running_since.store(now_ns(), std::memory_order_release);
+    const RunningCall call{n.name.c_str(), n.kernel_name.c_str(), n.target_name.c_str(), "control", 0};
+    const detail::RunningCallScope running(call);
     try {
       slot.result = n.callbacks.control(n.context, slot.command, slot.reply);
     } catch (const std::exception& e) {
