@@ -4,8 +4,9 @@
 // Formats (OpenVX 1.3):
 //   Add        U8 or S16 inputs; out U8 only when both inputs are U8 and the application made it U8, else
 //              S16 (so an output of open format, a virtual image, is S16); in1 + in2 wrapped or saturated.
-//   AbsDiff    U8 or S16 inputs, out U8 only when both inputs are U8 and the application made it U8, else
-//              S16; |in1 - in2| taken in int, saturated to the output type.
+//   AbsDiff    U8 or S16 inputs; out U8 when both inputs are U8 (a virtual output of open format then
+//              becomes U8, as the Khronos conformance suite's inference test expects), else S16;
+//              |in1 - in2| taken in int, saturated to the output type.
 //   Subtract   as Add, in1 - in2.
 //   Min, Max   U8 x U8 -> U8 or S16 x S16 -> S16: one format for all three images.
 //   Multiply   as Subtract for formats; out = overflow(round(in1 * in2 * scale)) where the product of the
@@ -132,7 +133,7 @@ vx_status u8_or_s16_inputs(vx_node node, const vx_reference parameters[], const 
 /// The output of Add, Subtract, AbsDiff and Multiply: U8 only when both inputs are U8 and the
 /// application made the output U8; S16 otherwise (so an output of open format, a virtual image, is S16).
 vx_status promoted_output(vx_node node, const vx_reference parameters[], vx_uint32 index, const _vx_image* in1, const _vx_image* in2,
-                          vx_meta_format metas[]) noexcept {
+                          vx_meta_format metas[], bool open_u8_stays_u8 = false) noexcept {
   if (!valid(parameters[index], VX_TYPE_IMAGE)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "out is not an image");
   const vx_df_image asked = as<_vx_image>(parameters[index])->declared_format;
   if (asked != VX_DF_IMAGE_VIRT && !u8_or_s16(asked)) {
@@ -142,7 +143,8 @@ vx_status promoted_output(vx_node node, const vx_reference parameters[], vx_uint
     return refuse(node, VX_ERROR_INVALID_FORMAT, "out is U8 but in1 is %s and in2 is %s: a U8 output needs two U8 inputs",
                   format_name(in1->format), format_name(in2->format));
   }
-  const vx_df_image format = asked == kU8 ? kU8 : kS16;
+  const bool both_u8 = in1->format == kU8 && in2->format == kU8;
+  const vx_df_image format = asked == kU8 || (asked == VX_DF_IMAGE_VIRT && open_u8_stays_u8 && both_u8) ? kU8 : kS16;
   return output_image(node, parameters, index, "out", in1->width, in1->height, format, metas[index]);
 }
 
@@ -153,7 +155,7 @@ vx_status VX_CALLBACK absdiff_validate(vx_node node, const vx_reference paramete
   const _vx_image* in1 = nullptr;
   const _vx_image* in2 = nullptr;
   if (const vx_status s = u8_or_s16_inputs(node, parameters, in1, in2); s != VX_SUCCESS) return s;
-  return promoted_output(node, parameters, 2, in1, in2, metas);
+  return promoted_output(node, parameters, 2, in1, in2, metas, /*open_u8_stays_u8=*/true);
 }
 
 vx_status VX_CALLBACK absdiff_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
