@@ -21,6 +21,7 @@
 
 #include "runtime/event.hpp"
 #include "runtime/target.hpp"
+#include "visiongraph/runtime/running_call.hpp"
 #include "visiongraph/graph/graph.hpp"
 #include "visiongraph/kernel/kernel_context.hpp"
 #include "visiongraph/runtime/context.hpp"
@@ -125,6 +126,9 @@ struct NodeState {
   // verified
   Target* target = nullptr;
   std::string target_name;
+  // What vg::running_call() shows while a callback of this node runs on its worker (names filled at
+  // first use; only the frame changes per call). One per callback kind: they never overlap on a node.
+  RunningCall running_process, running_complete, running_control;
   KernelCallbacks callbacks{};
   bool accepts_device_memory = false;  // from the chosen implementation's ImplementOptions
   // Replicas (Graph::set_targets): the user's node is replica 0; verify appends the others to the graph's

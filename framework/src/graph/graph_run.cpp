@@ -17,11 +17,24 @@
 #include "graph/graph_core.hpp"
 #include "runtime/context_state.hpp"
 #include "visiongraph/core/clock.hpp"
-#include "visiongraph/runtime/running_call.hpp"
+#include "runtime/running_call_state.hpp"
 
 namespace vg::detail {
 
 namespace {
+
+// The node's RunningCall for one callback kind, its names filled on first use and its frame set now.
+RunningCall& running_call_of(NodeState& n, RunningCall& call, const char* callback, std::uint64_t frame) noexcept {
+  if (call.node == nullptr) {
+    call.node = n.name.c_str();
+    call.kernel = n.kernel_name.c_str();
+    call.target = n.target_name.c_str();
+    call.callback = callback;
+  }
+  call.frame = frame;
+  return call;
+}
+
 constexpr std::int32_t to_int(Status s) noexcept { return static_cast<std::int32_t>(s); }
 
 // An exception that escaped a user callback: the node's error text says so (fixed storage, no allocation).
@@ -93,8 +106,7 @@ void GraphCore::exec_node(std::uint32_t node_index, std::uint64_t frame) noexcep
     n.running_token.store(frame + 1, std::memory_order_release);
     n.running_since.store(t0, std::memory_order_release);
     {
-      const RunningCall call{n.name.c_str(), n.kernel_name.c_str(), n.target_name.c_str(), "process", slot.sequence};
-      const detail::RunningCallScope running(call);
+      const detail::RunningCallMark running(running_call_of(n, n.running_process, "process", slot.sequence));
       status = call_process(n);
     }
     n.running_since.store(0, std::memory_order_release);
@@ -185,8 +197,7 @@ void GraphCore::complete_node(std::uint32_t node_index, std::uint64_t frame) noe
     n.running_token.store(frame + 1, std::memory_order_release);
     n.running_since.store(t0, std::memory_order_release);
     {
-      const RunningCall call{n.name.c_str(), n.kernel_name.c_str(), n.target_name.c_str(), "complete", slot.sequence};
-      const detail::RunningCallScope running(call);
+      const detail::RunningCallMark running(running_call_of(n, n.running_complete, "complete", slot.sequence));
       status = call_complete(n);  // also for an abandoned frame: the started work must be collected
     }
     n.running_since.store(0, std::memory_order_release);
@@ -724,8 +735,7 @@ void GraphCore::control_trampoline(void* self, std::uint64_t slot_index, std::ui
     n.running_command = static_cast<std::uint32_t>(slot_index);
     n.running_token.store(kControlRunning, std::memory_order_release);
     n.running_since.store(now_ns(), std::memory_order_release);
-    const RunningCall call{n.name.c_str(), n.kernel_name.c_str(), n.target_name.c_str(), "control", 0};
-    const detail::RunningCallScope running(call);
+    const detail::RunningCallMark running(running_call_of(n, n.running_control, "control", 0));
     try {
       slot.result = n.callbacks.control(n.context, slot.command, slot.reply);
     } catch (const std::exception& e) {
