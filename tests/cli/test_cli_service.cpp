@@ -171,6 +171,18 @@ TEST_F(ServiceCliTest, ASecondSignalAbandonsTheFramesInFlightButStillWritesTheOu
   EXPECT_NE(log.find("abandon"), std::string::npos) << log;
   EXPECT_GT(check_jsonl(out / "detections.jsonl"), 0u);
   EXPECT_TRUE(is_json(slurp(out / "trace.json")));
+  // Frames abandoned by the stop are "aborted", not "dropped" (nothing replaced them), in the lines and
+  // in the summary alike.
+  std::size_t aborted = 0, dropped = 0;
+  std::ifstream in(out / "detections.jsonl");
+  for (std::string line; std::getline(in, line);) {
+    const json j = json::parse(line);
+    aborted += j.value("aborted", false) ? 1 : 0;
+    dropped += j.value("dropped", false) ? 1 : 0;
+  }
+  EXPECT_GT(aborted, 0u) << log;
+  EXPECT_EQ(dropped, 0u) << "a file input with back-pressure drops nothing";
+  EXPECT_NE(log.find(std::to_string(aborted) + " aborted"), std::string::npos) << log;
 }
 
 TEST_F(ServiceCliTest, AFullDiskEndsTheRunWithAnErrorNamingTheFile) {

@@ -196,7 +196,7 @@ std::string status_json(std::uint64_t frame, const FrameRecord& rec, const char*
   j["frame"] = frame;
   if (rec.file[0] != '\0') j["file"] = rec.file.data();
   j["timestamp_ns"] = rec.timestamp_ns;
-  if (std::string(key) == "dropped") j["dropped"] = true;
+  if (std::string(key) == "dropped" || std::string(key) == "aborted") j[key] = true;
   else j[key] = value;
   return j.dump();
 }
@@ -428,8 +428,13 @@ class RunOutputs {
   }
   /// The --write graph parameters' writers, in the order of RunParams::written.
   io::DataWriter& writer(std::size_t i) { return *writers_[i]; }
+  /// A frame replaced by a newer one (latest-wins) or refused by the input queue.
   void dropped(std::uint64_t frame, const FrameRecord& rec) {
     if (jsonl_) jsonl_->put(frame, status_json(frame, rec, "dropped", ""));
+  }
+  /// A frame read but abandoned because the run stopped (a signal, a failure, a faulted target).
+  void aborted(std::uint64_t frame, const FrameRecord& rec) {
+    if (jsonl_) jsonl_->put(frame, status_json(frame, rec, "aborted", ""));
   }
   void failed(std::uint64_t frame, const FrameRecord& rec, const std::string& why) {
     if (jsonl_) jsonl_->put(frame, status_json(frame, rec, "error", why));
@@ -508,7 +513,7 @@ class RunOutputs {
 
 /// Counts shared by the producer and the consumer threads.
 struct RunCounts {
-  std::atomic<std::uint64_t> read{0}, resolved{0}, dropped{0}, failed{0}, skipped{0};
+  std::atomic<std::uint64_t> read{0}, resolved{0}, dropped{0}, aborted{0}, failed{0}, skipped{0};
 };
 
 /// What the JSON line of each frame in flight needs, from its read until its line is written, and who
@@ -623,8 +628,12 @@ void reclaim_frames(Graph& graph, io::GraphInput& input, const RunParams& p, Run
     const std::uint64_t frame = r.source_sequence;
     const bool ran = r.buffer.status == Status::ok || r.buffer.status == Status::kernel_error;
     if (!ran) {  // dropped by latest-wins, or aborted by stop (its detections may have left already)
-      if (in_flight.claim(frame)) out.dropped(frame, rec);
-      ++counts.dropped;
+      const bool aborted = r.buffer.status == Status::aborted;
+      if (in_flight.claim(frame)) {
+        if (aborted) out.aborted(frame, rec);
+        else out.dropped(frame, rec);
+      }
+      ++(aborted ? counts.aborted : counts.dropped);
     } else {
       if (r.buffer.status != Status::ok) {
         ++counts.failed;
@@ -709,8 +718,11 @@ std::string produce(io::Source& source, io::GraphInput& input, const RunOptions&
     const Status pushed = room == Status::ok ? input.push(std::move(frame), 10s) : room;
     if (pushed != Status::ok) {  // the frame's lease went back with it: reported, never silent
       (void)in_flight.claim(sequence);
-      out.dropped(sequence, rec);
-      ++counts.dropped;
+      // Refused because the run is stopping: aborted; refused by a full queue: dropped.
+      const bool stopping = pushed == Status::stopped || !keep_reading();
+      if (stopping) out.aborted(sequence, rec);
+      else out.dropped(sequence, rec);
+      ++(stopping ? counts.aborted : counts.dropped);
       ++counts.resolved;
       if (pushed == Status::stopped) return "";
       if (!keep_reading()) return "";
@@ -1053,7 +1065,8 @@ int run_graph(const RunOptions& opt) {
   const GraphStats stats = graph.stats();
   const io::SourceStats src = source->stats();
   report << "frames: " << counts.read.load() << " read, " << stats.frames_completed << " completed, "
-            << counts.dropped.load() << " dropped, " << counts.failed.load() << " failed";
+            << counts.dropped.load() << " dropped, " << counts.aborted.load() << " aborted, " << counts.failed.load()
+            << " failed";
   if (counts.skipped.load() > 0) report << ", " << counts.skipped.load() << " unreadable input(s) skipped";
   if (stats.wall_seconds > 0) report << "; " << static_cast<double>(stats.frames_completed) / stats.wall_seconds << " fps";
   report << "; latency p50 " << static_cast<double>(stats.latency_p50_ns) / 1e6 << " ms, p99 "
