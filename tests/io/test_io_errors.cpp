@@ -6,6 +6,8 @@
 #include <future>
 #include <thread>
 
+#include "frame_checks.hpp"  // the library's internal checks (framework/io/src)
+#include "gst_init.hpp"
 #include "io_test_util.hpp"
 #include "visiongraph/core/error.hpp"
 
@@ -62,6 +64,57 @@ TEST(IoErrors, CapsNegotiationFailure) {
   const std::string message = open_error(spec);
   EXPECT_NE(message.find(spec), std::string::npos) << message;
   EXPECT_NE(message.find("can't handle caps video/x-raw, format=(string)YUY2"), std::string::npos) << message;
+}
+
+// A source whose buffers are smaller than its caps say (capssetter rewrites the size, the buffers stay
+// small, as NVMM or any lying element would give): every such frame is refused before a byte is read.
+TEST(IoErrors, ABufferSmallerThanItsCapsIsRefusedNotRead) {
+  const std::string spec =
+      "gst:videotestsrc num-buffers=5 ! video/x-raw,format=BGR,width=64,height=48 ! "
+      "capssetter caps=\"video/x-raw,width=128,height=96\" ! appsink";
+  auto source = Source::open(spec);
+  EXPECT_EQ(source->info().width, 128u);
+  Frame frame;
+  EXPECT_EQ(source->read(frame, 5s), Status::io_error);
+  EXPECT_NE(source->error().find("a buffer of 9216 bytes is smaller than the 36864 bytes its caps imply"), std::string::npos)
+      << source->error();
+  EXPECT_FALSE(frame.lease.held()) << "nothing was handed out";
+}
+
+TEST(IoErrors, MemoryTheCpuCannotReadIsNamedWithWhatToDo) {
+  detail::ensure_gstreamer();
+  GstCaps* nvmm = gst_caps_from_string("video/x-raw(memory:NVMM),format=NV12,width=64,height=48");
+  const std::string why = detail::unreadable_memory(nvmm);
+  gst_caps_unref(nvmm);
+  EXPECT_NE(why.find("memory:NVMM memory, which the CPU cannot read"), std::string::npos) << why;
+  EXPECT_NE(why.find("nvvideoconvert"), std::string::npos) << why;
+  for (const char* readable : {"video/x-raw,format=BGR,width=4,height=4", "video/x-raw(memory:DMABuf),format=NV12",
+                               "video/x-raw(memory:SystemMemory),format=GRAY8"}) {
+    GstCaps* caps = gst_caps_from_string(readable);
+    EXPECT_EQ(detail::unreadable_memory(caps), "") << readable;
+    gst_caps_unref(caps);
+  }
+  GstCaps* gl = gst_caps_from_string("video/x-raw(memory:GLMemory),format=RGBA");
+  EXPECT_NE(detail::unreadable_memory(gl).find("memory:GLMemory"), std::string::npos);
+  gst_caps_unref(gl);
+}
+
+TEST(IoErrors, BytesNeededFollowTheLayout) {
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_NV12, 64, 48);
+  ExternalBuffer nv12{};
+  nv12.num_planes = 2;
+  nv12.stride[0] = nv12.stride[1] = 64;
+  nv12.offset[1] = 64 * 48;
+  EXPECT_EQ(detail::bytes_needed(info, ImageFormat::nv12, nv12), 64u * 48 + 64u * 24);
+  nv12.stride[0] = nv12.stride[1] = 128;  // padded rows: the last row needs only its pixels
+  nv12.offset[1] = 128 * 48;
+  EXPECT_EQ(detail::bytes_needed(info, ImageFormat::nv12, nv12), 128u * 48 + 128u * 23 + 64);
+  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_BGR, 10, 3);
+  ExternalBuffer bgr{};
+  bgr.num_planes = 1;
+  bgr.stride[0] = 32;
+  EXPECT_EQ(detail::bytes_needed(info, ImageFormat::bgr24, bgr), 32u * 2 + 30);
 }
 
 TEST(IoErrors, NotAVideo) {

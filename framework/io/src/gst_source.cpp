@@ -32,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "frame_checks.hpp"
 #include "gst_init.hpp"
 #include "lease_pool.hpp"
 #include "sources.hpp"
@@ -383,6 +384,10 @@ class GstSource final : public Source {
     GstCaps* caps = gst_sample_get_caps(first);
     GstVideoInfo video_info;
     ImageFormat format{};
+    if (const std::string why = unreadable_memory(caps); !why.empty()) {
+      gst_sample_unref(first);
+      throw Error(config_.spec + ": " + why);
+    }
     const bool parsed = caps != nullptr && gst_video_info_from_caps(&video_info, caps);
     if (!parsed || !to_image_format(GST_VIDEO_INFO_FORMAT(&video_info), format)) {
       std::string text = caps_text(caps);
@@ -667,6 +672,8 @@ class GstSource final : public Source {
     GstCaps* caps = gst_sample_get_caps(sample);
     if (caps != cached_caps_) {  // caps objects are shared between samples: parse only on change
       ImageFormat format{};
+      if (const std::string why = unreadable_memory(caps); !why.empty())
+        return fail_delivery(record, config_.spec + ": " + why);
       if (caps == nullptr || !gst_video_info_from_caps(&cached_info_, caps) ||
           !to_image_format(GST_VIDEO_INFO_FORMAT(&cached_info_), format)) {
         return fail_delivery(record, config_.spec + ": cannot deliver frames with caps " + caps_text(caps));
@@ -678,6 +685,14 @@ class GstSource final : public Source {
     ExternalBuffer memory;  // `out` is only written once the frame is good
     if (!map_planes(record, buffer, memory))
       return fail_delivery(record, config_.spec + ": cannot map a frame for reading");
+    // The caps say how big a frame is; a buffer that is smaller (a source that lies, a memory kind
+    // mapped as a descriptor) would be read past its end: refused, never read.
+    if (const std::size_t needed = bytes_needed(cached_info_, cached_format_, memory);
+        memory.block.size < needed) {
+      std::string why = config_.spec + ": a buffer of " + std::to_string(memory.block.size) + " bytes is smaller than the " +
+                        std::to_string(needed) + " bytes its caps imply (" + caps_text(caps) + "); the frame is refused, not read";
+      return fail_delivery(record, std::move(why));  // unmaps and lets the sample go
+    }
 
     out.memory = memory;
     out.meta.width = static_cast<std::uint32_t>(GST_VIDEO_INFO_WIDTH(&cached_info_));
