@@ -95,7 +95,23 @@ std::unique_ptr<PyGraph> build(yaml::GraphDesc desc, py::dict variables, py::obj
                                py::object context, bool verify, bool use_environment, bool allow_module_libraries,
                                py::object graph_parameters, py::object pipeline_depth) {
   if (!size.is_none()) {
-    const auto wh = size.cast<std::pair<std::uint32_t, std::uint32_t>>();
+    // (width, height), [width, height], or one number for a square; anything else is a clear TypeError
+    // naming the argument, not a binding's cast error.
+    std::pair<std::uint32_t, std::uint32_t> wh{0, 0};
+    if (py::isinstance<py::int_>(size) && !py::isinstance<py::bool_>(size)) {
+      const long side = size.cast<long>();
+      if (side <= 0) throw py::value_error("size=" + std::to_string(side) + ": must be positive");
+      wh = {static_cast<std::uint32_t>(side), static_cast<std::uint32_t>(side)};
+    } else if ((py::isinstance<py::tuple>(size) || py::isinstance<py::list>(size)) && py::len(size) == 2 &&
+               py::isinstance<py::int_>(size[py::int_(0)]) && py::isinstance<py::int_>(size[py::int_(1)])) {
+      const long w = size[py::int_(0)].cast<long>(), h = size[py::int_(1)].cast<long>();
+      if (w <= 0 || h <= 0)
+        throw py::value_error("size=(" + std::to_string(w) + ", " + std::to_string(h) + "): width and height must be positive");
+      wh = {static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h)};
+    } else {
+      throw py::type_error("size must be (width, height) or one int for a square, got " +
+                           std::string(py::str(py::repr(size))));
+    }
     desc.set_auto_size(wh.first, wh.second);
   }
   if (!attributes.is_none()) apply_attributes(desc, attributes.cast<py::dict>());
@@ -121,7 +137,7 @@ std::unique_ptr<PyGraph> build(yaml::GraphDesc desc, py::dict variables, py::obj
 const char* const kLoadDoc =
     "Load a graph file (docs/yaml.md), build it and by default verify it. variables: values of ${NAME} "
     "(like `visiongraph run --set NAME=VALUE`; VG_ASSETS_DIR defaults to $VG_ASSETS_DIR, else the source "
-    "tree's .cache/assets). size=(width, height) fills `width: auto`/`height: auto`. attributes: "
+    "tree's .cache/assets). size=(width, height) (or one int for a square) fills `width: auto`/`height: auto`. attributes: "
     "{'node.key': value} or {'node': {'key': value}}, typed as the kernel declares. graph_parameters: "
     "{'input': {'buffers': N, 'policy': 'latest_wins', 'queue_capacity': N}}. context: build into this "
     "Context (then the file must not declare targets). Raises visiongraph.LoadError naming file, line, "

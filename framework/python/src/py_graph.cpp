@@ -154,6 +154,10 @@ void PyGraph::verify() {
 }
 
 void PyGraph::release() {
+  if (live_views_ > 0)
+    throw py::value_error("release(): " + std::to_string(live_views_) +
+                          " numpy view(s) of this graph's buffers are still alive and would show freed memory; delete "
+                          "them first (del view), or read with copy=True");
   {
     py::gil_scoped_release unlocked;
     graph_->release();
@@ -256,13 +260,28 @@ bool PyGraph::set_input(const std::string& name, py::handle value, std::uint32_t
   return false;
 }
 
+// The owner of one numpy view: keeps the Python graph alive and counts the view while it lives.
+py::object PyGraph::view_guard(py::handle self) const {
+  struct Guard {
+    py::object graph;
+    const PyGraph* owner;
+  };
+  auto* guard = new Guard{py::reinterpret_borrow<py::object>(self), this};
+  ++live_views_;
+  return py::capsule(guard, [](void* p) {
+    auto* g = static_cast<Guard*>(p);
+    --g->owner->live_views_;
+    delete g;  // drops the graph reference (the GIL is held in capsule destructors)
+  });
+}
+
 py::object PyGraph::get(const std::string& name, std::optional<std::uint32_t> index, bool copy, py::handle self) const {
   const DataId id = data(name);
   const DataMeta& meta = graph_->meta(id);
   const Buffer& b = buffer(id, index);
   switch (meta.kind) {
     case DataKind::image:
-    case DataKind::tensor: return array_of(meta, b, self, copy);
+    case DataKind::tensor: return copy ? array_of(meta, b, self, true) : array_of(meta, b, view_guard(self), false);
     case DataKind::scalar: return scalar_of(meta, b);
     case DataKind::user_data: return py::bytes(reinterpret_cast<const char*>(b.plane[0]), meta.user_data.size);
     case DataKind::array: {

@@ -82,6 +82,11 @@ class PyGraph {
                                 double timeout, bool raw, pybind11::handle replica);
 
  private:
+  // numpy views over the graph's buffers still alive (each holds a guard that counts itself here):
+  // release() refuses while any is, since it frees the memory they show.
+  mutable std::size_t live_views_ = 0;
+  pybind11::object view_guard(pybind11::handle self) const;
+
   void require_verified(const char* what) const;
   void reset_buffers();  ///< after verify/release: every buffer with the application, nothing imported
   void forget_import(DataId data, std::uint32_t buffer);

@@ -239,6 +239,23 @@ def test_output_images_as_views_and_copies(ctx):
     assert (view == 9).all()
 
 
+def test_release_refuses_while_a_view_shows_the_memory_it_would_free(ctx):
+    g = vg.Graph(ctx, "views")
+    g.add_virtual("img", "image")
+    g.add_node("fill", "pytest.fill", attributes={"width": 10, "height": 6, "value": 9})
+    g.bind("fill", "image", "img")
+    g.verify()
+    g.process()
+    view = g.image("img")
+    copy = g.image("img", copy=True)
+    with pytest.raises(ValueError, match=r"1 numpy view\(s\) of this graph's buffers are still alive"):
+        g.release()
+    assert (view == 9).all(), "the refused release freed nothing"
+    del view
+    g.release()  # no view left: the memory goes
+    assert (copy == 9).all(), "a copy is the caller's own"
+
+
 def test_output_graph_parameter_written_into_an_imported_array(ctx):
     g = vg.Graph(ctx, "fill_out")
     g.add_virtual("img", "image")

@@ -73,6 +73,13 @@ def test_variables_select_a_module_library(plugin_path):
         vg.load_graph_text(text, size=(4, 2), use_environment=False)
     with pytest.raises(vg.LoadError, match=r"width.*auto"):
         vg.load_graph_text(text, variables={"PLUGIN": plugin_path})
+    square = vg.load_graph_text(text, variables={"PLUGIN": plugin_path}, size=4)  # one int: a square
+    square.process(inputs={"frame": np.full((4, 4), 1, np.uint8)})
+    assert square.scalar("total") == 17.0
+    with pytest.raises(TypeError, match=r"size must be \(width, height\) or one int"):
+        vg.load_graph_text(text, variables={"PLUGIN": plugin_path}, size="640")
+    with pytest.raises(ValueError, match=r"must be positive"):
+        vg.load_graph_text(text, variables={"PLUGIN": plugin_path}, size=(0, 4))
     with pytest.raises(vg.LoadError, match="refused|not allowed|library"):
         vg.load_graph_text(text, variables={"PLUGIN": plugin_path}, size=(4, 2), allow_module_libraries=False)
 
