@@ -69,6 +69,20 @@ void expect_balanced(const vg::mqtt::MqttPublisherStats& s) {
 
 class MqttPublisherQos : public ::testing::TestWithParam<int> {};
 
+// QoS 1 is the default because only it counts loss; with QoS 0 the summary says what it cannot count.
+TEST(MqttPublisherSummary, QosOneByDefaultAndQosZeroSaysWhatItCannotCount) {
+  EXPECT_EQ(vg::mqtt::MqttOptions{}.qos, 1);
+  vg::mqtt::MqttPublisherStats s;
+  s.qos = 1;
+  s.connected = false;
+  EXPECT_EQ(s.summary("mqtt://h/t").find("QoS 0"), std::string::npos);
+  s.qos = 0;
+  EXPECT_NE(s.summary("mqtt://h/t").find("QoS 0: messages written just before a connection broke may not have arrived"),
+            std::string::npos);
+  s.connected = true;
+  EXPECT_EQ(s.summary("mqtt://h/t").find("QoS 0"), std::string::npos) << "a connection that never broke lost nothing";
+}
+
 TEST_P(MqttPublisherQos, PublishFiveHundredMessagesArriveCompleteAndInOrder) {
   const int qos = GetParam();
   MosquittoBroker broker;

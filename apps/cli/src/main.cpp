@@ -321,7 +321,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--write", run.write,
                       "Write the output graph parameter NAME to files per frame under the output directory: images "
                       "as PNG, tensors as .npy, scalars as NAME.jsonl, other data as raw .bin; repeatable");
-  run_cmd->add_option("--mqtt-qos", run.mqtt.qos, "MQTT QoS for published results (0 or 1)")
+  run_cmd->add_option("--mqtt-qos", run.mqtt.qos, "MQTT QoS for published results: 1 counts every message the broker does not acknowledge; 0 is fire and "
+                      "forget (loss on a broken connection is not counted)")
       ->check(CLI::Range(0, 1))->capture_default_str();
   run_cmd->add_option("--mqtt-client-id", run.mqtt.client_id, "MQTT client id (default visiongraph-PID)");
   run_cmd->add_option("--mqtt-username", run.mqtt.username, "MQTT user name");

@@ -35,6 +35,9 @@ std::string MqttPublisherStats::summary(std::string_view url) const {
        std::string(drop_policy) + "), " + std::to_string(refused) + " refused (> " +
        std::to_string(max_message_size) + " bytes), " + std::to_string(queued) + " queued, " +
        std::to_string(reconnects) + " reconnects, " + (connected ? "connected" : "not connected");
+  if (qos == 0 && (reconnects > 0 || !connected))
+    s += "; QoS 0: messages written just before a connection broke may not have arrived and are not counted "
+         "(--mqtt-qos 1 counts every one)";
   if (!last_error.empty()) s += "; last error: " + last_error;
   return s;
 }
@@ -99,6 +102,7 @@ struct MqttPublisher::Impl final : detail::ClientCore {
     s.connections = connections();
     s.reconnects = reconnects();
     s.connected = connected();
+    s.qos = options().qos;
     s.outbox_capacity = outbox_.capacity();
     s.max_message_size = options().max_message_size;
     s.last_error = last_error();

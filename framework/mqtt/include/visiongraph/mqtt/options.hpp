@@ -48,9 +48,10 @@ struct MqttTlsOptions {
 /// @endcode
 /// @note A plain value; validate() is thread-safe.
 struct MqttOptions {
-  /// 0: at most once (fire and forget); 1: at least once (the broker acknowledges, libmosquitto resends
-  /// unacknowledged messages after a reconnect, so duplicates are possible). QoS 2 is not offered.
-  int qos = 0;
+  /// 1 (default): at least once (the broker acknowledges each message, libmosquitto resends unacknowledged
+  /// ones after a reconnect, so duplicates are possible, losses are counted); 0: at most once (fire and
+  /// forget: what a broken connection swallows is not known). QoS 2 is not offered.
+  int qos = 1;
   /// Empty: "visiongraph-<pid>" for the first publisher of the process and "visiongraph-<pid>-control"
   /// for the first command channel; further clients of the same kind get "-2", "-3", ... appended.
   /// Two connections with the same id take the session from each other, so give each client its own.

@@ -40,6 +40,7 @@ struct MqttPublisherStats {
   std::uint64_t connections = 0;  ///< sessions established (CONNACK accepted)
   std::uint64_t reconnects = 0;   ///< sessions established after an earlier one was lost
   bool connected = false;
+  int qos = 1;  ///< the publisher's QoS: with 0, "sent" is written to the socket, not known to have arrived
   std::size_t outbox_capacity = 0;
   std::size_t max_message_size = 0;
   std::string last_error;  ///< "<url>: <what went wrong>" (the latest problem), empty if none yet
