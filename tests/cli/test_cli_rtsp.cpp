@@ -245,6 +245,39 @@ TEST_F(RtspCliTest, AFrozenServerEndsTheRunWithAStallError) {
   EXPECT_GE(read_jsonl(base / "frozen" / "detections.jsonl").size(), 5u);
 }
 
+// With --reconnect an outage is logged while it happens (one line when the input is lost, one when it is
+// back, rate-limited), and the run goes on after the camera returns.
+TEST_F(RtspCliTest, AnOutageIsLoggedAsItHappensAndTheRunReconnects) {
+  vg::test::RtspTestServer server(vg::test::RtspTestServer::test_pattern_media(30));
+  server.start();
+  const fs::path out = base / "outage";
+  vg::test::CliResult r;
+  std::thread runner([&] {
+    r = run_cli("run " + kFace + " --no-progress --reconnect --frames 150 --input " + server.url() + " -o " + out.string());
+  });
+  auto lines_now = [&] {
+    std::ifstream in(out / "detections.jsonl");
+    std::size_t n = 0;
+    for (std::string line; std::getline(in, line);) n += line.empty() ? 0 : 1;
+    return n;
+  };
+  auto wait_lines = [&](std::size_t n) {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (lines_now() < n && std::chrono::steady_clock::now() < give_up) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return lines_now() >= n;
+  };
+  const bool started = wait_lines(10);
+  server.stop();
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  server.start();  // the same port: a camera that came back
+  runner.join();
+  server.stop();
+  EXPECT_TRUE(started) << r.output;
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find(server.url() + ": lost: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(server.url() + ": receiving again ("), std::string::npos) << r.output;
+}
+
 // A minimal HTTP/1.1 server on 127.0.0.1 (free port) serving one file, as an IP camera's or a web
 // server's URL would: enough for GStreamer's souphttpsrc.
 class FileHttpServer {

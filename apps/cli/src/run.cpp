@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -734,14 +735,80 @@ std::string produce(io::Source& source, io::GraphInput& input, const RunOptions&
   return "";
 }
 
+/// One stderr line when a live input or an MQTT publisher loses its connection, stalls or reconnects, so
+/// an outage shows while it happens rather than only in the summary. At most one line per connection
+/// every 5 s; events in between are counted into the next line. Called from one thread (the watchdog's).
+class ConnectionLog {
+ public:
+  ConnectionLog(const io::Source& source, std::vector<mqtt::MqttPublisher*> publishers)
+      : source_(source), publishers_(std::move(publishers)), mqtt_(publishers_.size()) {}
+  void poll() {
+    const io::SourceStats s = source_.stats();
+    const std::string& spec = source_.info().spec;
+    if (s.errors > input_.errors) {  // lost (an error, an end, a stall): the source reconnects if asked to
+      std::string why = source_.error();
+      if (why.rfind(spec + ": ", 0) == 0) why.erase(0, spec.size() + 2);
+      note(input_, spec + ": lost: " + why + "; reconnecting");
+      input_.down = true;
+      input_.frames = s.frames;
+    } else if (input_.down && s.frames > input_.frames) {  // frames again: always said, once per outage
+      input_.last_line = {};
+      note(input_, spec + ": receiving again (" + std::to_string(s.reconnects) + " reconnect attempt(s) so far)");
+      input_.down = false;
+    }
+    input_.errors = s.errors;
+    for (std::size_t i = 0; i < publishers_.size(); ++i) {
+      const mqtt::MqttPublisherStats p = publishers_[i]->stats();
+      Watched& w = mqtt_[i];
+      const std::string& url = publishers_[i]->endpoint().url;
+      if (w.connected && !p.connected) note(w, url + ": connection lost" + (p.last_error.empty() ? "" : " (" + p.last_error + ")") + "; messages wait in the outbox");
+      else if (!w.connected && p.connected && p.connections > 1) note(w, url + ": reconnected");
+      w.connected = p.connected;
+    }
+  }
+
+ private:
+  struct Watched {
+    std::uint64_t errors = 0, frames = 0;
+    bool down = false;
+    bool connected = true;  // publishers: assume up until seen down (the first connect is not news)
+    std::chrono::steady_clock::time_point last_line{};
+    std::uint64_t held_back = 0;
+  };
+  static void note(Watched& w, const std::string& what) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - w.last_line < 5s) {
+      ++w.held_back;
+      return;
+    }
+    std::cerr << "visiongraph run: " << what;
+    if (w.held_back > 0) std::cerr << " (" << w.held_back << " more event(s) since the last line)";
+    std::cerr << '\n';
+    w.last_line = now;
+    w.held_back = 0;
+  }
+  const io::Source& source_;
+  std::vector<mqtt::MqttPublisher*> publishers_;
+  Watched input_;
+  std::vector<Watched> mqtt_;
+};
+
 /// Ends the process without waiting for a stop that cannot finish (a kernel that never returns, no
 /// deadline): on a third signal, or when the stop has outlasted --drain-timeout + --stop-timeout. It names
 /// the nodes still running, sends out the JSON lines held back and writes trace.json, then exits with 1.
 class StopWatchdog {
  public:
-  StopWatchdog(const Graph& graph, RunOutputs& outputs, fs::path trace, const RunOptions& opt)
+  /// @p every_half_second runs on the watchdog's thread twice a second (the connection log).
+  StopWatchdog(const Graph& graph, RunOutputs& outputs, fs::path trace, const RunOptions& opt,
+               std::function<void()> every_half_second = {})
       : graph_(graph), outputs_(outputs), trace_(std::move(trace)), limit_(opt.drain_timeout + opt.stop_timeout),
-        max_rss_(opt.max_rss_bytes), rss_start_(service::resident_memory_bytes()), thread_([this] { watch(); }) {}
+        max_rss_(opt.max_rss_bytes), rss_start_(service::resident_memory_bytes()),
+        every_half_second_(std::move(every_half_second)), thread_([this] { watch(); }) {}
+  /// No more calls of the half-second hook once this returns (what it reads is about to go).
+  void stop_polling() {
+    std::lock_guard lock(polling_mu_);
+    every_half_second_ = nullptr;
+  }
   /// Why --max-rss ended the run ("" when it did not).
   std::string memory_exceeded() const {
     std::lock_guard lock(mu_);
@@ -760,7 +827,11 @@ class StopWatchdog {
     int ticks = 0;
     while (!done_.load()) {
       std::this_thread::sleep_for(50ms);
-      if (max_rss_ > 0 && ++ticks % 10 == 0) check_memory();
+      if (++ticks % 10 == 0) {
+        if (max_rss_ > 0) check_memory();
+        std::lock_guard lock(polling_mu_);
+        if (every_half_second_) every_half_second_();
+      }
       if (!stopping_since && (interrupted() || g_stop_reading.load())) stopping_since = std::chrono::steady_clock::now();
       if (g_signals.load() >= 3) end_now("a third signal");
       if (stopping_since && std::chrono::steady_clock::now() - *stopping_since > limit_)
@@ -813,6 +884,8 @@ class StopWatchdog {
   std::chrono::milliseconds limit_;
   std::int64_t max_rss_;
   std::int64_t rss_start_;
+  std::mutex polling_mu_;
+  std::function<void()> every_half_second_;
   mutable std::mutex mu_;
   std::string memory_exceeded_;
   std::atomic<bool> done_{false};
@@ -975,7 +1048,8 @@ int run_graph(const RunOptions& opt) {
   resident_at_start.store(service::resident_memory_bytes());
   // Only now are the previous run's outputs replaced: a run that fails to start leaves them alone.
   RunOutputs outputs(graph, params, out_dir, images, info.fps, publisher_ptrs, publish_stdout, opt.serve_rtsp);
-  StopWatchdog watchdog(graph, outputs, out_dir / "trace.json", opt);
+  ConnectionLog connection_log(*source, publisher_ptrs);
+  StopWatchdog watchdog(graph, outputs, out_dir / "trace.json", opt, [&connection_log] { connection_log.poll(); });
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
   std::signal(SIGPIPE, SIG_IGN);  // a closed reader is a write error, reported, not a silent death
@@ -1084,6 +1158,7 @@ int run_graph(const RunOptions& opt) {
     (void)p->flush(2s);
     report << p->stats().summary(p->endpoint().url) << "\n";
   }
+  watchdog.stop_polling();  // the connection log reads the source, which goes now
   source.reset();  // every lease is back (the graph is stopped and the input reclaimed everything)
 
   if (!consumer_error.empty() || !output_error.empty()) {

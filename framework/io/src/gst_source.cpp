@@ -583,6 +583,7 @@ class GstSource final : public Source {
       if (eos_seen) {  // the appsink was empty after EOS: everything is delivered
         if (should_reconnect()) {
           error_text_ = config_.spec + ": the stream ended";
+          errors_.fetch_add(1, std::memory_order_relaxed);  // a live stream is not expected to end
           lock.unlock();
           schedule_reconnect();
           continue;
