@@ -202,11 +202,61 @@ TEST_F(ServiceCliTest, ATraceThatCannotBeWrittenEndsTheRunWithAnErrorNamingIt) {
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
   const fs::path out = base / "out";
   fs::create_directories(out);
-  fs::create_symlink("/dev/full", out / "trace.json");  // the trace is written last, into a full disk
+  // The trace is written last, beside its place (trace.json.partial), into a full disk.
+  fs::create_symlink("/dev/full", out / "trace.json.partial");
+  std::ofstream(out / "trace.json") << "{\"an older run's\": true}";
   const auto r = run_cli("run " + kFace + " --no-progress --frames 5 --input " + video() + " -o " + out.string());
   EXPECT_EQ(r.code, 1) << r.output;
-  EXPECT_NE(r.output.find("trace.json' failed"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("trace.json' failed: No space left on device (no trace.json written)"), std::string::npos)
+      << r.output;
   EXPECT_EQ(check_jsonl(out / "detections.jsonl"), 5u) << "the other outputs are complete";
+  EXPECT_FALSE(fs::exists(out / "trace.json")) << "no older trace left to be taken for this run's";
+}
+
+/// A tmpfs of @p kib KiB mounted at @p at for the test's lifetime (root only; mounted() says whether).
+class SmallDisk {
+ public:
+  SmallDisk(const fs::path& at, int kib) : at_(at) {
+    fs::create_directories(at);
+    const std::string command = "mount -t tmpfs -o size=" + std::to_string(kib) + "k tmpfs " + at.string() + " 2>/dev/null";
+    mounted_ = ::geteuid() == 0 && std::system(command.c_str()) == 0;
+  }
+  ~SmallDisk() {
+    if (mounted_) (void)!std::system(("umount " + at_.string()).c_str());
+  }
+  bool mounted() const { return mounted_; }
+
+ private:
+  fs::path at_;
+  bool mounted_ = false;
+};
+
+// A disk that fills during the run (a real tmpfs of 160 KiB): every output that fails is named, every
+// line of detections.jsonl is whole, and trace.json is whole or absent (and then named), never 0 bytes.
+TEST_F(ServiceCliTest, ADiskThatFillsLeavesWholeLinesAndNamesEveryFailingOutput) {
+  if (!have_face_assets()) GTEST_SKIP() << "run scripts/fetch_assets.sh";
+  SmallDisk disk(base / "small", 160);
+  if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here (needs root)";
+  const fs::path out = base / "small" / "out";
+  const auto r = run_cli("run " + kFace + " --no-progress --input " + video() + " -o " + out.string());
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("No space left on device"), std::string::npos) << r.output;
+  // detections.jsonl: whole lines, frames 0..n-1 in order (check_jsonl parses each line).
+  std::ifstream in(out / "detections.jsonl", std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(text.empty() || text.back() == '\n') << "the file ends with a whole line";
+  check_jsonl(out / "detections.jsonl");
+  if (fs::exists(out / "trace.json")) {
+    EXPECT_TRUE(is_json(slurp(out / "trace.json"))) << "a trace that is there is whole";
+  } else {
+    EXPECT_NE(r.output.find("trace.json' failed"), std::string::npos) << "a missing trace is named\n" << r.output;
+  }
+  EXPECT_FALSE(fs::exists(out / "trace.json.partial"));
+  // Each failing output gets its own line.
+  std::size_t named = 0;
+  for (const char* file : {"detections.jsonl", "annotated.mp4", "trace.json"})
+    named += r.output.find(std::string(file)) != std::string::npos && r.output.find("failed") != std::string::npos;
+  EXPECT_GE(named, 1u) << r.output;
 }
 
 TEST_F(ServiceCliTest, AReaderThatClosesStandardOutputEndsThePublishingRunWithAnError) {

@@ -5,6 +5,7 @@
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -90,8 +91,19 @@ struct FrameRecord {
 class JsonLinesWriter {
  public:
   JsonLinesWriter(const fs::path& path, std::vector<mqtt::MqttPublisher*> publishers, bool to_stdout)
-      : path_(path), out_(path), publishers_(std::move(publishers)), to_stdout_(to_stdout) {
-    if (!out_) throw std::runtime_error("cannot write '" + path.string() + "': " + std::strerror(errno));
+      : path_(path), publishers_(std::move(publishers)), to_stdout_(to_stdout) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw std::runtime_error("cannot write '" + path.string() + "': " + std::strerror(errno));
+  }
+  ~JsonLinesWriter() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  JsonLinesWriter(const JsonLinesWriter&) = delete;
+  JsonLinesWriter& operator=(const JsonLinesWriter&) = delete;
+  /// The file's failure ("" while it writes): named with every other failing output at the end.
+  std::string file_error() {
+    std::lock_guard lock(mu_);
+    return file_error_;
   }
   void put(std::uint64_t frame, std::string line) {
     std::lock_guard lock(mu_);
@@ -126,14 +138,36 @@ class JsonLinesWriter {
 
  private:
   void emit(const std::string& line) {
-    if (!file_failed_) out_ << line << '\n';
+    if (!file_failed_) write_line(line);
     if (to_stdout_ && !stdout_failed_) std::cout << line << '\n';
     for (mqtt::MqttPublisher* p : publishers_) (void)p->publish(line);  // busy = dropped, counted there
+  }
+  // One line, whole or not at all: written with its newline, and on failure (a full disk) the file is cut
+  // back to the end of the last whole line, so a reader never sees a torn line. Unbuffered: each line is
+  // in the file (tail -f) as soon as it is written.
+  void write_line(const std::string& line) {
+    std::string text = line;
+    text += '\n';
+    std::size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+      if (n > 0) {
+        done += static_cast<std::size_t>(n);
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      const int err = n < 0 ? errno : ENOSPC;
+      if (::ftruncate(fd_, static_cast<off_t>(whole_bytes_)) == 0) (void)::lseek(fd_, static_cast<off_t>(whole_bytes_), SEEK_SET);
+      file_failed_ = true;
+      file_error_ = "writing '" + path_.string() + "' failed: " + std::strerror(err) + " (it holds every line up to frame " +
+                    (next_ == 0 ? std::string("none") : std::to_string(next_ - 1)) + ", each whole)";
+      throw std::runtime_error(file_error_);
+    }
+    whole_bytes_ += text.size();
   }
   // A destination that fails is reported once (the run then ends) and written no more; the others go on,
   // so a closed standard output still leaves every frame's line in the file.
   void flush_streams() {
-    check(out_.flush(), file_failed_, path_.string());
     if (to_stdout_) check(std::cout.flush(), stdout_failed_, "standard output");
   }
   static void check(const std::ostream& stream, bool& failed, const std::string& what) {
@@ -143,7 +177,9 @@ class JsonLinesWriter {
   }
   fs::path path_;
   std::timed_mutex mu_;
-  std::ofstream out_;
+  int fd_ = -1;
+  std::uint64_t whole_bytes_ = 0;  // the file's size up to its last whole line
+  std::string file_error_;
   std::vector<mqtt::MqttPublisher*> publishers_;
   bool to_stdout_ = false;
   bool file_failed_ = false;
@@ -465,11 +501,27 @@ class RunOutputs {
     used_png_names_.insert(out);
     return out;
   }
-  void close() {
+  /// Finishes every output; returns what failed, one message per output (empty: all written). Each
+  /// output is closed whatever the others did, so every failing one is named, not only the first.
+  std::vector<std::string> close() {
+    std::vector<std::string> failed;
     if (rtsp_) (void)rtsp_->stop();
-    if (jsonl_) jsonl_->flush();
-    for (auto& w : writers_) w->close();
-    if (video_ && video_->close() != Status::ok) throw std::runtime_error(video_->error());
+    if (jsonl_) {
+      try {
+        jsonl_->flush();
+      } catch (const std::exception&) {  // named below, once
+      }
+      if (const std::string e = jsonl_->file_error(); !e.empty()) failed.push_back(e);
+    }
+    for (auto& w : writers_) {
+      try {
+        w->close();
+      } catch (const std::exception& e) {
+        failed.emplace_back(e.what());
+      }
+    }
+    if (video_ && video_->close() != Status::ok) failed.push_back(video_->error());
+    return failed;
   }
   std::string describe() const {
     std::string s = jsonl_ ? " detections.jsonl" : "";
@@ -1122,18 +1174,24 @@ int run_graph(const RunOptions& opt) {
   for (auto& channel : channels) channel->close();
   progress.finish(counts.resolved.load());
 
-  std::string output_error;
-  try {
-    outputs.close();
-  } catch (const std::exception& e) {
-    output_error = e.what();
-  }
+  std::vector<std::string> output_errors = outputs.close();
+  // trace.json is written beside and renamed into place: it is whole or absent, never 0 bytes.
   {
-    std::ofstream trace(out_dir / "trace.json");
+    const fs::path trace_path = out_dir / "trace.json", partial = out_dir / "trace.json.partial";
+    std::ofstream trace(partial);
     graph.write_trace(trace);
     trace.flush();
-    if (!trace && output_error.empty())
-      output_error = "writing '" + (out_dir / "trace.json").string() + "' failed: " + std::strerror(errno);
+    const bool written = static_cast<bool>(trace);
+    const int err = errno;
+    trace.close();
+    std::error_code ec;
+    if (written) fs::rename(partial, trace_path, ec);
+    if (!written || ec) {
+      fs::remove(partial, ec);
+      fs::remove(trace_path, ec);  // an older run's trace would be taken for this one's
+      output_errors.push_back("writing '" + trace_path.string() + "' failed: " + std::strerror(written ? ec.value() : err) +
+                              " (no trace.json written)");
+    }
   }
   report << graph.report_text();
   const GraphStats stats = graph.stats();
@@ -1161,8 +1219,12 @@ int run_graph(const RunOptions& opt) {
   watchdog.stop_polling();  // the connection log reads the source, which goes now
   source.reset();  // every lease is back (the graph is stopped and the input reclaimed everything)
 
-  if (!consumer_error.empty() || !output_error.empty()) {
-    std::cerr << "visiongraph run: " << (consumer_error.empty() ? output_error : consumer_error) << '\n';
+  if (!consumer_error.empty() || !output_errors.empty()) {
+    // Every output that failed is named, each once (the first failure is also what stopped the run).
+    if (!consumer_error.empty() &&
+        std::find(output_errors.begin(), output_errors.end(), consumer_error) == output_errors.end())
+      std::cerr << "visiongraph run: " << consumer_error << '\n';
+    for (const std::string& e : output_errors) std::cerr << "visiongraph run: " << e << '\n';
     return 1;
   }
   if (!fault.empty()) {
