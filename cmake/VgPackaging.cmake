@@ -57,6 +57,12 @@ Headers, the CMake package (find_package(visiongraph COMPONENTS yaml detection .
 pkg-config file per library (visiongraph, visiongraph-yaml, visiongraph-detection, ...).")
 set(CPACK_DEBIAN_CLI_PACKAGE_NAME visiongraph)
 set(CPACK_DEBIAN_CLI_PACKAGE_SECTION graphics)
+# dpkg-shlibdeps finds the GStreamer libraries but not the plugins the default pipelines load at run time
+# (uridecodebin, videoconvert, appsink: base; rtspsrc, souphttpsrc, v4l2src, mp4mux: good; decoders:
+# libav; x264enc: ugly; h264parse: bad). Without them a bare board fails with "no element ...".
+# `visiongraph doctor` lists each element and its package.
+set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS "gstreamer1.0-plugins-base, gstreamer1.0-plugins-good")
+set(CPACK_DEBIAN_CLI_PACKAGE_RECOMMENDS "gstreamer1.0-libav, gstreamer1.0-plugins-ugly, gstreamer1.0-plugins-bad")
 set(CPACK_DEBIAN_CLI_DESCRIPTION "edge-vision graphs of kernels on CPU and NPU targets (command)
 The visiongraph command runs, verifies and inspects graph files (YAML), sends commands to running
 graphs, and its doctor subcommand reports the NPU, its runtime, the DMA heaps and the OpenCV build.")

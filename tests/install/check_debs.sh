@@ -78,6 +78,14 @@ for deb in "${debs[@]}"; do
   [ "$(dpkg-deb -f "$deb" Package)" = visiongraph ] && cli_deb="$deb"
 done
 [ -n "$cli_deb" ] || fail "no package named visiongraph among ${names[*]}"
+# The command's package names the GStreamer plugin packages its default pipelines load (a bare board
+# would otherwise fail with "no element ...").
+cli_depends="$(dpkg-deb -f "$cli_deb" Depends)"
+for plugin in gstreamer1.0-plugins-base gstreamer1.0-plugins-good; do
+  case "$cli_depends" in *"$plugin"*) ;; *) fail "the visiongraph package does not depend on $plugin (Depends: $cli_depends)" ;; esac
+done
+case "$(dpkg-deb -f "$cli_deb" Recommends)" in *gstreamer1.0-plugins-ugly*gstreamer1.0-plugins-bad*|*gstreamer1.0-plugins-bad*gstreamer1.0-plugins-ugly*|*gstreamer1.0-libav*gstreamer1.0-plugins-ugly*) ;;
+  *) fail "the visiongraph package does not recommend the encoder/decoder plugin packages" ;; esac
 runtime_name="$(dpkg-deb -f "$cli_deb" Depends | tr ',' '\n' | sed -n 's/^ *\(libvisiongraph[0-9.]*\) (= .*/\1/p')"
 [ -n "$runtime_name" ] || fail "the visiongraph package does not depend on a libvisiongraph<version> (= version)"
 

@@ -17,6 +17,7 @@
 #include "builtin_modules.hpp"
 #include "visiongraph/service/control_client.hpp"
 #include "run.hpp"
+#include "visiongraph/io/gstreamer_elements.hpp"
 #include "visiongraph/core/did_you_mean.hpp"
 #include "visiongraph/visiongraph.hpp"
 #include "visiongraph/yaml/yaml.hpp"
@@ -199,6 +200,16 @@ int cmd_doctor(const std::string& model) {
   std::cout << "; camera backends:";
   for (auto api : cv::videoio_registry::getCameraBackends()) std::cout << ' ' << cv::videoio_registry::getBackendName(api);
   std::cout << '\n';
+  std::cout << vg::io::gstreamer_version() << ": elements";
+  std::string missing;
+  for (const vg::io::GstElementCheck& e : vg::io::check_gstreamer_elements()) {
+    if (e.present) {
+      std::cout << ' ' << e.element;
+    } else {
+      missing += "\n  missing " + e.element + " (Debian package " + e.package + "): needed for " + e.used_for;
+    }
+  }
+  std::cout << (missing.empty() ? "; none missing" : missing) << '\n';
 #if VG_CLI_HAVE_NPU
   vg::npu::DoctorOptions options;
   options.model_path = model;

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "frame_checks.hpp"
+#include "visiongraph/io/gstreamer_elements.hpp"
 #include "gst_init.hpp"
 #include "lease_pool.hpp"
 #include "sources.hpp"
@@ -275,6 +276,13 @@ class GstSource final : public Source {
     GstElement* element = gst_parse_launch(config_.launch.c_str(), &parse_error);
     if (parse_error != nullptr) {
       std::string message = config_.spec + ": cannot build the pipeline: " + parse_error->message;
+      // "no element \"x264enc\"": say which package has it.
+      const std::string text = parse_error->message;
+      if (const auto open = text.find("no element \""); open != std::string::npos) {
+        const auto begin = open + 12, end = text.find('"', begin);
+        const std::string_view package = gstreamer_package_of(text.substr(begin, end - begin));
+        if (!package.empty()) message += " (install the Debian package " + std::string(package) + "; visiongraph doctor lists what is missing)";
+      }
       g_error_free(parse_error);
       if (element) gst_object_unref(element);
       throw Error(message);
