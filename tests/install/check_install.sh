@@ -90,6 +90,13 @@ run_cli() { env -u LD_LIBRARY_PATH VG_ASSETS_DIR="$assets" timeout --kill-after=
 assets="${VG_ASSETS_DIR:-$source/.cache/assets}"
 if has cli; then
   need "$cli"
+  # No path of this machine in the installed command, and its default assets folder is the prefix's.
+  if strings "$cli" | grep -qF "$source"; then fail "the installed command contains the source tree's path $source"; fi
+  env -u VG_ASSETS_DIR -u LD_LIBRARY_PATH "$cli" doctor | grep -qF "assets directory: $prefix/share/visiongraph/assets" \
+    || fail "the installed command's default assets folder is not $prefix/share/visiongraph/assets"
+  need "$prefix/share/visiongraph/graphs/face_detect.yaml"
+  need "$prefix/share/doc/visiongraph/docs/cli.md"
+  step "the installed command names no build path; default assets in $prefix/share/visiongraph/assets; sample graphs and docs installed"
   runpath="$(readelf -d "$cli" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')"
   case "$runpath" in
     '$ORIGIN/'*) ;;

@@ -1,5 +1,7 @@
 #include "builtin_modules.hpp"
 
+#include "visiongraph/yaml/assets_dir.hpp"
+
 #include <cstdlib>
 
 #include "visiongraph/kernels/examples/module.hpp"
@@ -12,10 +14,7 @@
 
 namespace vg::cli {
 
-std::string default_assets_dir() {
-  if (const char* env = std::getenv("VG_ASSETS_DIR"); env && *env) return env;
-  return VG_CLI_DEFAULT_ASSETS_DIR;
-}
+std::string default_assets_dir() { return yaml::default_assets_dir(); }
 
 yaml::BuildOptions default_build_options() {
   yaml::BuildOptions options;

@@ -1,5 +1,7 @@
 #include "builtin_modules.hpp"
 
+#include "visiongraph/yaml/assets_dir.hpp"
+
 #include <cstdlib>
 
 #include "visiongraph/kernels/examples/module.hpp"
@@ -33,9 +35,6 @@ std::vector<std::string> builtin_module_names() {
   return names;
 }
 
-std::string default_assets_dir() {
-  if (const char* env = std::getenv("VG_ASSETS_DIR"); env && *env) return env;
-  return VG_PY_DEFAULT_ASSETS_DIR;
-}
+std::string default_assets_dir() { return yaml::default_assets_dir(); }
 
 }  // namespace vg::python

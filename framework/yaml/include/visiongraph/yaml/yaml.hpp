@@ -8,6 +8,7 @@
 /// auto loaded = vg::yaml::load_file("graph.yaml", options);
 /// @endcode
 
+#include "visiongraph/yaml/assets_dir.hpp"
 #include "visiongraph/yaml/builder.hpp"
 #include "visiongraph/yaml/graph_desc.hpp"
 #include "visiongraph/yaml/parser.hpp"
