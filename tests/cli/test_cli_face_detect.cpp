@@ -316,7 +316,9 @@ TEST_F(FaceDetectCliTest, LiveControlRaisesTheThresholdAndTheDetectionsStop) {
   EXPECT_EQ(run_cli(ctl + "nobody get_settings").code, 1);
   const auto help = run_cli(ctl + "help");
   EXPECT_EQ(help.code, 0);
-  EXPECT_NE(help.output.find("decode(vg.detection.postprocess)"), std::string::npos) << help.output;
+  // ctl prints the help reply as a table: node, kernel, commands with their payload kinds.
+  EXPECT_NE(help.output.find("decode      vg.detection.postprocess   set_score_threshold (number)"), std::string::npos)
+      << help.output;
   const auto set = run_cli(ctl + "decode set_score_threshold 0.999");
   EXPECT_EQ(set.code, 0) << set.output;
   EXPECT_NE(set.output.find("score_threshold=0.999"), std::string::npos) << set.output;
