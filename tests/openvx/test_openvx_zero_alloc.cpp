@@ -87,14 +87,16 @@ TEST_F(OpenVxZeroAlloc, StandardKernelsAllocateNothingPerFrame) {
   vx_graph graph = vxCreateGraph(context_);
   vx_image in = vxCreateImage(context_, 37, 13, VX_DF_IMAGE_U8), out = vxCreateImage(context_, 37, 13, VX_DF_IMAGE_U8);
   vx_image blurred = vxCreateVirtualImage(graph, 0, 0, VX_DF_IMAGE_VIRT), inverted = vxCreateVirtualImage(graph, 0, 0, VX_DF_IMAGE_VIRT);
-  vx_image difference = vxCreateVirtualImage(graph, 0, 0, VX_DF_IMAGE_VIRT);  // S16: AbsDiff's open output
+  vx_image difference = vxCreateVirtualImage(graph, 0, 0, VX_DF_IMAGE_VIRT);  // U8: AbsDiff of two U8 images
+  vx_image lowered = vxCreateVirtualImage(graph, 0, 0, VX_DF_IMAGE_VIRT);     // S16: Subtract's open output
   vx_pixel_value_t value{};
   value.U8 = 40;
   ASSERT_EQ(vxSetImagePixelValues(in, &value), VX_SUCCESS);
   vx_int32 no_shift = 0;
   vx_scalar shift = vxCreateScalar(context_, VX_TYPE_INT32, &no_shift);
-  vx_node nodes[4] = {vxGaussian3x3Node(graph, in, blurred), vxNotNode(graph, blurred, inverted), vxAbsDiffNode(graph, inverted, in, difference),
-                      vxConvertDepthNode(graph, difference, out, VX_CONVERT_POLICY_SATURATE, shift)};
+  vx_node nodes[5] = {vxGaussian3x3Node(graph, in, blurred), vxNotNode(graph, blurred, inverted), vxAbsDiffNode(graph, inverted, in, difference),
+                      vxSubtractNode(graph, difference, in, VX_CONVERT_POLICY_SATURATE, lowered),
+                      vxConvertDepthNode(graph, lowered, out, VX_CONVERT_POLICY_SATURATE, shift)};
   ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
   for (int f = 0; f < 5; ++f) ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);  // warm-up
   vg::test::arm_alloc_counter();
@@ -108,9 +110,9 @@ TEST_F(OpenVxZeroAlloc, StandardKernelsAllocateNothingPerFrame) {
   const vx_rectangle_t one{5, 5, 6, 6};
   vx_imagepatch_addressing_t addressing{1, 1, 1, 1, VX_SCALE_UNITY, VX_SCALE_UNITY, 1, 1, 0};
   ASSERT_EQ(vxCopyImagePatch(out, &one, 0, &addressing, &pixel, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
-  EXPECT_EQ(pixel, 255 - 40 - 40) << "|(255 - 40) - 40|";
+  EXPECT_EQ(pixel, 255 - 40 - 40 - 40) << "|(255 - 40) - 40| - 40";
   for (vx_node& n : nodes) EXPECT_EQ(vxReleaseNode(&n), VX_SUCCESS);
-  for (vx_image* i : {&in, &out, &blurred, &inverted, &difference}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
+  for (vx_image* i : {&in, &out, &blurred, &inverted, &difference, &lowered}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
   EXPECT_EQ(vxReleaseScalar(&shift), VX_SUCCESS);
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
 }
