@@ -166,21 +166,6 @@ vx_status VX_CALLBACK fast_corners_function(vx_node, const vx_reference* paramet
   return status;
 }
 
-/// An input scalar of @p type; its value in @p value (of sizeof(T)) when it can be read now.
-template <typename T>
-vx_status scalar_input(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_enum type, const char* type_name,
-                       T& value, bool& known) noexcept {
-  if (!valid(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
-  const auto* scalar = as<_vx_scalar>(parameters[index]);
-  if (scalar->data_type != type) {
-    return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be %s", name, static_cast<unsigned>(scalar->data_type),
-                  type_name);
-  }
-  known = !scalar->is_virtual;
-  if (known) std::memcpy(&value, scalar->bytes.data(), sizeof value);
-  return VX_SUCCESS;
-}
-
 vx_status VX_CALLBACK fast_corners_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
   if (num != 5) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 5 parameters, got %u", num);
   const _vx_image* input = nullptr;
@@ -198,25 +183,10 @@ vx_status VX_CALLBACK fast_corners_validate(vx_node node, const vx_reference par
   if (const vx_status s = scalar_input(node, parameters, 2, "nonmax_suppression", VX_TYPE_BOOL, "VX_TYPE_BOOL", nonmax, known); s != VX_SUCCESS) {
     return s;
   }
-  if (!valid(parameters[3], VX_TYPE_ARRAY) || metas[3] == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "corners is not an array");
-  const auto* corners = as<_vx_array>(parameters[3]);
-  if (!corners->type_open && corners->item_type != VX_TYPE_KEYPOINT) {
-    return refuse(node, VX_ERROR_INVALID_TYPE, "corners is an array of items of type 0x%x, it must hold VX_TYPE_KEYPOINT",
-                  static_cast<unsigned>(corners->item_type));
-  }
-  metas[3]->item_type = VX_TYPE_KEYPOINT;
   // A virtual array of open capacity gets room for a corner at every pixel.
-  metas[3]->capacity = corners->capacity_open ? static_cast<vx_size>(input->width) * input->height : corners->capacity;
-  if (parameters[4] == nullptr) return VX_SUCCESS;  // num_corners is optional
-  if (!valid(parameters[4], VX_TYPE_SCALAR) || metas[4] == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "num_corners is not a scalar");
-  const auto* count = as<_vx_scalar>(parameters[4]);
-  const bool open = count->is_virtual && count->data_type == VX_TYPE_INVALID;
-  if (!open && count->data_type != VX_TYPE_SIZE) {
-    return refuse(node, VX_ERROR_INVALID_TYPE, "num_corners is a scalar of type 0x%x, it must be VX_TYPE_SIZE",
-                  static_cast<unsigned>(count->data_type));
-  }
-  metas[4]->scalar_type = VX_TYPE_SIZE;
-  return VX_SUCCESS;
+  const vx_size every_pixel = static_cast<vx_size>(input->width) * input->height;
+  if (const vx_status s = keypoint_array_output(node, parameters, metas, 3, "corners", every_pixel); s != VX_SUCCESS) return s;
+  return optional_size_output(node, parameters, metas, 4, "num_corners");
 }
 
 constexpr StandardKernelFunctions kFastKernels[] = {

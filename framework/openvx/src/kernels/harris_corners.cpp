@@ -390,21 +390,6 @@ vx_status VX_CALLBACK harris_corners_function(vx_node node, const vx_reference* 
   return status;
 }
 
-/// An input scalar of @p type; its value in @p value (of sizeof(T)) and @p known true when it can be read now.
-template <typename T>
-vx_status scalar_input(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_enum type, const char* type_name,
-                       T& value, bool& known) noexcept {
-  if (!valid(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
-  const auto* scalar = as<_vx_scalar>(parameters[index]);
-  if (scalar->data_type != type) {
-    return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be %s", name, static_cast<unsigned>(scalar->data_type),
-                  type_name);
-  }
-  known = !scalar->is_virtual;
-  if (known) std::memcpy(&value, scalar->bytes.data(), sizeof value);
-  return VX_SUCCESS;
-}
-
 vx_status VX_CALLBACK harris_corners_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
   if (num != 8) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 8 parameters, got %u", num);
   const _vx_image* input = nullptr;
@@ -438,31 +423,15 @@ vx_status VX_CALLBACK harris_corners_validate(vx_node node, const vx_reference p
   }
   if (const vx_status s = neighbourhood_border_parameter(node); s != VX_SUCCESS) return s;
 
-  if (!valid(parameters[6], VX_TYPE_ARRAY) || metas[6] == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "corners is not an array");
-  const auto* corners = as<_vx_array>(parameters[6]);
-  if (!corners->type_open && corners->item_type != VX_TYPE_KEYPOINT) {
-    return refuse(node, VX_ERROR_INVALID_TYPE, "corners is an array of items of type 0x%x, it must hold VX_TYPE_KEYPOINT",
-                  static_cast<unsigned>(corners->item_type));
-  }
   ScratchLayout layout;
   if (!layout.plan(input->width, input->height)) {
     return refuse(node, VX_ERROR_NO_MEMORY, "input is %ux%u, too large for this kernel's scratch", input->width, input->height);
   }
-  metas[6]->item_type = VX_TYPE_KEYPOINT;
   // A virtual array of open capacity gets room for every candidate non-maximum suppression can leave.
-  metas[6]->capacity = corners->capacity_open ? layout.max_candidates : corners->capacity;
+  if (const vx_status s = keypoint_array_output(node, parameters, metas, 6, "corners", layout.max_candidates); s != VX_SUCCESS) return s;
   // The scratch (see the file's comment), allocated with the node's local data when the graph is set up.
   node->local_data_size = layout.total;
-  if (parameters[7] == nullptr) return VX_SUCCESS;  // num_corners is optional
-  if (!valid(parameters[7], VX_TYPE_SCALAR) || metas[7] == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "num_corners is not a scalar");
-  const auto* count = as<_vx_scalar>(parameters[7]);
-  const bool open = count->is_virtual && count->data_type == VX_TYPE_INVALID;
-  if (!open && count->data_type != VX_TYPE_SIZE) {
-    return refuse(node, VX_ERROR_INVALID_TYPE, "num_corners is a scalar of type 0x%x, it must be VX_TYPE_SIZE",
-                  static_cast<unsigned>(count->data_type));
-  }
-  metas[7]->scalar_type = VX_TYPE_SIZE;
-  return VX_SUCCESS;
+  return optional_size_output(node, parameters, metas, 7, "num_corners");
 }
 
 constexpr StandardKernelFunctions kHarrisKernels[] = {

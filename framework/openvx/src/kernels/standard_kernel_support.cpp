@@ -6,7 +6,9 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
+#include "array.hpp"
 #include "graph.hpp"
 #include "kernel.hpp"
 #include "meta_format.hpp"
@@ -153,6 +155,50 @@ MappedImage::MappedImage(vx_image image, vx_enum usage, vx_uint32 plane) noexcep
 
 MappedImage::~MappedImage() {
   if (status_ == VX_SUCCESS) (void)vxUnmapImagePatch(image_, map_id_);
+}
+
+vx_status scalar_input_bytes(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_enum type,
+                             const char* type_name, void* value, std::size_t size, bool& known) noexcept {
+  if (!valid(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
+  const auto* scalar = as<_vx_scalar>(parameters[index]);
+  if (scalar->data_type != type) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be %s", name, static_cast<unsigned>(scalar->data_type),
+                  type_name);
+  }
+  known = !scalar->is_virtual;
+  if (known) std::memcpy(value, scalar->bytes.data(), size);
+  return VX_SUCCESS;
+}
+
+vx_status keypoint_array_output(vx_node node, const vx_reference parameters[], vx_meta_format metas[], vx_uint32 index,
+                                const char* name, vx_size open_capacity) noexcept {
+  if (!valid(parameters[index], VX_TYPE_ARRAY) || metas[index] == nullptr) {
+    return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not an array", name);
+  }
+  const auto* array = as<_vx_array>(parameters[index]);
+  if (!array->type_open && array->item_type != VX_TYPE_KEYPOINT) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "%s is an array of items of type 0x%x, it must hold VX_TYPE_KEYPOINT", name,
+                  static_cast<unsigned>(array->item_type));
+  }
+  metas[index]->item_type = VX_TYPE_KEYPOINT;
+  metas[index]->capacity = array->capacity_open ? open_capacity : array->capacity;
+  return VX_SUCCESS;
+}
+
+vx_status optional_size_output(vx_node node, const vx_reference parameters[], vx_meta_format metas[], vx_uint32 index,
+                               const char* name) noexcept {
+  if (parameters[index] == nullptr) return VX_SUCCESS;
+  if (!valid(parameters[index], VX_TYPE_SCALAR) || metas[index] == nullptr) {
+    return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
+  }
+  const auto* count = as<_vx_scalar>(parameters[index]);
+  const bool open = count->is_virtual && count->data_type == VX_TYPE_INVALID;
+  if (!open && count->data_type != VX_TYPE_SIZE) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be VX_TYPE_SIZE", name,
+                  static_cast<unsigned>(count->data_type));
+  }
+  metas[index]->scalar_type = VX_TYPE_SIZE;
+  return VX_SUCCESS;
 }
 
 }  // namespace vg::openvx

@@ -97,6 +97,27 @@ inline bool u8_or_s16(vx_df_image format) noexcept { return format == VX_DF_IMAG
 vx_status enum_parameter(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name,
                          std::initializer_list<vx_enum> allowed, vx_enum& value) noexcept;
 
+/// An input scalar of @p type (named @p type_name in the log): @p known is true and its value is copied
+/// into @p value (@p size bytes) when it can be read at validation (a virtual scalar gets its value only
+/// while the graph runs).
+vx_status scalar_input_bytes(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_enum type,
+                             const char* type_name, void* value, std::size_t size, bool& known) noexcept;
+
+template <typename T>
+vx_status scalar_input(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_enum type,
+                       const char* type_name, T& value, bool& known) noexcept {
+  return scalar_input_bytes(node, parameters, index, name, type, type_name, &value, sizeof value, known);
+}
+
+/// The output array of keypoints at @p index (corner detectors): its items must be VX_TYPE_KEYPOINT (or
+/// open); its meta gets that type, and @p open_capacity when the application left the capacity open.
+vx_status keypoint_array_output(vx_node node, const vx_reference parameters[], vx_meta_format metas[], vx_uint32 index,
+                                const char* name, vx_size open_capacity) noexcept;
+
+/// An optional VX_TYPE_SIZE output scalar at @p index (num_corners): absent is fine, any other type refused.
+vx_status optional_size_output(vx_node node, const vx_reference parameters[], vx_meta_format metas[], vx_uint32 index,
+                               const char* name) noexcept;
+
 /// An overflow policy parameter (VX_CONVERT_POLICY_WRAP or _SATURATE), named "policy" in the log.
 inline vx_status policy_parameter(vx_node node, const vx_reference parameters[], vx_uint32 index, vx_enum& policy) noexcept {
   return enum_parameter(node, parameters, index, "policy", {VX_CONVERT_POLICY_WRAP, VX_CONVERT_POLICY_SATURATE}, policy);
