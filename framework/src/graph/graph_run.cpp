@@ -106,7 +106,7 @@ void GraphCore::exec_node(std::uint32_t node_index, std::uint64_t frame) noexcep
     n.running_token.store(frame + 1, std::memory_order_release);
     n.running_since.store(t0, std::memory_order_release);
     {
-      const detail::RunningCallMark running(running_call_of(n, n.running_process, "process", slot.sequence));
+      const detail::RunningCallMark running(running_call_of(n, n.running_process, "process", frame));
       status = call_process(n);
     }
     n.running_since.store(0, std::memory_order_release);
@@ -197,7 +197,7 @@ void GraphCore::complete_node(std::uint32_t node_index, std::uint64_t frame) noe
     n.running_token.store(frame + 1, std::memory_order_release);
     n.running_since.store(t0, std::memory_order_release);
     {
-      const detail::RunningCallMark running(running_call_of(n, n.running_complete, "complete", slot.sequence));
+      const detail::RunningCallMark running(running_call_of(n, n.running_complete, "complete", frame));
       status = call_complete(n);  // also for an abandoned frame: the started work must be collected
     }
     n.running_since.store(0, std::memory_order_release);
