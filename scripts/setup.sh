@@ -22,8 +22,9 @@ packages=(
   # Python bindings (framework/python): pybind11, the interpreter's headers, numpy, pytest, venv for
   # the `pip install .` test
   pybind11-dev python3-dev python3-numpy python3-pytest python3-venv python3-pip python3-setuptools python3-wheel
-  # the metrics endpoint's tests check its text with Prometheus's own linter (promtool check metrics)
-  prometheus
+  # the metrics endpoint's tests scrape it with curl and check its text with Prometheus's own linter
+  # (promtool check metrics)
+  curl prometheus
 )
 
 missing=()
