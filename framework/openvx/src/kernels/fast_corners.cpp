@@ -99,39 +99,6 @@ class Detector {
   std::ptrdiff_t offsets_[kCircle];
 };
 
-/// Where the corners go: the array emptied, then filled up to its capacity through a batch on the stack.
-class Keypoints {
- public:
-  explicit Keypoints(vx_array array) noexcept : array_(array) {
-    status_ = vxQueryArray(array_, VX_ARRAY_CAPACITY, &room_, sizeof room_);
-    if (status_ == VX_SUCCESS) status_ = vxTruncateArray(array_, 0);
-  }
-  void add(vx_uint32 x, vx_uint32 y, int strength) noexcept {
-    ++found_;
-    if (room_ == 0 || status_ != VX_SUCCESS) return;
-    batch_[count_++] = vx_keypoint_t{static_cast<vx_int32>(x), static_cast<vx_int32>(y), static_cast<vx_float32>(strength), 0.0f, 0.0f, 1, 0.0f};
-    --room_;
-    if (count_ == kBatch || room_ == 0) flush();
-  }
-  vx_status finish() noexcept {
-    flush();
-    return status_;
-  }
-  vx_size found() const noexcept { return found_; }
-
- private:
-  void flush() noexcept {
-    if (count_ == 0 || status_ != VX_SUCCESS) return;
-    status_ = vxAddArrayItems(array_, count_, batch_, sizeof(vx_keypoint_t));
-    count_ = 0;
-  }
-  static constexpr vx_size kBatch = 64;
-  vx_array array_;
-  vx_status status_ = VX_SUCCESS;
-  vx_size room_ = 0, count_ = 0, found_ = 0;
-  vx_keypoint_t batch_[kBatch];
-};
-
 inline bool threshold_allowed(vx_float32 t) noexcept { return t >= 0.0f && t < 256.0f; }  // false for NaN
 
 vx_status VX_CALLBACK fast_corners_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
@@ -150,20 +117,15 @@ vx_status VX_CALLBACK fast_corners_function(vx_node, const vx_reference* paramet
   const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
   if (in.status() != VX_SUCCESS) return in.status();
   const Detector detector(in, static_cast<int>(threshold));  // the fraction dropped
-  Keypoints corners(reinterpret_cast<vx_array>(parameters[3]));
+  KeypointWriter corners(reinterpret_cast<vx_array>(parameters[3]));
   for (vx_uint32 y = kRadius; y + kRadius < in.height(); ++y) {
     for (vx_uint32 x = kRadius; x + kRadius < in.width(); ++x) {
       const int s = detector.strength(x, y);
       if (s < 0 || (nonmax != vx_false_e && !detector.is_maximum(x, y, s))) continue;
-      corners.add(x, y, s);
+      corners.add(x, y, static_cast<vx_float32>(s));
     }
   }
-  vx_status status = corners.finish();
-  if (status == VX_SUCCESS && parameters[4] != nullptr) {
-    const vx_size found = corners.found();
-    status = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[4]), const_cast<vx_size*>(&found), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
-  }
-  return status;
+  return corners.finish(parameters[4]);
 }
 
 vx_status VX_CALLBACK fast_corners_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {

@@ -269,44 +269,11 @@ vx_size suppress(const vx_float32* score, vx_uint32 width, vx_uint32 height, Can
   return count;
 }
 
-/// Where the corners go: the array emptied, then filled up to its capacity through a batch on the stack.
-class CornerOutput {
- public:
-  explicit CornerOutput(vx_array array) noexcept : array_(array) {
-    status_ = vxQueryArray(array_, VX_ARRAY_CAPACITY, &room_, sizeof room_);
-    if (status_ == VX_SUCCESS) status_ = vxTruncateArray(array_, 0);
-  }
-  void add(vx_uint32 x, vx_uint32 y, vx_float32 strength) noexcept {
-    ++found_;
-    if (room_ == 0 || status_ != VX_SUCCESS) return;
-    batch_[count_++] = vx_keypoint_t{static_cast<vx_int32>(x), static_cast<vx_int32>(y), strength, 0.0f, 0.0f, 1, 0.0f};
-    --room_;
-    if (count_ == kBatch || room_ == 0) flush();
-  }
-  vx_status finish() noexcept {
-    flush();
-    return status_;
-  }
-  vx_size found() const noexcept { return found_; }
-
- private:
-  void flush() noexcept {
-    if (count_ == 0 || status_ != VX_SUCCESS) return;
-    status_ = vxAddArrayItems(array_, count_, batch_, sizeof(vx_keypoint_t));
-    count_ = 0;
-  }
-  static constexpr vx_size kBatch = 64;
-  vx_array array_;
-  vx_status status_ = VX_SUCCESS;
-  vx_size room_ = 0, count_ = 0, found_ = 0;
-  vx_keypoint_t batch_[kBatch];
-};
-
 /// Takes the candidates (sorted strongest first) that no stronger taken corner lies closer to than
 /// @p min_distance. Taken corners are kept in a grid of cells whose side s satisfies (s - 1) * sqrt(2) <
 /// min_distance, so a cell never holds two of them and a candidate checks only the cells around it.
 void take_corners(const Candidate* candidates, vx_size count, vx_uint32 width, vx_uint32 height, vx_float32 min_distance,
-                  vx_uint32* grid, CornerOutput& out) noexcept {
+                  vx_uint32* grid, KeypointWriter& out) noexcept {
   // Distinct pixels are at least 1 apart: a distance of 1 or less suppresses nothing.
   if (!(min_distance > 1.0f)) {
     for (vx_size i = 0; i < count; ++i) out.add(candidates[i].index % width, candidates[i].index / width, candidates[i].score);
@@ -380,14 +347,9 @@ vx_status VX_CALLBACK harris_corners_function(vx_node node, const vx_reference* 
   std::sort(candidates, candidates + count, [](const Candidate& a, const Candidate& b) {
     return a.score != b.score ? a.score > b.score : a.index < b.index;  // ties in raster order
   });
-  CornerOutput corners(reinterpret_cast<vx_array>(parameters[6]));
+  KeypointWriter corners(reinterpret_cast<vx_array>(parameters[6]));
   take_corners(candidates, count, width, height, s.min_distance, reinterpret_cast<vx_uint32*>(scratch + layout.score), corners);
-  vx_status status = corners.finish();
-  if (status == VX_SUCCESS && parameters[7] != nullptr) {
-    vx_size found = corners.found();
-    status = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[7]), &found, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
-  }
-  return status;
+  return corners.finish(parameters[7]);
 }
 
 vx_status VX_CALLBACK harris_corners_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
