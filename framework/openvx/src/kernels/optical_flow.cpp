@@ -411,21 +411,6 @@ vx_status VX_CALLBACK optical_flow_pyr_lk_function(vx_node node, const vx_refere
   return write_keypoints(output, old_points, scratch.states, count);
 }
 
-/// An input scalar of @p type; its value in @p value when it can be read now (@p known).
-template <typename T>
-vx_status scalar_parameter(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_enum type,
-                           const char* type_name, T& value, bool& known) noexcept {
-  if (!valid(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
-  const auto* scalar = as<_vx_scalar>(parameters[index]);
-  if (scalar->data_type != type) {
-    return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be %s", name, static_cast<unsigned>(scalar->data_type),
-                  type_name);
-  }
-  known = !scalar->is_virtual;
-  if (known) std::memcpy(&value, scalar->bytes.data(), sizeof value);
-  return VX_SUCCESS;
-}
-
 /// An input pyramid of U8 levels whose size is settled.
 vx_status u8_pyramid(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, const _vx_pyramid*& pyramid) noexcept {
   if (!valid(parameters[index], VX_TYPE_PYRAMID)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a pyramid", name);
@@ -481,24 +466,24 @@ vx_status VX_CALLBACK optical_flow_pyr_lk_validate(vx_node node, const vx_refere
   }
   bool known = false;
   vx_float32 epsilon = 0.0f;
-  if (const vx_status s = scalar_parameter(node, parameters, 6, "epsilon", VX_TYPE_FLOAT32, "VX_TYPE_FLOAT32", epsilon, known); s != VX_SUCCESS) {
+  if (const vx_status s = scalar_input(node, parameters, 6, "epsilon", VX_TYPE_FLOAT32, "VX_TYPE_FLOAT32", epsilon, known); s != VX_SUCCESS) {
     return s;
   }
   if (known && !(epsilon >= 0.0f)) {
     return refuse(node, VX_ERROR_INVALID_VALUE, "epsilon is %g, it must be 0 or more", static_cast<double>(epsilon));
   }
   vx_uint32 iterations = 0;
-  if (const vx_status s = scalar_parameter(node, parameters, 7, "num_iterations", VX_TYPE_UINT32, "VX_TYPE_UINT32", iterations, known);
+  if (const vx_status s = scalar_input(node, parameters, 7, "num_iterations", VX_TYPE_UINT32, "VX_TYPE_UINT32", iterations, known);
       s != VX_SUCCESS) {
     return s;
   }
   vx_bool use_estimate = vx_false_e;
-  if (const vx_status s = scalar_parameter(node, parameters, 8, "use_initial_estimate", VX_TYPE_BOOL, "VX_TYPE_BOOL", use_estimate, known);
+  if (const vx_status s = scalar_input(node, parameters, 8, "use_initial_estimate", VX_TYPE_BOOL, "VX_TYPE_BOOL", use_estimate, known);
       s != VX_SUCCESS) {
     return s;
   }
   vx_size window = 0;
-  if (const vx_status s = scalar_parameter(node, parameters, 9, "window_dimension", VX_TYPE_SIZE, "VX_TYPE_SIZE", window, known); s != VX_SUCCESS) {
+  if (const vx_status s = scalar_input(node, parameters, 9, "window_dimension", VX_TYPE_SIZE, "VX_TYPE_SIZE", window, known); s != VX_SUCCESS) {
     return s;
   }
   if (known && (window < kMinWindow || window > kOpticalFlowMaxWindowDimension)) {
