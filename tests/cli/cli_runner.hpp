@@ -16,9 +16,11 @@ struct CliResult {
   std::string output;   ///< stdout and stderr, interleaved
 };
 
-/// @brief Run `visiongraph ARGS` through the shell (ARGS is shell text).
-inline CliResult run_cli(const std::string& args) {
-  const std::string command = std::string(VG_CLI_PATH) + " " + args + " 2>&1";
+/// @brief Run `visiongraph ARGS` through the shell (ARGS is shell text), with @p environment (shell text such
+/// as "NAME=value OTHER=value", empty for none) set for the command.
+inline CliResult run_cli(const std::string& args, const std::string& environment = {}) {
+  const std::string command = (environment.empty() ? std::string() : "env " + environment + " ") + std::string(VG_CLI_PATH) +
+                              " " + args + " 2>&1";
   CliResult r;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return r;

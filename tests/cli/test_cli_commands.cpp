@@ -194,35 +194,20 @@ TEST(CliTest, DoctorReportsTargetsOpencvAndTheNpu) {
 // A board without the GStreamer plugin packages (an empty plugin registry here): doctor names every
 // missing element with its Debian package and what needs it, and a run says which package to install.
 TEST(CliTest, MissingGStreamerPluginsAreNamedWithTheirPackages) {
-  const std::string bare = "GST_PLUGIN_SYSTEM_PATH_1_0=/nonexistent GST_PLUGIN_PATH_1_0=/nonexistent "
-                           "GST_REGISTRY_1_0=" + (fs::temp_directory_path() / ("vg_bare_registry_" + std::to_string(::getpid()) + ".bin")).string() + " ";
-  const std::string cli = VG_CLI_PATH;
-  vg::test::CliResult doctor;
-  {
-    FILE* pipe = ::popen((bare + cli + " doctor 2>&1").c_str(), "r");
-    ASSERT_NE(pipe, nullptr);
-    char buf[4096];
-    std::size_t n = 0;
-    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) doctor.output.append(buf, n);
-    doctor.code = WEXITSTATUS(::pclose(pipe));
-  }
+  const std::string bare = "GST_PLUGIN_SYSTEM_PATH_1_0=/nonexistent GST_PLUGIN_PATH_1_0=/nonexistent GST_REGISTRY_1_0=" +
+                           (fs::temp_directory_path() / ("vg_bare_registry_" + std::to_string(::getpid()) + ".bin")).string();
+  const auto doctor = run_cli("doctor", bare);
   EXPECT_EQ(doctor.code, 0) << doctor.output;
   EXPECT_HAS(doctor.output, "missing uridecodebin (Debian package gstreamer1.0-plugins-base): needed for video files");
   EXPECT_HAS(doctor.output, "missing x264enc (Debian package gstreamer1.0-plugins-ugly)");
   EXPECT_HAS(doctor.output, "missing avdec_h264 (Debian package gstreamer1.0-libav)");
-  std::string run_output;
   const fs::path video = fs::temp_directory_path() / ("vg_bare_" + std::to_string(::getpid()) + ".avi");
   std::ofstream(video) << "not really a video";
-  FILE* pipe = ::popen((bare + cli + " run " + kFace + " --no-progress --input " + video.string() + " -o " +
-                        (fs::temp_directory_path() / ("vg_bare_out_" + std::to_string(::getpid()))).string() + " 2>&1")
-                           .c_str(),
-                       "r");
-  ASSERT_NE(pipe, nullptr);
-  char buf[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) run_output.append(buf, n);
-  EXPECT_EQ(WEXITSTATUS(::pclose(pipe)), 1) << run_output;
-  EXPECT_HAS(run_output, "no element \"uridecodebin\" (install the Debian package gstreamer1.0-plugins-base");
+  const auto run = run_cli("run " + kFace + " --no-progress --input " + video.string() + " -o " +
+                               (fs::temp_directory_path() / ("vg_bare_out_" + std::to_string(::getpid()))).string(),
+                           bare);
+  EXPECT_EQ(run.code, 1) << run.output;
+  EXPECT_HAS(run.output, "no element \"uridecodebin\" (install the Debian package gstreamer1.0-plugins-base");
   fs::remove(video);
 }
 
