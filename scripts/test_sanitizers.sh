@@ -4,6 +4,10 @@
 # accounting suite and the OpenVX API suites in each, then the NPU replica / async / verify-check suites.
 # Usage: scripts/test_sanitizers.sh [address|thread]...
 set -euo pipefail
+# -O1 -g1 (line tables) rather than RelWithDebInfo's -O2 -g: what the sanitizers' own docs advise for
+# usable reports, and GoogleTest files compile 2-5x faster with it (a test file took 49 s at -O2 -g
+# under ASan, 21 s at -O1 -g1), which keeps CI inside its time budget.
+san_flags=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1")
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"
 kinds=("$@")
@@ -16,7 +20,7 @@ for kind in "${kinds[@]}"; do
   esac
   build="$root/build-$kind"
   echo "== core tests under $flags =="
-  BUILD_TYPE=RelWithDebInfo BUILD_DIR="$build" "$root/scripts/build.sh" \
+  BUILD_TYPE=RelWithDebInfo BUILD_DIR="$build" "$root/scripts/build.sh" "${san_flags[@]}" \
     -DVG_SANITIZE="$flags" -DVG_ASSERTIONS=ON -DVG_BUILD_KERNELS=OFF -DVG_BUILD_NPU=OFF \
     -DVG_BUILD_APPS=OFF -DVG_BUILD_YAML=OFF -DVG_BUILD_BENCHMARKS=OFF -DVG_BUILD_IO=ON -DVG_BUILD_MQTT=OFF \
     -DVG_BUILD_SERVICE=OFF
@@ -32,7 +36,7 @@ for kind in "${kinds[@]}"; do
   # need the inference kernel, and only their targets are built.
   echo "== NPU replica, async and verify-check suites under $flags =="
   TARGETS="test_npu_replicas test_npu_async test_npu_verify_checks fake_rknnrt fake_rknnrt_old" \
-  BUILD_TYPE=RelWithDebInfo BUILD_DIR="$build-npu" "$root/scripts/build.sh" \
+  BUILD_TYPE=RelWithDebInfo BUILD_DIR="$build-npu" "$root/scripts/build.sh" "${san_flags[@]}" \
     -DVG_SANITIZE="$flags" -DVG_ASSERTIONS=ON -DVG_BUILD_KERNELS=ON -DVG_BUILD_NPU=ON \
     -DVG_BUILD_APPS=OFF -DVG_BUILD_YAML=OFF -DVG_BUILD_BENCHMARKS=OFF -DVG_BUILD_IO=ON -DVG_BUILD_MQTT=OFF \
     -DVG_BUILD_SERVICE=OFF -DVG_BUILD_OPENVX=OFF
