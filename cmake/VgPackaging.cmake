@@ -2,7 +2,8 @@
 # Release tree). One package per install component (cmake/VgInstall.cmake):
 #   libvisiongraph<major.minor>  runtime: the shared libraries, LICENSE, NOTICE
 #   libvisiongraph-dev           dev: headers, link names, CMake package, pkg-config files
-#   visiongraph                  cli: the visiongraph command
+#   visiongraph                  cli: the visiongraph command, sample graphs, docs, man pages
+#   python3-visiongraph          python3deb: the Python module (when VG_BUILD_PYTHON)
 # Depends on system libraries come from dpkg-shlibdeps; between our packages they are exact versions.
 if(NOT PROJECT_IS_TOP_LEVEL)
   return()
@@ -22,6 +23,10 @@ set(CPACK_COMPONENTS_ALL runtime dev cli)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENT_DEV_DEPENDS runtime)
 set(CPACK_COMPONENT_CLI_DEPENDS runtime)
+if(VG_BUILD_PYTHON)
+  list(APPEND CPACK_COMPONENTS_ALL python3deb)
+  set(CPACK_COMPONENT_PYTHON3DEB_DEPENDS runtime)
+endif()
 
 if(CMAKE_CROSSCOMPILING)
   # CPack asks dpkg for the architecture, which is the build machine's. (Not verified: dpkg-shlibdeps
@@ -66,6 +71,19 @@ set(CPACK_DEBIAN_CLI_PACKAGE_RECOMMENDS "gstreamer1.0-libav, gstreamer1.0-plugin
 set(CPACK_DEBIAN_CLI_DESCRIPTION "edge-vision graphs of kernels on CPU and NPU targets (command)
 The visiongraph command runs, verifies and inspects graph files (YAML), sends commands to running
 graphs, and its doctor subcommand reports the NPU, its runtime, the DMA heaps and the OpenCV build.")
+
+# python3-visiongraph: the module for Debian's python3 (the minor version it was built for: the extension's
+# file name carries it), numpy for the arrays it returns.
+set(CPACK_DEBIAN_PYTHON3DEB_PACKAGE_NAME python3-visiongraph)
+set(CPACK_DEBIAN_PYTHON3DEB_PACKAGE_SECTION python)
+if(VG_BUILD_PYTHON)
+  math(EXPR _vg_py_next "${Python3_VERSION_MINOR} + 1")
+  set(CPACK_DEBIAN_PYTHON3DEB_PACKAGE_DEPENDS
+      "python3 (>= ${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}~), python3 (<< ${Python3_VERSION_MAJOR}.${_vg_py_next}), python3-numpy")
+endif()
+set(CPACK_DEBIAN_PYTHON3DEB_DESCRIPTION "edge-vision graphs of kernels on CPU and NPU targets (Python module)
+The visiongraph module loads, verifies and runs graph files from Python, with frames and results as
+numpy arrays, and sends commands to their nodes (docs/python.md).")
 
 # dpkg-shlibdeps on the command must see our libraries, which sit in the runtime package's staging tree;
 # the path is only known when cpack runs (cpack -B moves it), hence the project config file.

@@ -25,6 +25,10 @@ packages=(
   # the metrics endpoint's tests scrape it with curl and check its text with Prometheus's own linter
   # (promtool check metrics)
   curl prometheus
+  # man pages from the --help texts (apps/cli), and man to check them
+  help2man man-db
+  # the clean-root package test (tests/install/check_clean_root.sh) makes a bare Debian 12 root with it
+  mmdebstrap
 )
 
 missing=()

@@ -66,7 +66,8 @@ if [ "${1:-}" = "--build-dir" ]; then
 else
   debs=("$@")
 fi
-[ ${#debs[@]} -eq 3 ] || fail "expected 3 packages (runtime, -dev, command), got ${#debs[@]}: ${debs[*]}"
+[ ${#debs[@]} -eq 3 ] || [ ${#debs[@]} -eq 4 ] ||
+  fail "expected 3 or 4 packages (runtime, -dev, command, and python3-visiongraph when built), got ${#debs[@]}: ${debs[*]}"
 names=()
 for deb in "${debs[@]}"; do
   [ -f "$deb" ] || fail "no such package file: $deb"
@@ -139,6 +140,29 @@ if [ -f "$assets/face_detection_back_256x256_barracuda.onnx" ]; then
 else
   log "SKIPPED visiongraph verify of the face graph: no model in $assets (run scripts/fetch_assets.sh)"
 fi
+# Man pages (from the --help texts), when the build had help2man.
+man_dir="$prefix/usr/share/man/man1"
+if [ -f "$man_dir/visiongraph.1.gz" ]; then
+  for page in visiongraph visiongraph-run visiongraph-verify visiongraph-dot visiongraph-kernels visiongraph-doctor visiongraph-ctl; do
+    [ -f "$man_dir/$page.1.gz" ] || fail "no man page $man_dir/$page.1.gz"
+  done
+  LC_ALL=C MANWIDTH=200 man -l "$man_dir/visiongraph-run.1.gz" 2>/dev/null | grep -q -- '--max-rss' || fail "visiongraph-run(1) does not render or lacks --max-rss"
+  log "man pages: ok ($(ls "$man_dir"/visiongraph*.1.gz | wc -l) pages)"
+else
+  log "no man pages in the package (built without help2man)"
+fi
+# The Python module, imported by Debian's interpreter from the installed files.
+for name in "${names[@]}"; do
+  [ "$name" = python3-visiongraph ] || continue
+  py_dir="$prefix/usr/lib/python3/dist-packages"
+  [ -d "$py_dir/visiongraph" ] || fail "python3-visiongraph has no $py_dir/visiongraph"
+  py_env=(env -u LD_LIBRARY_PATH -u PYTHONPATH)
+  [ "$mode" = extract ] && py_env+=(PYTHONPATH="$py_dir" LD_LIBRARY_PATH="$(dirname "$(grep -m1 libvisiongraph "$work/ldd.txt" | awk '{print $3}')")")
+  where="$("${py_env[@]}" timeout 60 /usr/bin/python3 -B -c 'import visiongraph; print(visiongraph.__file__); assert visiongraph.Context(modules=["vg.example"]).kernel_names()' 2>&1)" \
+    || fail "import visiongraph from python3-visiongraph: $where"
+  case "$where" in "$py_dir"/visiongraph/*) ;; *) fail "python3 imported visiongraph from $where, not from the package" ;; esac
+  log "python3-visiongraph: import ok ($where)"
+done
 if [ "$mode" = dpkg ]; then
   version="$(pkg-config --modversion visiongraph-detection)" || fail "pkg-config visiongraph-detection (libvisiongraph-dev)"
   log "pkg-config visiongraph-detection: $version"
