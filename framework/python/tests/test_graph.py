@@ -320,7 +320,9 @@ def test_reject_new_policy_refuses_with_a_status(ctx):
     g = vg.Graph(ctx, "slow")
     g.add_scalar("x")
     g.add_virtual("y", "scalar")
-    g.add_node("wait", "vg.example.wait", parameters={"in": "x", "out": "y"}, attributes={"micros": 200000})
+    # Frame 0 must still be running when frame 2 is offered, or frame 1 moves up and 2 fits: a second of
+    # work leaves room for a loaded machine (0.2 s did not always; stop("abandon") does not wait it out).
+    g.add_node("wait", "vg.example.wait", parameters={"in": "x", "out": "y"}, attributes={"micros": 1000000})
     g.add_graph_parameter("wait", "in", buffers=4, policy="reject_new", queue_capacity=1)
     g.set_pipeline_depth(1)
     g.verify()
