@@ -211,7 +211,7 @@ TEST_F(FaceDetectCliTest, RealtimeInputFasterThanTheGraphReportsDroppedFramesInO
 TEST_F(FaceDetectCliTest, DmabufMemoryForTheNpuTargetGivesTheSameFace) {
   const auto r = run_cli("run " + kFace + " --no-progress --dmabuf --input " + asset("messi5.jpg") + " -o " + out.string());
   ASSERT_EQ(r.code, 0) << r.output;
-  EXPECT_NE(r.output.find("npu0 memory: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("NPU memory (npu0): "), std::string::npos) << r.output;
   const auto lines = read_jsonl(out / "detections.jsonl");
   ASSERT_EQ(lines.size(), 1u);
   ASSERT_EQ(lines[0]["detections"].size(), 1u);
@@ -220,11 +220,11 @@ TEST_F(FaceDetectCliTest, DmabufMemoryForTheNpuTargetGivesTheSameFace) {
 }
 
 TEST_F(FaceDetectCliTest, HostMemoryIsTheDefaultWithoutAnNpuAndNoDmabufKeepsIt) {
-  // No rknpu device here: the default keeps host memory (nothing printed about npu0 memory).
+  // No rknpu device here: the default keeps host memory (nothing printed about NPU memory).
   for (const char* flag : {"", " --no-dmabuf"}) {
     const auto r = run_cli("run " + kFace + " --no-progress" + flag + " --input " + asset("messi5.jpg") + " -o " + out.string());
     ASSERT_EQ(r.code, 0) << r.output;
-    EXPECT_EQ(r.output.find("npu0 memory: "), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("NPU memory (npu0): "), std::string::npos) << r.output;
     EXPECT_EQ(read_jsonl(out / "detections.jsonl")[0]["detections"].size(), 1u);
     fs::remove_all(out);
   }

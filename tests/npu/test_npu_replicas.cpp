@@ -162,6 +162,73 @@ class NpuReplicaTest : public ::testing::Test {
 
 #if !defined(VG_NPU_REPLICAS_ZERO_ALLOC)
 
+TEST_F(NpuReplicaTest, DmaBufMemoryOnEveryNpuTargetSoRequireZeroCopyHoldsOnEveryReplica) {
+  // One allocator for npu0, npu1 and npu2: every replica binds its buffers without a copy.
+  EXPECT_EQ(npu_memory_->targets(), (std::vector<std::string>{"npu0", "npu1", "npu2"}));
+  for (const char* t : {"npu0", "npu1", "npu2"}) EXPECT_EQ(ctx_->target_allocator(t), &npu_memory_->allocator()) << t;
+  EXPECT_EQ(ctx_->target_allocator("cpu0"), nullptr);
+  graph_->set_attribute(node_, "require_zero_copy", true);
+  ASSERT_EQ(verify().size(), 3u);
+  ASSERT_EQ(graph_->start(), Status::ok);
+  const auto results = stream(9, [](const Result&) {});
+  ASSERT_EQ(results.size(), 9u);
+  for (const Result& r : results) EXPECT_TRUE(r.status == Status::ok && r.data_ok) << r.tag;
+  EXPECT_EQ(graph_->stop(), Status::ok);
+  for (const auto& n : graph_->stats().nodes) EXPECT_EQ(n.conversions, 0u) << n.name << ": a frame was copied";
+}
+
+TEST_F(NpuReplicaTest, RequireZeroCopyOnASingleNodeOnNpu2) {
+  graph_->set_targets(node_, {"npu2"});
+  graph_->set_attribute(node_, "require_zero_copy", true);
+  EXPECT_NO_THROW(graph_->verify());
+}
+
+TEST_F(NpuReplicaTest, RequireZeroCopyOnNpu2FailsWhenOnlyNpu0HasDmaBufMemory) {
+  // What the command did before: the allocator on npu0 only. The message names the cause.
+  graph_.reset();
+  npu_memory_.reset();
+  npu_memory_ = inference::install_npu_allocator(*ctx_, "npu0");
+  EXPECT_EQ(npu_memory_->targets(), std::vector<std::string>{"npu0"});
+  graph_ = std::make_unique<Graph>(*ctx_, "npu2_only");
+  const DataId in = graph_->add_data("in", DataMeta::tensor_of({1, 4, 4, 3}, ElementType::u8, TensorLayout::nhwc));
+  const NodeId node = graph_->add_node("detector", "vg.inference");
+  graph_->set_attribute(node, "model", model_);
+  graph_->set_attribute(node, "runtime_path", std::string(VG_FAKE_RKNNRT_PATH));
+  graph_->set_attribute(node, "require_zero_copy", true);
+  graph_->bind(node, "input", in);
+  graph_->bind(node, "out0", graph_->add_virtual("o0", DataKind::tensor));
+  graph_->bind(node, "out1", graph_->add_virtual("o1", DataKind::tensor));
+  graph_->set_targets(node, {"npu2"});
+  try {
+    graph_->verify();
+    FAIL() << "verify passed with host memory on npu2 and require_zero_copy";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("without a DMA-BUF fd"), std::string::npos) << e.what();
+  }
+}
+
+TEST(NpuAllocator, AContextWithoutAnNpuTargetIsRefusedNamingItsTargets) {
+  ContextConfig config = ContextConfig::defaults();
+  config.targets = {{"cpu0", "cpu", -1, 256}, {"cpu1", "cpu", -1, 256}};
+  Context ctx(config);
+  try {
+    (void)inference::install_npu_allocator(ctx);
+    FAIL() << "installed with no NPU target";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no NPU target"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cpu0, cpu1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(NpuAllocator, UninstalledFromEveryTargetWhenDestroyed) {
+  Context ctx(npu_targets());
+  {
+    auto memory = inference::install_npu_allocator(ctx);
+    EXPECT_EQ(ctx.target_allocator("npu1"), &memory->allocator());
+  }
+  for (const char* t : {"npu0", "npu1", "npu2"}) EXPECT_EQ(ctx.target_allocator(t), nullptr) << t;
+}
+
 TEST_F(NpuReplicaTest, ThreeContextsEachInitialisedOnItsOwnTargetThreadWithItsOwnCore) {
   const auto replicas = verify();
   EXPECT_EQ(graph_->num_replicas(node_), 3u);

@@ -369,8 +369,11 @@ yaml::BuildOptions build_options(const RunOptions& opt) {
   if (use_dmabuf) {
 #if VG_CLI_HAVE_INFERENCE && VG_CLI_HAVE_NPU
     build.prepare_context = [](Context& ctx) -> std::shared_ptr<void> {
-      std::shared_ptr<inference::NpuAllocatorInstallation> memory = inference::install_npu_allocator(ctx, "npu0");
-      std::cerr << "npu0 memory: " << memory->kind()
+      // Every NPU target (npu0, npu1, ... and the replicas on them) reads frames from DMA-BUF memory.
+      std::shared_ptr<inference::NpuAllocatorInstallation> memory = inference::install_npu_allocator(ctx);
+      std::string targets;
+      for (const std::string& t : memory->targets()) targets += (targets.empty() ? "" : ", ") + t;
+      std::cerr << "NPU memory (" << targets << "): " << memory->kind()
                 << (memory->reason().empty() ? std::string() : " (" + memory->reason() + ")") << '\n';
       return memory;
     };

@@ -183,6 +183,13 @@ std::vector<std::string> Context::target_names() const {
   return out;
 }
 
+std::vector<std::string> Context::target_names(std::string_view kind) const {
+  std::vector<std::string> out;
+  for (const auto& t : state_->targets)
+    if (t->kind() == kind) out.push_back(t->name());
+  return out;
+}
+
 namespace detail {
 void ContextState::acquire_module(const std::string& module) {
   std::lock_guard lock(mu);

@@ -86,6 +86,8 @@ class Context {
   detail::Target* find_target(std::string_view name) const noexcept;
   detail::Target& target(std::size_t index) const noexcept;
   std::vector<std::string> target_names() const;
+  /// The targets of one kind ("npu": npu0, npu1, ...), in the order the context started them.
+  std::vector<std::string> target_names(std::string_view kind) const;
 
   detail::ContextState& state() noexcept { return *state_; }
 

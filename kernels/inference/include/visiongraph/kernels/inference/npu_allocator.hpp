@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "visiongraph/memory/allocator.hpp"
 
@@ -19,7 +20,7 @@ namespace vg::inference {
 ///        the destructor uninstalls it.
 class NpuAllocatorInstallation {
  public:
-  NpuAllocatorInstallation(Context& context, std::string target, std::unique_ptr<Allocator> allocator,
+  NpuAllocatorInstallation(Context& context, std::vector<std::string> targets, std::unique_ptr<Allocator> allocator,
                            std::string kind, std::string reason) noexcept;
   ~NpuAllocatorInstallation();
   NpuAllocatorInstallation(const NpuAllocatorInstallation&) = delete;
@@ -28,24 +29,31 @@ class NpuAllocatorInstallation {
   Allocator& allocator() const noexcept { return *allocator_; }
   const std::string& kind() const noexcept { return kind_; }      ///< "rknpu", "dma_heap:system", "memfd"
   const std::string& reason() const noexcept { return reason_; }  ///< why better options were skipped
-  const std::string& target() const noexcept { return target_; }
+  /// The targets it is installed on (every NPU target, or the one named).
+  const std::vector<std::string>& targets() const noexcept { return targets_; }
 
  private:
   Context* context_;
-  std::string target_;
+  std::vector<std::string> targets_;
   std::unique_ptr<Allocator> allocator_;
   std::string kind_;
   std::string reason_;
 };
 
 /// @brief make_dmabuf_allocator() (rknpu GEM, else DMA heap, else memfd) installed with
-///        Context::set_target_allocator(@p target). Objects touched by nodes on that target are then
-///        fd-backed, so the rknn backend binds them zero-copy.
+///        Context::set_target_allocator() on every NPU target of the context (kind "npu": npu0, npu1,
+///        ...). Objects touched by nodes on those targets are then fd-backed, so the rknn backend binds
+///        them zero-copy on any core and any replica. One allocator serves them all: a DMA-BUF is not
+///        tied to a core, and a replica's buffers may be bound by any of its contexts.
+/// @throws vg::Error when the context has no NPU target.
 /// @code
 /// vg::Context ctx;
 /// auto npu_memory = vg::inference::install_npu_allocator(ctx);   // before building graphs
-/// std::cout << "npu0 memory: " << npu_memory->kind() << '\n';
+/// std::cout << "NPU memory: " << npu_memory->kind() << '\n';
 /// @endcode
-std::unique_ptr<NpuAllocatorInstallation> install_npu_allocator(Context& context, std::string_view target = "npu0");
+std::unique_ptr<NpuAllocatorInstallation> install_npu_allocator(Context& context);
+
+/// @brief The same on one named target only.
+std::unique_ptr<NpuAllocatorInstallation> install_npu_allocator(Context& context, std::string_view target);
 
 }  // namespace vg::inference
