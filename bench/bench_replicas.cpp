@@ -98,6 +98,7 @@ struct FaceShape {
     graph.set_attribute(detector, "model", model);
     if (!runtime.empty()) graph.set_attribute(detector, "runtime_path", runtime);
     if (async) graph.set_attribute(detector, "async", true);
+    graph.set_attribute(detector, "npu_cores", std::int64_t{3});  // one replica per RK3588 core, as on the board
     graph.bind(detector, "input", input);
     const vg::NodeId decode = graph.add_node("decode", "vg.detection.postprocess");
     for (int i = 0; i < 4; ++i) {

@@ -480,6 +480,7 @@ class NpuAsyncGraphTest : public ::testing::Test {
     node_ = graph_->add_node("detector", "vg.inference");
     graph_->set_attribute(node_, "model", model_);
     graph_->set_attribute(node_, "runtime_path", std::string(VG_FAKE_RKNNRT_PATH));
+    graph_->set_attribute(node_, "npu_cores", std::int64_t{3});  // as an RK3588 (no device tree here)
     graph_->set_attribute(node_, "async", true);
     graph_->bind(node_, "input", in_);
     out0_ = graph_->add_virtual("o0", DataKind::tensor);

@@ -22,6 +22,7 @@
 #include "fake_rknnrt/fake_control.hpp"
 #include "visiongraph/kernels/inference/module.hpp"
 #include "visiongraph/kernels/inference/npu_allocator.hpp"
+#include "visiongraph/npu/soc.hpp"
 #include "visiongraph/visiongraph.hpp"
 #if defined(VG_NPU_REPLICAS_ZERO_ALLOC)
 #include "alloc_counter.hpp"
@@ -61,6 +62,7 @@ class NpuReplicaTest : public ::testing::Test {
     node_ = graph_->add_node("detector", "vg.inference");
     graph_->set_attribute(node_, "model", model_);
     graph_->set_attribute(node_, "runtime_path", std::string(VG_FAKE_RKNNRT_PATH));
+    graph_->set_attribute(node_, "npu_cores", std::int64_t{3});  // as an RK3588 (this machine has no device tree)
     graph_->bind(node_, "input", in_);
     out0_ = graph_->add_virtual("o0", DataKind::tensor);
     out1_ = graph_->add_virtual("o1", DataKind::tensor);
@@ -161,6 +163,53 @@ class NpuReplicaTest : public ::testing::Test {
 };
 
 #if !defined(VG_NPU_REPLICAS_ZERO_ALLOC)
+
+TEST_F(NpuReplicaTest, TwoCoresTwoReplicasGetMasks1And2) {
+  graph_->set_attribute(node_, "npu_cores", std::int64_t{2});  // RK3576
+  graph_->set_targets(node_, {"npu0", "npu1"});
+  const auto replicas = verify();
+  ASSERT_EQ(replicas.size(), 2u);
+  EXPECT_EQ(fake_->context_value(replicas[0].ctx, "core_mask"), 1);
+  EXPECT_EQ(fake_->context_value(replicas[1].ctx, "core_mask"), 2);
+}
+
+TEST_F(NpuReplicaTest, MoreReplicasThanCoresIsAVerifyErrorNamingBoth) {
+  for (std::int64_t cores : {1, 2}) {
+    graph_->set_attribute(node_, "npu_cores", cores);
+    try {
+      graph_->verify();
+      FAIL() << "three replicas verified on " << cores << " cores";
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("node 'detector' runs as 3 replicas, but the NPU has " + std::to_string(cores) + " core"),
+                std::string::npos) << msg;
+      EXPECT_NE(msg.find("list at most " + std::to_string(cores) + " NPU target"), std::string::npos) << msg;
+    }
+    EXPECT_EQ(fake_->live_contexts(), 0);
+  }
+}
+
+TEST_F(NpuReplicaTest, UnknownCoreCountLeavesReplicasOnAutoInsteadOfGuessing) {
+  graph_->set_attribute(node_, "npu_cores", std::int64_t{0});  // detect: no device tree here
+  if (npu::detect_npu_soc().cores != 0) GTEST_SKIP() << "this machine names its SoC";
+  const auto replicas = verify();
+  ASSERT_EQ(replicas.size(), 3u);
+  for (const auto& r : replicas) EXPECT_EQ(fake_->context_value(r.ctx, "core_mask"), 0);
+}
+
+TEST_F(NpuReplicaTest, SetCoreMaskBeyondTheCoresIsRefusedBeforeTheRuntime) {
+  graph_->set_attribute(node_, "npu_cores", std::int64_t{2});
+  graph_->set_targets(node_, {"npu0", "npu1"});
+  const auto replicas = verify();
+  ASSERT_EQ(replicas.size(), 2u);
+  CommandReply reply;
+  EXPECT_EQ(graph_->send_command(node_, ControlCommand::make(inference::kCmdSetCoreMask, std::int64_t{4}), 1s, &reply),
+            Status::invalid_argument);
+  EXPECT_EQ(fake_->context_value(replicas[0].ctx, "core_mask"), 1) << "the runtime never saw mask 4";
+  EXPECT_EQ(graph_->send_command(node_, ControlCommand::make(inference::kCmdSetCoreMask, std::int64_t{3}), 1s, &reply),
+            Status::ok);
+  EXPECT_EQ(fake_->context_value(replicas[0].ctx, "core_mask"), 3);
+}
 
 TEST_F(NpuReplicaTest, DmaBufMemoryOnEveryNpuTargetSoRequireZeroCopyHoldsOnEveryReplica) {
   // One allocator for npu0, npu1 and npu2: every replica binds its buffers without a copy.

@@ -90,6 +90,12 @@ class VerifyChecksGraphTest : public ::testing::Test {
     }
     return "";
   }
+  /// verify_error(), then release a graph that verified, so the test can change an attribute and try again.
+  std::string verify_error_and_release() {
+    std::string error = verify_error();
+    if (error.empty()) graph_->release();
+    return error;
+  }
 
   std::unique_ptr<FakeRknnrt> fake_;
   std::unique_ptr<Context> ctx_;
@@ -156,17 +162,47 @@ TEST_F(VerifyChecksGraphTest, CoreAllVerifiesOnRuntime200) {
   EXPECT_EQ(verify_error(), "");
 }
 
-TEST_F(VerifyChecksGraphTest, MultiCoreMaskOnOldDriverIsVerifyErrorAndSingleCoreIsNot) {
+TEST_F(VerifyChecksGraphTest, Cores1And2OnRknpu090To095AreVerifyErrorsCore0AndOtherDriversAreNot) {
+  // Reported: rknpu 0.9.0-0.9.5 fails or hangs on cores 1 and 2 (single or multi-core masks); 0.8.x and
+  // >= 0.9.6 run all three.
   fake_->set_driver_version("0.9.2");
   build(kOneInput, 2);
-  graph_->set_attribute(node_, "core_mask", std::int64_t{7});
-  const std::string msg = verify_error();
-  EXPECT_TRUE(contains(msg, "'core_mask'")) << msg;
-  EXPECT_TRUE(contains(msg, "rknpu driver 0.9.2")) << msg;
-  EXPECT_TRUE(contains(msg, "rknpu driver >= 0.9.6")) << msg;
+  for (std::int64_t mask : {7, 2, 4, 3, 0xffff}) {
+    graph_->set_attribute(node_, "core_mask", mask);
+    if (mask == 0xffff) fake_->set_api_version("2.0.0 (fake)");
+    const std::string msg = verify_error_and_release();
+    EXPECT_TRUE(contains(msg, "'core_mask'")) << mask << ": " << msg;
+    EXPECT_TRUE(contains(msg, "rknpu driver 0.9.2")) << msg;
+    EXPECT_TRUE(contains(msg, "rknpu driver >= 0.9.6 or 0.8.x")) << msg;
+    EXPECT_TRUE(contains(msg, "rknn-toolkit2#294")) << msg;
+  }
+  for (std::int64_t mask : {0, 1}) {
+    graph_->set_attribute(node_, "core_mask", mask);
+    EXPECT_EQ(verify_error_and_release(), "") << "core_mask " << mask << " runs on core 0 or auto";
+  }
+  for (const char* driver : {"0.8.2", "0.9.6", "0.9.8"}) {
+    fake_->set_driver_version(driver);
+    graph_->set_attribute(node_, "core_mask", std::int64_t{7});
+    EXPECT_EQ(verify_error_and_release(), "") << "rknpu " << driver << " runs every core";
+  }
+}
 
-  graph_->set_attribute(node_, "core_mask", std::int64_t{2});
-  EXPECT_EQ(verify_error(), "") << "one core needs no particular driver";
+TEST_F(VerifyChecksGraphTest, CoreMaskBeyondTheSocsCoresIsVerifyErrorNamingTheCount) {
+  build(kOneInput, 2);
+  graph_->set_attribute(node_, "npu_cores", std::int64_t{2});  // an RK3576
+  graph_->set_attribute(node_, "core_mask", std::int64_t{4});
+  std::string msg = verify_error_and_release();
+  EXPECT_TRUE(contains(msg, "'det', 'core_mask': 4 selects a core the NPU does not have (2 cores")) << msg;
+  EXPECT_TRUE(contains(msg, "npu_cores attribute")) << msg;
+  graph_->set_attribute(node_, "core_mask", std::int64_t{3});
+  EXPECT_EQ(verify_error_and_release(), "");
+  graph_->set_attribute(node_, "npu_cores", std::int64_t{1});  // an RK3568 / RV1106
+  msg = verify_error_and_release();
+  EXPECT_TRUE(contains(msg, "3 selects a core the NPU does not have (1 core,")) << msg;
+  graph_->set_attribute(node_, "npu_cores", std::int64_t{4});
+  msg = verify_error_and_release();
+  EXPECT_TRUE(contains(msg, "'npu_cores'")) << msg;
+  EXPECT_TRUE(contains(msg, "1..3")) << msg;
 }
 
 TEST(VerifyChecksRuntime, RuntimeClaimingAVersionWithoutItsFunctionsIsRefused) {

@@ -17,6 +17,7 @@
 #include "visiongraph/memory/allocator.hpp"
 #if defined(VG_INFERENCE_HAVE_RKNN)
 #include "visiongraph/npu/drm_device.hpp"
+#include "visiongraph/npu/soc.hpp"
 #endif
 
 namespace vg::inference {
@@ -24,7 +25,31 @@ namespace {
 
 constexpr const char* kKernelName = "vg.inference";
 constexpr std::int64_t kMaxImportedBuffersLimit = 64;
-constexpr std::uint32_t kNpuCores = 3;  // RK3588: replicas 0, 1, 2 get core masks 1, 2, 4
+
+/// The NPU cores a node's core masks must stay within: the npu_cores attribute, else VG_NPU_CORES, else the
+/// device tree's SoC (npu/soc.hpp); 0 = unknown (not a Rockchip board). Also says where it came from.
+struct NpuCores {
+  unsigned count = 0;
+  std::string source;
+};
+
+template <class Ctx>
+NpuCores npu_cores_for(const Ctx& c) {
+  const std::int64_t attribute = c.integer("npu_cores");
+  if (attribute != 0) return {static_cast<unsigned>(attribute), "the npu_cores attribute"};
+#if defined(VG_INFERENCE_HAVE_RKNN)
+  const npu::NpuSoc soc = npu::detect_npu_soc();
+  return {soc.cores, soc.name.empty() ? soc.source : soc.name + ", " + soc.source};
+#else
+  return {0, "built without the NPU layer"};
+#endif
+}
+
+/// The core masks the rknpu driver accepts on @p cores cores: 0 (auto), 0xffff (all), or bits below cores.
+bool core_mask_fits(int mask, unsigned cores) noexcept {
+  if (mask == 0 || mask == 0xffff || cores == 0) return true;
+  return (static_cast<unsigned>(mask) & ~((1u << cores) - 1u)) == 0;
+}
 
 /// The input as the backend reads it: the tensor's first byte, and where that byte sits in the DMA-BUF
 /// (an imported layout may start the tensor past block.data).
@@ -108,6 +133,8 @@ BackendOptions options_from(const Ctx& c, const DataMeta& input, Fail&& fail) {
   if (o.warmup < 0 || o.warmup > 1000) fail("warmup", "must be 0..1000");
   if (o.timeout_ms < 0) fail("timeout_ms", "must be >= 0 (0 = runtime default)");
   if (o.core_mask < 0 || o.core_mask > 0xffff) fail("core_mask", "must be an rknn_core_mask value (0 = auto)");
+  if (const std::int64_t cores = c.integer("npu_cores"); cores < 0 || cores > 3)
+    fail("npu_cores", "must be 0 (detect) or 1..3");
   const TensorMeta& t = input.tensor;
   o.input.name = "input";
   o.input.dims.assign(t.dims.begin(), t.dims.begin() + t.rank);
@@ -267,11 +294,27 @@ class InferenceKernel {
       throw Error("node '" + std::string(ctx.node_name()) + "', 'async': async runs exist only on the rknn backend");
     }
     // A replicated node (Graph::set_targets, e.g. npu0..npu2) is one instance per target: with core_mask
-    // 0 (auto), replica r < 3 is pinned to NPU core r (RK3588 has cores 0, 1, 2), so the replicas run side
-    // by side instead of contending for whichever core the runtime picks; replicas 3+ stay on auto.
+    // 0 (auto), replica r is pinned to NPU core r, so the replicas run side by side instead of contending
+    // for whichever core the runtime picks. The SoC's core count bounds both (RK3588 3, RK3576 2, RK356x
+    // and RV1106 1): the driver refuses a mask beyond its cores, so that is a verify error here, naming it.
     const bool replicated = ctx.replica_count() > 1;
-    if (replicated && kind == "rknn" && opt.core_mask == 0 && ctx.replica_index() < kNpuCores) {
-      opt.core_mask = 1 << ctx.replica_index();
+    if (kind == "rknn") {
+      const NpuCores cores = npu_cores_for(ctx);
+      const std::string node = "node '" + std::string(ctx.node_name()) + "'";
+      if (replicated && cores.count > 0 && ctx.replica_count() > cores.count) {
+        throw Error(node + " runs as " + std::to_string(ctx.replica_count()) + " replicas, but the NPU has " +
+                    std::to_string(cores.count) + " core" + (cores.count == 1 ? "" : "s") + " (" + cores.source +
+                    "): list at most " + std::to_string(cores.count) + " NPU target" + (cores.count == 1 ? "" : "s") +
+                    " for it (one replica per core)");
+      }
+      if (!core_mask_fits(opt.core_mask, cores.count)) {
+        throw Error(node + ", 'core_mask': " + std::to_string(opt.core_mask) + " selects a core the NPU does not have (" +
+                    std::to_string(cores.count) + " core" + (cores.count == 1 ? "" : "s") + ", " + cores.source +
+                    "); the driver refuses it: use 0 (auto) or a mask below " + std::to_string(1u << cores.count));
+      }
+      // Unknown core count (not a board, no override): replicas stay on auto rather than guessing a SoC.
+      if (replicated && opt.core_mask == 0 && cores.count > 0) opt.core_mask = 1 << ctx.replica_index();
+      npu_cores_ = cores.count;
     }
     ModelInfo info;
     auto loaded = ctx.take_from_validate_as<LoadedModel>();
@@ -408,6 +451,13 @@ class InferenceKernel {
       case kCmdSetCoreMask: {
         std::int64_t mask = 0;
         if (!cmd.read(mask) || mask < 0 || mask > 0xffff) return Status::invalid_argument;
+        if (!core_mask_fits(static_cast<int>(mask), npu_cores_)) {
+          char msg[96];
+          std::snprintf(msg, sizeof(msg), "set_core_mask(%lld): the NPU has %u core%s", static_cast<long long>(mask),
+                        npu_cores_, npu_cores_ == 1 ? "" : "s");
+          ctx.set_error(msg);
+          return Status::invalid_argument;
+        }
         const Status s = backend_->set_core_mask(static_cast<int>(mask));
         if (s != Status::ok) {
           char msg[96];
@@ -433,6 +483,7 @@ class InferenceKernel {
  private:
   std::unique_ptr<InferenceBackend> backend_;
   std::size_t num_outputs_ = 0;
+  unsigned npu_cores_ = 0;  // 0 = unknown: set_core_mask is left to the runtime
   std::vector<const void*> bound_data_;
   std::size_t num_extra_ = 0;
   std::array<std::vector<const void*>, kMaxExtraInputs> extra_data_;  // per extra input: bound buffers' data
@@ -460,7 +511,10 @@ Module make_inference_module() {
       .attribute("warmup", 1, "runs at create, before the first frame")
       .attribute("core_mask", 0,
                  "rknn: NPU core mask (0 auto, 1/2/4 one core, 3 two, 7 three); 0 on a node replicated over "
-                 "several targets: replica r < 3 gets core r (mask 1 << r)")
+                 "several targets: replica r gets core r (mask 1 << r) when the core count is known")
+      .attribute("npu_cores", 0,
+                 "rknn: the SoC's NPU cores (1..3) for core masks and replicas; 0 = VG_NPU_CORES, else the device "
+                 "tree (RK3588 3, RK3576 2, RK356x/RK3562/RV1106 1), else unknown (replicas on core_mask auto)")
       .attribute("timeout_ms", 1000, "rknn: rknn_run timeout in milliseconds (0 = runtime default)")
       .attribute("require_zero_copy", false,
                  "rknn: a graph input buffer that cannot be bound zero-copy fails verify instead of being copied")

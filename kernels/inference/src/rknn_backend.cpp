@@ -132,11 +132,6 @@ struct ExtraInput {
 /// "graph parameter 'input'" / "'input2'" for model input @p index.
 std::string param_name(std::size_t index) { return index == 0 ? "input" : "input" + std::to_string(index); }
 
-int popcount(unsigned v) noexcept {
-  int n = 0;
-  for (; v != 0; v &= v - 1) ++n;
-  return n;
-}
 
 /// What rknn_init's model-related error codes usually mean, and what fixes them.
 const char* init_error_advice(int rc) noexcept {
@@ -485,12 +480,16 @@ void RknnBackend::Impl::check_versions() const {
     refuse("core_mask 0xffff (RKNN_NPU_CORE_ALL) exists from librknnrt 2.0.0 on",
            "librknnrt >= 2.0.0, or core_mask 7 (three cores) / 3 (two cores)");
   }
-  if (options.core_mask != rknn::kCoreAll && popcount(static_cast<unsigned>(options.core_mask)) > 1 && drv.valid &&
-      !drv.at_least(0, 9, 6)) {
+  // Users report that rknpu 0.9.0-0.9.5 runs a model on core 0 only: a mask with core 1 or 2 (alone or
+  // with others, or "all") fails to submit or hangs the NPU (rknpu2#121 on 0.9.2, rknn-toolkit2#294 on
+  // 0.9.2, #138 fixed by >= 0.9.6), while 0.8.x and >= 0.9.6 run every core (#294, #297 on 0.8.2).
+  const bool uses_core_1_or_2 = options.core_mask == rknn::kCoreAll || (options.core_mask & 0x6) != 0;
+  if (uses_core_1_or_2 && drv.valid && drv.at_least(0, 9, 0) && !drv.at_least(0, 9, 6)) {
     refuse("core_mask " + std::to_string(options.core_mask) +
-               " runs one model on several NPU cores, which is reported to work only with rknpu driver >= 0.9.6 "
-               "(older drivers fail to submit or fall back to one core)",
-           "rknpu driver >= 0.9.6 (the board's kernel), or core_mask 0 (auto) / 1 / 2 / 4");
+               " uses NPU core 1 or 2, which rknpu drivers 0.9.0 to 0.9.5 are reported to fail to submit to or "
+               "hang on (rknpu2#121, rknn-toolkit2#294 and #138)",
+           "rknpu driver >= 0.9.6 or 0.8.x (the board's kernel), or core_mask 0 (auto) / 1 (core 0), and one "
+           "replica");
   }
   // A runtime that claims a version must export what that version introduced: otherwise it is not the
   // library it says it is, and calls would go through the wrong entry points.
