@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds the core (framework, example kernels, core tests) and the live-input library twice more, under
-# ASan+UBSan and under TSan, with assert() live (no NDEBUG), and runs the core suites and the lease
-# accounting suite and the OpenVX API suites in each, then the NPU replica / async / verify-check suites.
+# Builds the core (framework, example kernels, core tests), the live-input library, the OpenVX library and
+# the NPU replica/async/verify-check suites once more under ASan+UBSan and once under TSan, with assert()
+# live (no NDEBUG), one tree per sanitizer, and runs those suites.
 # Usage: scripts/test_sanitizers.sh [address|thread]...
 set -euo pipefail
 # -O1 -g1 (line tables) rather than RelWithDebInfo's -O2 -g: what the sanitizers' own docs advise for
@@ -19,28 +19,29 @@ for kind in "${kinds[@]}"; do
     *) echo "unknown sanitizer '$kind' (address|thread)" >&2; exit 2 ;;
   esac
   build="$root/build-$kind"
-  echo "== core tests under $flags =="
-  BUILD_TYPE=RelWithDebInfo BUILD_DIR="$build" "$root/scripts/build.sh" "${san_flags[@]}" \
-    -DVG_SANITIZE="$flags" -DVG_ASSERTIONS=ON -DVG_BUILD_KERNELS=OFF -DVG_BUILD_NPU=OFF \
+  echo "== core, lease, OpenVX and NPU replica/async/verify-check suites under $flags =="
+  # One tree per sanitizer with the kernels and the NPU layer configured, but only the targets of the
+  # suites below built: the framework is compiled once for both sets (two trees compiled it twice).
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${san_flags[@]}" \
+    -DVG_SANITIZE="$flags" -DVG_ASSERTIONS=ON -DVG_BUILD_KERNELS=ON -DVG_BUILD_NPU=ON \
     -DVG_BUILD_APPS=OFF -DVG_BUILD_YAML=OFF -DVG_BUILD_BENCHMARKS=OFF -DVG_BUILD_IO=ON -DVG_BUILD_MQTT=OFF \
-    -DVG_BUILD_SERVICE=OFF
+    -DVG_BUILD_SERVICE=OFF >/dev/null
+  # The labelled suites' executables (a test whose name is not a target, e.g. a script, needs none), then
+  # the NPU suites with several threads of their own (replicas on three targets, asynchronous runs and their
+  # fence thread, recovery after a timeout) and the stand-in runtimes they load.
+  mapfile -t all_targets < <(cmake --build "$build" --target help | sed -n 's/^\.\.\. \([^ ]*\).*/\1/p')
+  targets=(test_npu_replicas test_npu_async test_npu_verify_checks fake_rknnrt fake_rknnrt_old)
+  while read -r name; do
+    for t in "${all_targets[@]}"; do [ "$t" = "$name" ] && targets+=("$name") && break; done
+  done < <(cd "$build" && ctest -N -L 'core|lease|openvx' | sed -n 's/^ *Test *#[0-9]*: //p')
+  cmake --build "$build" -j"${JOBS:-2}" --target "${targets[@]}"
   # The OpenVX fuzz test (test_openvx_fuzz) runs a minute under ASan+UBSan, its default few seconds under TSan.
   fuzz_seconds=5
   [ "$kind" = address ] && fuzz_seconds=60
   (cd "$build" && \
    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 VG_FUZZ_SECONDS="$fuzz_seconds" \
-   ctest -L 'core|lease|openvx' --output-on-failure --timeout 300 -j2)
-  # The NPU suites with several threads of their own (replicas on three targets, asynchronous runs and
-  # their fence thread, recovery after a timeout) against the stand-in runtime: a third tree, since they
-  # need the inference kernel, and only their targets are built.
-  echo "== NPU replica, async and verify-check suites under $flags =="
-  TARGETS="test_npu_replicas test_npu_async test_npu_verify_checks fake_rknnrt fake_rknnrt_old" \
-  BUILD_TYPE=RelWithDebInfo BUILD_DIR="$build-npu" "$root/scripts/build.sh" "${san_flags[@]}" \
-    -DVG_SANITIZE="$flags" -DVG_ASSERTIONS=ON -DVG_BUILD_KERNELS=ON -DVG_BUILD_NPU=ON \
-    -DVG_BUILD_APPS=OFF -DVG_BUILD_YAML=OFF -DVG_BUILD_BENCHMARKS=OFF -DVG_BUILD_IO=ON -DVG_BUILD_MQTT=OFF \
-    -DVG_BUILD_SERVICE=OFF -DVG_BUILD_OPENVX=OFF
-  (cd "$build-npu" && \
+   ctest -L 'core|lease|openvx' --output-on-failure --timeout 300 -j2 && \
    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
    ctest -R '^test_npu_(replicas|async|verify_checks)$' --output-on-failure --timeout 300 -j2)
