@@ -311,6 +311,15 @@ TEST(CliTest, RunWritesAnyOutputGraphParameterPerFrame) {
   EXPECT_EQ(fs::file_size(npy), 128u + 256u * 256u * 3u * 4u);
   EXPECT_HAS(r.output, "letterboxed (1 frames)");
 
+  // Without --write, an output the run does not read is refused before the first frame, naming it and the
+  // fix (the run used to stall with 0 frames and no message once its buffers were all taken).
+  fs::remove_all(dir / "out");
+  const auto unread = run_cli(common);
+  EXPECT_EQ(unread.code, 1) << unread.output;
+  EXPECT_HAS(unread.output, "graph parameter 'letterboxed' (node 'letterbox', 'output') is an output that 'visiongraph run' does not read");
+  EXPECT_HAS(unread.output, "add --write letterboxed");
+  EXPECT_FALSE(fs::exists(dir / "out" / "detections.jsonl")) << "refused before any output was opened";
+
   // Names the graph cannot write are usage errors (exit status 2), with a suggestion for a typo.
   const auto unknown = run_cli(common + " --write scores");
   EXPECT_EQ(unknown.code, 2);

@@ -390,6 +390,14 @@ struct RunParams {
   std::vector<std::pair<std::string, GraphParamId>> written;  ///< --write NAME: files per frame
 };
 
+/// True when @p gp exposes an output of its node (the run must take its buffers back every frame).
+bool is_output_parameter(yaml::LoadedGraph& loaded, const yaml::GraphParameterDesc& gp) {
+  if (const KernelInfo* k = loaded.context().find_kernel(loaded.graph().node_kernel(loaded.node(gp.node))))
+    for (const auto& param : k->decl.params())
+      if (param.name == gp.param) return param.direction != Direction::input;
+  return false;
+}
+
 /// --write NAME: an output graph parameter other than the ones the run already writes.
 GraphParamId written_parameter(yaml::LoadedGraph& loaded, const yaml::GraphDesc& desc, const std::string& name) {
   if (name == "input" || name == "detections" || name == "annotated")
@@ -408,13 +416,9 @@ GraphParamId written_parameter(yaml::LoadedGraph& loaded, const yaml::GraphDesc&
   }
   // Only outputs: an input's buffers are the application's to fill.
   const yaml::GraphParameterDesc& gp = *desc.find_graph_parameter(name);
-  if (const KernelInfo* k = loaded.context().find_kernel(
-          loaded.graph().node_kernel(loaded.node(gp.node)))) {
-    for (const auto& param : k->decl.params())
-      if (param.name == gp.param && param.direction == Direction::input)
-        throw UsageError("--write " + name + ": '" + name + "' is an input of node '" + gp.node +
-                         "'; only outputs can be written");
-  }
+  if (!is_output_parameter(loaded, gp))
+    throw UsageError("--write " + name + ": '" + name + "' is an input of node '" + gp.node +
+                     "'; only outputs can be written");
   return id;
 }
 
@@ -422,6 +426,17 @@ RunParams check_params(yaml::LoadedGraph& loaded, const yaml::GraphDesc& desc, c
   const Graph& graph = loaded.graph();
   RunParams p{loaded.graph_parameter("input"), loaded.graph_parameter("detections"), loaded.graph_parameter("annotated"), {}};
   for (const std::string& name : write) p.written.emplace_back(name, written_parameter(loaded, desc, name));
+  // An output nobody reads would keep every one of its buffers after the first frames, and the graph would
+  // wait for one for ever (0 frames, no message): refuse it before anything runs, naming it.
+  for (const yaml::GraphParameterDesc& gp : desc.graph_parameters) {
+    if (gp.name == "input" || gp.name == "detections" || gp.name == "annotated") continue;
+    if (std::find(write.begin(), write.end(), gp.name) != write.end() || !is_output_parameter(loaded, gp)) continue;
+    throw yaml::LoadError(gp.position, gp.name,
+                          "graph parameter '" + gp.name + "' (node '" + gp.node + "', '" + gp.param +
+                              "') is an output that 'visiongraph run' does not read, so the graph would stall once its "
+                              "buffers are all taken; add --write " + gp.name +
+                              " to write it per frame, or remove it from graph_parameters");
+  }
   const DataMeta& in = graph.meta(graph.data_of(p.input));
   if (in.kind != DataKind::image && in.kind != DataKind::tensor)
     throw yaml::LoadError(desc.find_graph_parameter("input")->position, "input",
