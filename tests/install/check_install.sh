@@ -95,6 +95,8 @@ if has cli; then
   env -u VG_ASSETS_DIR -u LD_LIBRARY_PATH "$cli" doctor | grep -qF "assets directory: $prefix/share/visiongraph/assets" \
     || fail "the installed command's default assets folder is not $prefix/share/visiongraph/assets"
   need "$prefix/share/visiongraph/graphs/face_detect.yaml"
+  need "$prefix/share/visiongraph/graphs/face_detect_rknn.yaml"
+  need "$prefix/share/visiongraph/graphs/yolov8_rknn.yaml"
   need "$prefix/share/doc/visiongraph/docs/cli.md"
   step "the installed command names no build path; default assets in $prefix/share/visiongraph/assets; sample graphs and docs installed"
   runpath="$(readelf -d "$cli" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')"
