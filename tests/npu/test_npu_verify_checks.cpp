@@ -187,12 +187,31 @@ TEST_F(VerifyChecksGraphTest, Cores1And2OnRknpu090To095AreVerifyErrorsCore0AndOt
   }
 }
 
+TEST_F(VerifyChecksGraphTest, SingleCoreNpuNeverCallsSetCoreMaskWhichItDoesNotSupport) {
+  fake_->set("npu_cores", 1);  // RK3568 / RV1106: the runtime refuses rknn_set_core_mask
+  build(kOneInput, 2);
+  graph_->set_attribute(node_, "npu_cores", std::int64_t{1});
+  for (std::int64_t mask : {0, 1}) {
+    fake_->reset_log();
+    graph_->set_attribute(node_, "core_mask", mask);
+    EXPECT_EQ(verify_error_and_release(), "") << "core_mask " << mask;
+    for (const std::string& line : fake_->log()) EXPECT_EQ(line.find("rknn_set_core_mask"), std::string::npos) << line;
+  }
+  // Without the node knowing the core count the call reaches the runtime, which refuses it by name.
+  graph_->set_attribute(node_, "npu_cores", std::int64_t{0});
+  graph_->set_attribute(node_, "core_mask", std::int64_t{1});
+  const std::string msg = verify_error_and_release();
+  EXPECT_TRUE(contains(msg, "rknn_set_core_mask(1)")) << msg;
+  fake_->set("npu_cores", 3);
+}
+
 TEST_F(VerifyChecksGraphTest, CoreMaskBeyondTheSocsCoresIsVerifyErrorNamingTheCount) {
   build(kOneInput, 2);
   graph_->set_attribute(node_, "npu_cores", std::int64_t{2});  // an RK3576
   graph_->set_attribute(node_, "core_mask", std::int64_t{4});
   std::string msg = verify_error_and_release();
-  EXPECT_TRUE(contains(msg, "'det', 'core_mask': 4 selects a core the NPU does not have (2 cores")) << msg;
+  EXPECT_TRUE(contains(msg, "'det'")) << msg;
+  EXPECT_TRUE(contains(msg, "'core_mask': 4 selects a core the NPU does not have (2 cores")) << msg;
   EXPECT_TRUE(contains(msg, "npu_cores attribute")) << msg;
   graph_->set_attribute(node_, "core_mask", std::int64_t{3});
   EXPECT_EQ(verify_error_and_release(), "");

@@ -51,6 +51,19 @@ bool core_mask_fits(int mask, unsigned cores) noexcept {
   return (static_cast<unsigned>(mask) & ~((1u << cores) - 1u)) == 0;
 }
 
+/// Checks opt.core_mask against the SoC's cores (@p fail reports it, naming the count and its source), and
+/// drops a mask of 1 on a one-core NPU: that is its only core, and the runtime supports rknn_set_core_mask
+/// on multi-core NPUs only.
+template <class Fail>
+void fit_core_mask(BackendOptions& opt, const NpuCores& cores, Fail&& fail) {
+  if (!core_mask_fits(opt.core_mask, cores.count)) {
+    fail("core_mask", std::to_string(opt.core_mask) + " selects a core the NPU does not have (" +
+                          std::to_string(cores.count) + " core" + (cores.count == 1 ? "" : "s") + ", " + cores.source +
+                          "); the driver refuses it: use 0 (auto) or a mask below " + std::to_string(1u << cores.count));
+  }
+  if (cores.count == 1 && opt.core_mask == 1) opt.core_mask = 0;
+}
+
 /// The input as the backend reads it: the tensor's first byte, and where that byte sits in the DMA-BUF
 /// (an imported layout may start the tensor past block.data).
 MemoryBlock tensor_block(const TensorView& t) noexcept {
@@ -194,7 +207,8 @@ void validate(ValidateContext& v) {
     v.fail("backend", e.what());
   }
   // The same options create uses (warm-up included): the backend loaded here goes on to create.
-  const BackendOptions opt = options_from(v, in, [&](const char* what, const std::string& msg) { v.fail(what, msg); });
+  BackendOptions opt = options_from(v, in, [&](const char* what, const std::string& msg) { v.fail(what, msg); });
+  if (kind == "rknn") fit_core_mask(opt, npu_cores_for(v), [&](const char* what, const std::string& msg) { v.fail(what, msg); });
   if (opt.async && kind != "rknn") {
     v.fail("async", "async runs exist only on the rknn backend (the NPU runs while the target does other work); "
                     "backend " + kind + " runs each frame inside process: remove async: true, or use an .rknn model");
@@ -307,11 +321,9 @@ class InferenceKernel {
                     "): list at most " + std::to_string(cores.count) + " NPU target" + (cores.count == 1 ? "" : "s") +
                     " for it (one replica per core)");
       }
-      if (!core_mask_fits(opt.core_mask, cores.count)) {
-        throw Error(node + ", 'core_mask': " + std::to_string(opt.core_mask) + " selects a core the NPU does not have (" +
-                    std::to_string(cores.count) + " core" + (cores.count == 1 ? "" : "s") + ", " + cores.source +
-                    "); the driver refuses it: use 0 (auto) or a mask below " + std::to_string(1u << cores.count));
-      }
+      fit_core_mask(opt, cores, [&](const char* what, const std::string& msg) {
+        throw Error(node + ", '" + what + "': " + msg);
+      });
       // Unknown core count (not a board, no override): replicas stay on auto rather than guessing a SoC.
       if (replicated && opt.core_mask == 0 && cores.count > 0) opt.core_mask = 1 << ctx.replica_index();
       npu_cores_ = cores.count;
@@ -458,6 +470,7 @@ class InferenceKernel {
           ctx.set_error(msg);
           return Status::invalid_argument;
         }
+        if (npu_cores_ == 1 && mask <= 1) return Status::ok;  // the only core; the runtime has no call for it
         const Status s = backend_->set_core_mask(static_cast<int>(mask));
         if (s != Status::ok) {
           char msg[96];

@@ -167,6 +167,10 @@ long g_timeout_runs = 0;
 long g_fail_init = 0;
 long g_fail_waits = 0;  // next N non-blocking runs finish with -1
 long g_hang_runs = 0;   // next N non-blocking runs never finish (their fence never signals)
+// The SoC's NPU cores ("npu_cores", default 3 as an RK3588). As the vendor documents, rknn_set_core_mask is
+// only supported on a multi-core NPU: one core refuses every call; and the driver refuses a mask beyond
+// its cores (-EINVAL), which the call reports here.
+long g_npu_cores = 3;
 long g_in_flight = 0;   // non-blocking runs not yet retired, over all contexts
 std::atomic<int> g_live_mems{0};
 char g_version[128] = {0};
@@ -775,6 +779,12 @@ __attribute__((visibility("default"))) int rknn_set_core_mask(Context context, C
       core_mask != kCore01 && core_mask != kCore012 && core_mask != kCoreAll) {
     rc = kErrParamInvalid;
   }
+  const unsigned cores_mask = (1u << g_npu_cores) - 1u;
+  if (c != nullptr && rc == kSucc &&
+      (g_npu_cores == 1 || (core_mask != kCoreAuto && core_mask != kCoreAll &&
+                            (static_cast<unsigned>(core_mask) & ~cores_mask) != 0))) {
+    rc = kErrParamInvalid;
+  }
   if (rc == kSucc) c->core_mask = core_mask;
   log_call("rknn_set_core_mask mask=%d rc=%d", static_cast<int>(core_mask), rc);
   return rc;
@@ -1012,6 +1022,8 @@ __attribute__((visibility("default"))) int fake_rknn_set(const char* key, long v
     g_run_latency_us = value;
   } else if (std::strcmp(key, "run_jitter_us") == 0 && value >= 0) {
     g_run_jitter_us = value;
+  } else if (std::strcmp(key, "npu_cores") == 0 && value >= 1 && value <= 3) {
+    g_npu_cores = value;
   } else if (std::strcmp(key, "run_jitter_seed") == 0) {
     g_jitter_state = static_cast<unsigned long long>(value) * 0x9e3779b97f4a7c15ull + 1;
   } else {
