@@ -205,11 +205,17 @@ int cmd_doctor(const std::string& model) {
   for (const vg::io::GstElementCheck& e : vg::io::check_gstreamer_elements()) {
     if (e.present) {
       std::cout << ' ' << e.element;
-    } else {
+    } else if (!e.optional) {
       missing += "\n  missing " + e.element + " (Debian package " + e.package + "): needed for " + e.used_for;
     }
   }
   std::cout << (missing.empty() ? "; none missing" : missing) << '\n';
+  const std::string encoder = vg::io::h264_encoder_choice();
+  std::cout << "H.264 encoder (annotated video, --serve-rtsp): "
+            << (encoder.empty() ? std::string("none (install gstreamer1.0-plugins-ugly for x264enc)")
+                : encoder == "x264enc" ? std::string("x264enc (software; no hardware encoder element: mpph264enc, v4l2h264enc)")
+                                       : encoder + " (hardware)")
+            << '\n';
 #if VG_CLI_HAVE_NPU
   vg::npu::DoctorOptions options;
   options.model_path = model;
@@ -325,6 +331,10 @@ int main(int argc, char** argv) {
                       "Serve the annotated video live at rtsp://ADDRESS:PORT/annotated ([ADDRESS:]PORT; the "
                       "address defaults to 127.0.0.1, 0.0.0.0 serves every interface)")
       ->check(port_check);
+  run_cmd->add_option("--h264-encoder", run.h264_encoder,
+                      "H.264 encoder element of the annotated video and --serve-rtsp: auto (the SoC's hardware encoder, "
+                      "mpph264enc or v4l2h264enc, when present; else x264enc), or an element name")
+      ->default_str("auto");
   run_cmd->add_option("--metrics", run.metrics,
                       "Serve the run's figures (per node, fps, drops, latency, reconnects, memory) in the Prometheus "
                       "text format at http://ADDRESS:PORT/metrics ([ADDRESS:]PORT; the address defaults to 127.0.0.1)")

@@ -461,12 +461,14 @@ RunParams check_params(yaml::LoadedGraph& loaded, const yaml::GraphDesc& desc, c
 class RunOutputs {
  public:
   RunOutputs(const Graph& graph, const RunParams& params, const fs::path& dir, bool images, double fps,
-             std::vector<mqtt::MqttPublisher*> publishers = {}, bool to_stdout = false, std::string serve_rtsp = {})
+             std::vector<mqtt::MqttPublisher*> publishers = {}, bool to_stdout = false, std::string serve_rtsp = {},
+             std::string h264_encoder = "auto")
       : dir_(dir), annotated_(params.annotated.valid()), images_(images), fps_(fps > 0 ? fps : 25.0),
         serve_rtsp_(std::move(serve_rtsp)) {
+    video_options_.encoder.element = std::move(h264_encoder);
     if (annotated_ && !images_) {
       const ImageMeta& m = graph.meta(graph.data_of(params.annotated)).image;
-      io::VideoWriter::check((dir / "annotated.mp4").string(), m.width, m.height, fps_, m.format);
+      io::VideoWriter::check((dir / "annotated.mp4").string(), m.width, m.height, fps_, m.format, video_options_);
       if (!serve_rtsp_.empty()) start_rtsp(m);  // binds the port now: a port in use fails the start
     }
     if (::access(dir.c_str(), W_OK) != 0)
@@ -506,7 +508,8 @@ class RunOutputs {
     // H.264 in a fragmented MP4 through GStreamer: the frame is copied into the writer's fixed ring and
     // encoded on its own thread; memory stays flat and a crash leaves a playable file.
     if (!video_)
-      video_ = io::VideoWriter::open((dir_ / "annotated.mp4").string(), view.width(), view.height(), fps_, view.format());
+      video_ = io::VideoWriter::open((dir_ / "annotated.mp4").string(), view.width(), view.height(), fps_, view.format(),
+                                     video_options_);
     if (video_->write(view.plane(0), view.stride(0), pts_ns) == Status::io_error) throw std::runtime_error(video_->error());
     if (rtsp_) (void)rtsp_->push(view.plane(0), view.stride(0), pts_ns);  // never blocks; drops and viewers counted
   }
@@ -545,7 +548,7 @@ class RunOutputs {
     std::string s = jsonl_ ? " detections.jsonl" : "";
     s += " trace.json";
     // No frame completed, no video: say so rather than name a file that is not there.
-    if (annotated_) s += images_ ? ", one annotated PNG per input image (same name)" : video_ ? ", annotated.mp4" : " (no annotated.mp4: no frame completed)";
+    if (annotated_) s += images_ ? ", one annotated PNG per input image (same name)" : video_ ? ", annotated.mp4 (H.264 by " + video_->info().encoder + ")" : " (no annotated.mp4: no frame completed)";
     for (const auto& w : writers_) s += ", " + w->path().filename().string() + " (" + std::to_string(w->written()) + " frames)";
     if (video_ && video_->stats().dropped > 0)
       s += " (" + std::to_string(video_->stats().dropped) + " frames dropped: the encoder fell behind)";
@@ -564,6 +567,7 @@ class RunOutputs {
   // --serve-rtsp [ADDRESS:]PORT: the annotated video live over RTSP (127.0.0.1 unless an address is given).
   void start_rtsp(const ImageMeta& image) {
     io::RtspOutputOptions o;
+    o.encoder.element = video_options_.encoder.element;
     std::string port = serve_rtsp_;
     if (const auto colon = port.rfind(':'); colon != std::string::npos) {
       o.bind_address = port.substr(0, colon);
@@ -571,12 +575,14 @@ class RunOutputs {
     }
     o.port = static_cast<std::uint16_t>(std::stoul(port));
     rtsp_ = io::RtspOutput::start(image.width, image.height, fps_, image.format, o);
-    std::cerr << "visiongraph run: serving the annotated video at " << rtsp_->url() << std::endl;
+    std::cerr << "visiongraph run: serving the annotated video at " << rtsp_->url() << " (H.264 by "
+              << rtsp_->encoder() << ")" << std::endl;
   }
 
   std::unique_ptr<JsonLinesWriter> jsonl_;
   std::set<std::string> used_png_stems_, used_png_names_;  // image inputs (one reclaim thread writes them)
   std::unique_ptr<io::VideoWriter> video_;
+  io::VideoWriterOptions video_options_;  // the H.264 encoder element (--h264-encoder), else the defaults
   std::string serve_rtsp_;
   std::unique_ptr<io::RtspOutput> rtsp_;
   std::vector<std::unique_ptr<io::DataWriter>> writers_;
@@ -1117,7 +1123,8 @@ int run_graph(const RunOptions& opt) {
   if (graph.start() != Status::ok) throw std::runtime_error("cannot start the graph");
   resident_at_start.store(service::resident_memory_bytes());
   // Only now are the previous run's outputs replaced: a run that fails to start leaves them alone.
-  RunOutputs outputs(graph, params, out_dir, images, info.fps, publisher_ptrs, publish_stdout, opt.serve_rtsp);
+  RunOutputs outputs(graph, params, out_dir, images, info.fps, publisher_ptrs, publish_stdout, opt.serve_rtsp,
+                     opt.h264_encoder);
   ConnectionLog connection_log(*source, publisher_ptrs);
   StopWatchdog watchdog(graph, outputs, out_dir / "trace.json", opt, [&connection_log] { connection_log.poll(); });
   std::signal(SIGINT, on_stop_signal);

@@ -23,6 +23,7 @@ struct RunOptions {
   std::vector<std::string> publish;  ///< results out: mqtt(s)://HOST:PORT/TOPIC, or - (standard output)
   mqtt::MqttOptions mqtt;            ///< credentials, TLS, QoS for every MQTT endpoint
   std::string serve_rtsp;            ///< [ADDRESS:]PORT: serve the annotated video over RTSP; empty = no
+  std::string h264_encoder = "auto";  ///< annotated video and RTSP: auto (hardware when present, else x264enc) or an element
   std::string metrics;               ///< [ADDRESS:]PORT: Prometheus text at http://.../metrics; empty = no
   std::vector<std::string> write;    ///< output graph parameters written to files per frame (io::DataWriter)
   std::string assets;      ///< VG_ASSETS_DIR for ${VG_ASSETS_DIR} in the graph file

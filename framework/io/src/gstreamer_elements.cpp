@@ -4,6 +4,8 @@
 
 #include "gst_init.hpp"
 
+#include "h264_encoding.hpp"
+
 namespace vg::io {
 
 namespace {
@@ -12,6 +14,7 @@ struct Known {
   const char* element;
   const char* package;
   const char* used_for;
+  bool optional = false;
 };
 
 // What the sources (source.cpp), the video writer and the RTSP output build, and the decoders the
@@ -29,7 +32,11 @@ constexpr Known kKnown[] = {
     {"qtdemux", "gstreamer1.0-plugins-good", ".mp4 / .mov files"},
     {"avdec_h264", "gstreamer1.0-libav", "decoding H.264 (files, cameras, RTSP)"},
     {"avdec_mpeg4", "gstreamer1.0-libav", "decoding MPEG-4 part 2 (the sample video)"},
-    {"x264enc", "gstreamer1.0-plugins-ugly", "annotated.mp4 and --serve-rtsp (H.264 encoder)"},
+    {"x264enc", "gstreamer1.0-plugins-ugly", "annotated.mp4 and --serve-rtsp (H.264 encoder, software)"},
+    {"mpph264enc", "the Rockchip MPP GStreamer plugin (gstreamer-rockchip)",
+     "annotated.mp4 and --serve-rtsp on a Rockchip SoC (hardware H.264 encoder, preferred when present)", true},
+    {"v4l2h264enc", "gstreamer1.0-plugins-good (with a V4L2 encoder device)",
+     "annotated.mp4 and --serve-rtsp (hardware H.264 encoder, preferred when present)", true},
     {"h264parse", "gstreamer1.0-plugins-bad", "annotated.mp4"},
     {"mp4mux", "gstreamer1.0-plugins-good", "annotated.mp4"},
     {"videocrop", "gstreamer1.0-plugins-good", "annotated video of odd sizes"},
@@ -43,7 +50,7 @@ std::vector<GstElementCheck> check_gstreamer_elements() {
   std::vector<GstElementCheck> out;
   for (const Known& k : kKnown) {
     GstElementFactory* factory = gst_element_factory_find(k.element);
-    out.push_back({k.element, k.package, k.used_for, factory != nullptr});
+    out.push_back({k.element, k.package, k.used_for, factory != nullptr, k.optional});
     if (factory != nullptr) gst_object_unref(factory);
   }
   return out;
@@ -53,6 +60,15 @@ std::string_view gstreamer_package_of(std::string_view element) noexcept {
   for (const Known& k : kKnown)
     if (element == k.element) return k.package;
   return {};
+}
+
+std::string h264_encoder_choice() {
+  detail::ensure_gstreamer();
+  try {
+    return detail::choose_h264_encoder("auto", "H.264 encoder");
+  } catch (const std::exception&) {
+    return {};
+  }
 }
 
 std::string gstreamer_version() {

@@ -145,6 +145,56 @@ void configure_x264(GstElement* x264enc, const H264Options& options, double fps,
   }
 }
 
+std::string choose_h264_encoder(const std::string& requested, const std::string& what) {
+  auto exists = [](const char* name) {
+    GstElementFactory* factory = gst_element_factory_find(name);
+    if (factory == nullptr) return false;
+    gst_object_unref(factory);
+    return true;
+  };
+  if (requested != "auto") {
+    if (requested.empty() || !exists(requested.c_str()))
+      throw Error(what + ": the H.264 encoder element '" + requested +
+                  "' does not exist here (x264enc: gstreamer1.0-plugins-ugly; mpph264enc: the Rockchip MPP "
+                  "GStreamer plugin; v4l2h264enc: gstreamer1.0-plugins-good with a V4L2 encoder device; or auto)");
+    return requested;
+  }
+  for (const char* hardware : {"mpph264enc", "v4l2h264enc"})
+    if (exists(hardware)) return hardware;
+  if (!exists("x264enc"))
+    throw Error(what + ": no H.264 encoder: the GStreamer element 'x264enc' is missing (Debian package "
+                       "gstreamer1.0-plugins-ugly), and no hardware encoder element (mpph264enc, v4l2h264enc) exists");
+  return "x264enc";
+}
+
+void configure_h264_encoder(GstElement* encoder, const std::string& element, const H264Options& options, double fps,
+                            const std::string& what) {
+  if (element == "x264enc") {
+    configure_x264(encoder, options, fps, what);
+    return;
+  }
+  const double frames = std::round(fps * static_cast<double>(options.key_interval.count()) / 1000.0);
+  const int key_interval_frames = static_cast<int>(std::clamp(frames, 1.0, 1000.0));
+  GObjectClass* type = G_OBJECT_GET_CLASS(encoder);
+  auto has = [&](const char* property) { return g_object_class_find_property(type, property) != nullptr; };
+  // Set through text, so the property's own type (int, uint, enum) parses the value.
+  if (has("gop")) gst_util_set_object_arg(G_OBJECT(encoder), "gop", std::to_string(key_interval_frames).c_str());
+  if (options.bitrate_kbps > 0) {
+    if (has("rc-mode")) gst_util_set_object_arg(G_OBJECT(encoder), "rc-mode", "cbr");
+    if (has("bps"))
+      gst_util_set_object_arg(G_OBJECT(encoder), "bps", std::to_string(options.bitrate_kbps * 1000ull).c_str());
+  }
+  if (element == "v4l2h264enc" && has("extra-controls")) {
+    std::string controls = "controls,video_gop_size=" + std::to_string(key_interval_frames);
+    if (options.bitrate_kbps > 0) controls += ",video_bitrate=" + std::to_string(options.bitrate_kbps * 1000ull);
+    GstStructure* structure = gst_structure_from_string(controls.c_str(), nullptr);
+    if (structure != nullptr) {
+      g_object_set(encoder, "extra-controls", structure, nullptr);
+      gst_structure_free(structure);
+    }
+  }
+}
+
 std::string describe_gst_message(const std::string& what, GstMessage* message) {
   GError* error = nullptr;
   gchar* debug = nullptr;

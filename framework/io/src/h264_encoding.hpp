@@ -49,6 +49,18 @@ std::string encoder_input_caps(const GstVideoInfo& layout);
 /// output frame per input frame; no scene-cut key frames: one key frame per key_interval). Throws vg::Error naming @p what for an unknown speed preset.
 void configure_x264(GstElement* x264enc, const H264Options& options, double fps, const std::string& what);
 
+/// The encoder element for @p requested: "auto" is the first of mpph264enc (Rockchip MPP), v4l2h264enc
+/// (a V4L2 memory-to-memory encoder; GStreamer registers it only where such a device exists) and
+/// x264enc whose element exists; another name must exist. Throws vg::Error naming @p what, the element
+/// and its package when it does not.
+std::string choose_h264_encoder(const std::string& requested, const std::string& what);
+
+/// Applies @p options to @p encoder, made from @p element: configure_x264 for x264enc; for a hardware
+/// encoder the key-frame interval and the bit rate, set only through the properties it has (gop, bps
+/// and rc-mode on mpph264enc; extra-controls on v4l2h264enc).
+void configure_h264_encoder(GstElement* encoder, const std::string& element, const H264Options& options, double fps,
+                            const std::string& what);
+
 /// "<what>: <message> (<first useful line of the debug info>)" for an ERROR or WARNING message.
 std::string describe_gst_message(const std::string& what, GstMessage* message);
 

@@ -1,5 +1,5 @@
 // RtspOutput: gst-rtsp-server on its own GMainLoop thread, one shared media
-//   ( appsrc name=vgsrc ! videoconvert ! video/x-raw,format=I420 [! videocrop] ! x264enc name=vgenc
+//   ( appsrc name=vgsrc ! videoconvert ! video/x-raw,format=I420 [! videocrop] ! ENCODER name=vgenc
 //     ! rtph264pay name=pay0 config-interval=-1 )
 // created when the first viewer asks for it and unprepared when the last one leaves.
 //
@@ -74,6 +74,7 @@ struct RtspOutput::State {
   double fps = 0;
   std::int64_t frame_ns = 0;
   std::string url;
+  std::string encoder_name;  // the H.264 encoder element (detail::choose_h264_encoder), chosen by start()
   std::uint16_t port = 0;
 
   GMainContext* context = nullptr;
@@ -108,7 +109,7 @@ struct RtspOutput::State {
     auto* s = static_cast<State*>(self);
     GstElement* bin = gst_rtsp_media_get_element(media);
     GstElement* source = gst_bin_get_by_name_recurse_up(GST_BIN(bin), "vgsrc");
-    GstElement* x264 = gst_bin_get_by_name_recurse_up(GST_BIN(bin), "vgenc");
+    GstElement* encoder_element = gst_bin_get_by_name_recurse_up(GST_BIN(bin), "vgenc");
     GstCaps* caps = detail::raw_video_caps(s->layout);
     // Live, never blocking: the ring bounds what waits in appsrc, so its own limit is off.
     g_object_set(source, "caps", caps, "format", GST_FORMAT_TIME, "is-live", TRUE, "block", FALSE, "max-bytes",
@@ -119,7 +120,7 @@ struct RtspOutput::State {
       gst_object_unref(pad);
     }
     try {
-      detail::configure_x264(x264, s->options.encoder, s->fps, s->url);
+      detail::configure_h264_encoder(encoder_element, s->encoder_name, s->options.encoder, s->fps, s->url);
     } catch (...) {  // checked by start() already: cannot happen
     }
     if (GstObject* pipeline = gst_object_get_parent(GST_OBJECT(bin)); pipeline != nullptr) {
@@ -135,7 +136,7 @@ struct RtspOutput::State {
     s->forget_media_locked();  // a previous media still unpreparing: push() uses the new one
     s->media = GST_RTSP_MEDIA(g_object_ref(media));
     s->appsrc = source;
-    s->encoder = x264;
+    s->encoder = encoder_element;
     s->media_failed = false;
   }
 
@@ -254,7 +255,7 @@ struct RtspOutput::State {
     if (even_width != GST_VIDEO_INFO_WIDTH(&layout) || even_height != GST_VIDEO_INFO_HEIGHT(&layout))
       launch += "videocrop right=" + std::to_string(GST_VIDEO_INFO_WIDTH(&layout) - even_width) +
                 " bottom=" + std::to_string(GST_VIDEO_INFO_HEIGHT(&layout) - even_height) + " ! ";
-    launch += "x264enc name=vgenc ! rtph264pay name=pay0 pt=96 config-interval=-1 )";
+    launch += encoder_name + " name=vgenc ! rtph264pay name=pay0 pt=96 config-interval=-1 )";
     gst_rtsp_media_factory_set_launch(factory, launch.c_str());
     gst_rtsp_media_factory_set_shared(factory, TRUE);  // one pipeline, one encoder, for every viewer
     g_signal_connect(factory, "media-configure", G_CALLBACK(&State::on_media_configure), this);
@@ -337,7 +338,7 @@ std::unique_ptr<RtspOutput> RtspOutput::start(std::uint32_t width, std::uint32_t
     const char* package;
   };
   for (const Needed& needed : {Needed{"appsrc", "gstreamer1.0-plugins-base"}, Needed{"videoconvert", "gstreamer1.0-plugins-base"},
-                               Needed{"videocrop", "gstreamer1.0-plugins-good"}, Needed{"x264enc", "gstreamer1.0-plugins-ugly"},
+                               Needed{"videocrop", "gstreamer1.0-plugins-good"},
                                Needed{"rtph264pay", "gstreamer1.0-plugins-good"}}) {
     GstElementFactory* found = gst_element_factory_find(needed.factory);
     if (found == nullptr)
@@ -345,9 +346,11 @@ std::unique_ptr<RtspOutput> RtspOutput::start(std::uint32_t width, std::uint32_t
                   needed.package + ")");
     gst_object_unref(found);
   }
-  GstElement* probe = gst_element_factory_make("x264enc", nullptr);
+  s.encoder_name = detail::choose_h264_encoder(options.encoder.element, what);
+  GstElement* probe = gst_element_factory_make(s.encoder_name.c_str(), nullptr);
+  if (probe == nullptr) throw Error(what + ": cannot create the H.264 encoder '" + s.encoder_name + "'");
   try {
-    detail::configure_x264(probe, options.encoder, fps, what);
+    detail::configure_h264_encoder(probe, s.encoder_name, options.encoder, fps, what);
   } catch (...) {
     gst_object_unref(probe);
     throw;
@@ -442,6 +445,8 @@ Status RtspOutput::stop(std::chrono::milliseconds timeout) noexcept {
 }
 
 std::string RtspOutput::url() const { return state_->url; }
+
+std::string RtspOutput::encoder() const { return state_->encoder_name; }
 
 std::uint16_t RtspOutput::port() const noexcept { return state_->port; }
 

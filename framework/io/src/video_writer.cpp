@@ -1,4 +1,5 @@
-// VideoWriter: appsrc ! videoconvert ! video/x-raw,format=I420 [! videocrop] ! x264enc ! h264parse ! mux
+// VideoWriter: appsrc ! videoconvert ! video/x-raw,format=I420 [! videocrop] ! H.264 encoder (x264enc, or the
+// SoC's: detail::choose_h264_encoder) ! h264parse ! mux
 // ! filesink, built element by element (a path needs no quoting that way).
 //
 // Memory. write() copies into a block of a FrameRing sized at open (queue_frames blocks); the block
@@ -137,7 +138,8 @@ struct VideoWriter::State {
       crop = make_element(path, {"videocrop", "gstreamer1.0-plugins-good"});
       gst_bin_add(GST_BIN(pipeline), crop);
     }
-    GstElement* encoder = make_element(path, {"x264enc", "gstreamer1.0-plugins-ugly"});
+    info.encoder = detail::choose_h264_encoder(options.encoder.element, path);
+    GstElement* encoder = make_element(path, {info.encoder.c_str(), "gstreamer1.0-plugins-ugly"});
     gst_bin_add(GST_BIN(pipeline), encoder);
     GstElement* parser = make_element(path, {"h264parse", "gstreamer1.0-plugins-bad"});
     gst_bin_add(GST_BIN(pipeline), parser);
@@ -158,7 +160,7 @@ struct VideoWriter::State {
     if (crop != nullptr)
       g_object_set(crop, "right", static_cast<gint>(full_width - info.width), "bottom",
                    static_cast<gint>(full_height - info.height), nullptr);
-    detail::configure_x264(encoder, options.encoder, info.fps, path);
+    detail::configure_h264_encoder(encoder, info.encoder, options.encoder, info.fps, path);
     if (mp4 && options.fragment_duration.count() > 0)
       g_object_set(mux, "fragment-duration", static_cast<guint>(options.fragment_duration.count()), nullptr);
     if (!mp4)  // a cue (seek index entry) per key frame, but at most one per second
@@ -216,7 +218,7 @@ void VideoWriter::check(const std::string& path, std::uint32_t width, std::uint3
                 std::to_string(options.queue_frames));
   (void)detail::raw_video_layout(path, width, height, fps, format);
   const ElementSpec needed[] = {{"appsrc", "gstreamer1.0-plugins-base"},  {"videoconvert", "gstreamer1.0-plugins-base"},
-                                {"videocrop", "gstreamer1.0-plugins-good"}, {"x264enc", "gstreamer1.0-plugins-ugly"},
+                                {"videocrop", "gstreamer1.0-plugins-good"},
                                 {"h264parse", "gstreamer1.0-plugins-bad"},  {extension == ".mp4" ? "mp4mux" : "matroskamux", "gstreamer1.0-plugins-good"},
                                 {"filesink", "gstreamer1.0 (core)"}};
   for (const ElementSpec& spec : needed) {
@@ -226,9 +228,10 @@ void VideoWriter::check(const std::string& path, std::uint32_t width, std::uint3
                   ")");
     gst_object_unref(found);
   }
-  GstElement* probe = make_element(path, {"x264enc", "gstreamer1.0-plugins-ugly"});
+  const std::string encoder = detail::choose_h264_encoder(options.encoder.element, path);
+  GstElement* probe = make_element(path, {encoder.c_str(), "gstreamer1.0-plugins-ugly"});
   try {
-    detail::configure_x264(probe, options.encoder, fps, path);
+    detail::configure_h264_encoder(probe, encoder, options.encoder, fps, path);
   } catch (...) {
     gst_object_unref(probe);
     throw;

@@ -74,6 +74,7 @@ class RtspOutput {
   Status stop(std::chrono::milliseconds timeout = std::chrono::seconds(5)) noexcept;
 
   std::string url() const;              ///< rtsp://<bind_address>:<port><path>
+  std::string encoder() const;          ///< the H.264 encoder element: x264enc, mpph264enc, v4l2h264enc, ...
   std::uint16_t port() const noexcept;  ///< the port listened on (the chosen one when 0 was asked)
   std::uint32_t clients() const noexcept;
   RtspOutputStats stats() const noexcept;

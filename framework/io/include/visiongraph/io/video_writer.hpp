@@ -24,6 +24,11 @@ struct H264Options {
   std::uint32_t threads = 2;       ///< encoder threads (0 = one per core)
   std::uint32_t bitrate_kbps = 0;  ///< 0 = constant quality (`quality`); else constant bit rate
   std::uint32_t quality = 23;      ///< constant-quality quantizer, 0 (lossless) .. 51 (worst)
+  /// The encoder element: "auto" takes the SoC's hardware H.264 encoder when its GStreamer element exists
+  /// (mpph264enc: Rockchip MPP; v4l2h264enc: a V4L2 memory-to-memory encoder), else x264enc (software);
+  /// or the name of an element. The settings above are x264's; a hardware encoder gets the key-frame
+  /// interval and the bit rate, through whichever of its properties carry them.
+  std::string element = "auto";
 };
 
 /// @brief How to write a video file.
@@ -44,6 +49,7 @@ struct VideoWriterOptions {
 struct VideoWriterInfo {
   std::string path;
   std::string container;      ///< "mp4" or "mkv"
+  std::string encoder;        ///< the H.264 encoder element used: x264enc, mpph264enc, v4l2h264enc, ...
   std::uint32_t width = 0;    ///< as encoded: an odd width or height loses its last column or row
   std::uint32_t height = 0;   ///< (H.264 4:2:0 needs even sizes)
   double fps = 0;
