@@ -17,7 +17,10 @@ log() { echo "check_clean_root: $*"; }
 fail() { echo "check_clean_root: FAILED: $*" >&2; exit 1; }
 
 [ $# -ge 1 ] || fail "usage: $0 PKG.deb..."
-[ "$(id -u)" -eq 0 ] || fail "needs root (mmdebstrap --mode=root and chroot)"
+if [ "$(id -u)" -ne 0 ]; then  # mmdebstrap --mode=root and chroot need root: through sudo when it asks nothing
+  command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null || fail "needs root or password-less sudo (mmdebstrap --mode=root, chroot)"
+  exec sudo -n VG_ASSETS_DIR="${VG_ASSETS_DIR:-}" bash "$0" "$@"
+fi
 command -v mmdebstrap >/dev/null || fail "mmdebstrap is not installed (scripts/setup.sh installs it)"
 assets="${VG_ASSETS_DIR:-$root/.cache/assets}"
 for f in face_detection_back_256x256_barracuda.onnx messi5.jpg; do
