@@ -23,14 +23,19 @@ for kind in "${kinds[@]}"; do
   echo "== core, lease, OpenVX and NPU replica/async/verify-check suites under $flags =="
   # One tree per sanitizer with the kernels and the NPU layer configured, but only the targets of the
   # suites below built: the framework is compiled once for both sets (two trees compiled it twice).
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${san_flags[@]}" \
+  # Ninja, because the targets below are many: make builds the goals of one call one after another
+  # (CMake's top-level Makefile is .NOTPARALLEL), so their test files compiled on one core.
+  if [ -f "$build/CMakeCache.txt" ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$build/CMakeCache.txt"; then
+    rm -rf "$build"
+  fi
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${san_flags[@]}" \
     -DVG_SANITIZE="$flags" -DVG_ASSERTIONS=ON -DVG_BUILD_KERNELS=ON -DVG_BUILD_NPU=ON \
     -DVG_BUILD_APPS=OFF -DVG_BUILD_YAML=OFF -DVG_BUILD_BENCHMARKS=OFF -DVG_BUILD_IO=ON -DVG_BUILD_MQTT=OFF \
     -DVG_BUILD_SERVICE=OFF -DVG_OPENVX_KERNEL_TESTS="$kernel_tests" >/dev/null
   # The labelled suites' executables (a test whose name is not a target, e.g. a script, needs none), then
   # the NPU suites with several threads of their own (replicas on three targets, asynchronous runs and their
   # fence thread, recovery after a timeout) and the stand-in runtimes they load.
-  mapfile -t all_targets < <(cmake --build "$build" --target help | sed -n 's/^\.\.\. \([^ ]*\).*/\1/p')
+  mapfile -t all_targets < <(ninja -C "$build" -t targets all | sed -n 's/^\([A-Za-z0-9_.+-]*\): .*/\1/p')
   targets=(test_npu_replicas test_npu_async test_npu_verify_checks fake_rknnrt fake_rknnrt_old)
   while read -r name; do
     for t in "${all_targets[@]}"; do [ "$t" = "$name" ] && targets+=("$name") && break; done
