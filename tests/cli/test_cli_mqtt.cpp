@@ -125,6 +125,14 @@ TEST_F(MqttCliTest, CommandsOverMqttGetTheSocketsReplies) {
   ASSERT_TRUE(client.publish("vg/ctl", "decode no_such_command"));
   ASSERT_TRUE(client.wait_for_count(1, 5s));
   EXPECT_EQ(client.messages().front().payload.rfind("error", 0), 0u) << client.messages().front().payload;
+  // The live figures over the same channel: the JSON `ctl SOCK stats` returns.
+  client.clear();
+  ASSERT_TRUE(client.publish("vg/ctl", "id=8 stats"));
+  ASSERT_TRUE(client.wait_for_count(1, 5s));
+  const std::string stats = client.messages().front().payload;
+  EXPECT_EQ(stats.rfind("id=8 ok {", 0), 0u) << stats;
+  EXPECT_NE(stats.find("\"nodes\""), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"decode\""), std::string::npos) << stats;
   run.join();
 }
 
