@@ -114,7 +114,7 @@ TEST_F(MqttCliTest, CommandsOverMqttGetTheSocketsReplies) {
     EXPECT_EQ(r.code, 0) << r.output;
   });
   bool answered = false;
-  for (int i = 0; i < 50 && !answered; ++i) {  // until the run has subscribed
+  for (int i = 0; i < 100 && !answered; ++i) {  // until the run has subscribed (up to 30 s on a loaded machine)
     std::this_thread::sleep_for(100ms);
     ASSERT_TRUE(client.publish("vg/ctl", "id=7 decode set_score_threshold 0.95"));
     answered = client.wait_for_count(1, 200ms);
