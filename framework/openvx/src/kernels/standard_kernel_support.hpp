@@ -118,40 +118,63 @@ vx_status keypoint_array_output(vx_node node, const vx_reference parameters[], v
 vx_status optional_size_output(vx_node node, const vx_reference parameters[], vx_meta_format metas[], vx_uint32 index,
                                const char* name) noexcept;
 
-/// Where a corner detector's keypoints go: the array emptied, then filled up to its capacity through a batch
-/// on the stack (no allocation). finish() writes what is left and, when the optional num_corners scalar is
-/// given, every corner found (which can exceed what the array holds).
-class KeypointWriter {
+/// An output array filled up to its capacity through a batch on the stack (no allocation per frame): emptied
+/// when made, items added while has_room(), finish() writes what is left and returns the first failure. A null
+/// array (an optional output left out) takes nothing.
+template <typename Item>
+class BoundedArrayFill {
  public:
-  explicit KeypointWriter(vx_array array) noexcept : array_(array) {
+  explicit BoundedArrayFill(vx_array array) noexcept : array_(array) {
+    if (array_ == nullptr) return;
     status_ = vxQueryArray(array_, VX_ARRAY_CAPACITY, &room_, sizeof room_);
     if (status_ == VX_SUCCESS) status_ = vxTruncateArray(array_, 0);
   }
-  void add(vx_uint32 x, vx_uint32 y, vx_float32 strength) noexcept {
-    ++found_;
-    if (room_ == 0 || status_ != VX_SUCCESS) return;
-    batch_[count_++] = vx_keypoint_t{static_cast<vx_int32>(x), static_cast<vx_int32>(y), strength, 0.0f, 0.0f, 1, 0.0f};
+  bool has_room() const noexcept { return array_ != nullptr && status_ == VX_SUCCESS && room_ > 0; }
+  /// Only while has_room().
+  void add(const Item& item) noexcept {
+    batch_[count_++] = item;
     --room_;
     if (count_ == kBatch || room_ == 0) flush();
   }
-  vx_status finish(vx_reference num_corners) noexcept {
+  vx_status finish() noexcept {
     flush();
-    if (status_ != VX_SUCCESS || num_corners == nullptr) return status_;
-    vx_size found = found_;
-    return vxCopyScalar(reinterpret_cast<vx_scalar>(num_corners), &found, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+    return status_;
   }
 
  private:
   void flush() noexcept {
     if (count_ == 0 || status_ != VX_SUCCESS) return;
-    status_ = vxAddArrayItems(array_, count_, batch_, sizeof(vx_keypoint_t));
+    status_ = vxAddArrayItems(array_, count_, batch_, sizeof(Item));
     count_ = 0;
   }
   static constexpr vx_size kBatch = 64;
   vx_array array_;
   vx_status status_ = VX_SUCCESS;
-  vx_size room_ = 0, count_ = 0, found_ = 0;
-  vx_keypoint_t batch_[kBatch];
+  vx_size room_ = 0, count_ = 0;
+  Item batch_[kBatch];
+};
+
+/// Where a corner detector's keypoints go: the array filled up to its capacity (BoundedArrayFill); finish()
+/// also writes, when the optional num_corners scalar is given, every corner found (which can exceed what the
+/// array holds).
+class KeypointWriter {
+ public:
+  explicit KeypointWriter(vx_array array) noexcept : corners_(array) {}
+  void add(vx_uint32 x, vx_uint32 y, vx_float32 strength) noexcept {
+    ++found_;
+    if (corners_.has_room())
+      corners_.add(vx_keypoint_t{static_cast<vx_int32>(x), static_cast<vx_int32>(y), strength, 0.0f, 0.0f, 1, 0.0f});
+  }
+  vx_status finish(vx_reference num_corners) noexcept {
+    const vx_status status = corners_.finish();
+    if (status != VX_SUCCESS || num_corners == nullptr) return status;
+    vx_size found = found_;
+    return vxCopyScalar(reinterpret_cast<vx_scalar>(num_corners), &found, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+  }
+
+ private:
+  BoundedArrayFill<vx_keypoint_t> corners_;
+  vx_size found_ = 0;
 };
 
 /// An overflow policy parameter (VX_CONVERT_POLICY_WRAP or _SATURATE), named "policy" in the log.

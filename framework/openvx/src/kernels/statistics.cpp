@@ -309,40 +309,6 @@ vx_status VX_CALLBACK min_max_loc_validate(vx_node node, const vx_reference para
   return VX_SUCCESS;
 }
 
-/// Where an extremum's locations go: the array emptied, then filled in raster order up to its capacity
-/// through a small batch on the stack.
-class Locations {
- public:
-  explicit Locations(vx_reference array) noexcept : array_(reinterpret_cast<vx_array>(array)) {
-    if (array_ == nullptr) return;
-    status_ = vxQueryArray(array_, VX_ARRAY_CAPACITY, &room_, sizeof room_);
-    if (status_ == VX_SUCCESS) status_ = vxTruncateArray(array_, 0);
-  }
-  bool wants_more() const noexcept { return array_ != nullptr && status_ == VX_SUCCESS && room_ > 0; }
-  void add(vx_uint32 x, vx_uint32 y) noexcept {
-    batch_[count_++] = vx_coordinates2d_t{x, y};
-    --room_;
-    if (count_ == kBatch || room_ == 0) flush();
-  }
-  vx_status finish() noexcept {
-    flush();
-    return status_;
-  }
-
- private:
-  void flush() noexcept {
-    if (count_ == 0 || status_ != VX_SUCCESS) return;
-    status_ = vxAddArrayItems(array_, count_, batch_, sizeof(vx_coordinates2d_t));
-    count_ = 0;
-  }
-  static constexpr vx_size kBatch = 64;
-  vx_array array_;
-  vx_status status_ = VX_SUCCESS;
-  vx_size room_ = 0;
-  vx_size count_ = 0;
-  vx_coordinates2d_t batch_[kBatch];
-};
-
 template <typename T>
 vx_status min_max_loc(const MappedImage& in, const vx_reference* parameters) noexcept {
   const std::ptrdiff_t step = in.stride_x();
@@ -365,13 +331,15 @@ vx_status min_max_loc(const MappedImage& in, const vx_reference* parameters) noe
       high_count += v == highest ? 1u : 0u;
     }
   }
-  Locations low_locations(parameters[3]), high_locations(parameters[4]);
-  for (vx_uint32 y = 0; y < height && (low_locations.wants_more() || high_locations.wants_more()); ++y) {
+  // The extrema's locations in raster order, up to each array's capacity.
+  BoundedArrayFill<vx_coordinates2d_t> low_locations(reinterpret_cast<vx_array>(parameters[3]));
+  BoundedArrayFill<vx_coordinates2d_t> high_locations(reinterpret_cast<vx_array>(parameters[4]));
+  for (vx_uint32 y = 0; y < height && (low_locations.has_room() || high_locations.has_room()); ++y) {
     const vx_uint8* row = in.row(y);
     for (vx_uint32 x = 0; x < width; ++x) {
       const T v = load<T>(row + x * step);
-      if (v == lowest && low_locations.wants_more()) low_locations.add(x, y);
-      if (v == highest && high_locations.wants_more()) high_locations.add(x, y);
+      if (v == lowest && low_locations.has_room()) low_locations.add(vx_coordinates2d_t{x, y});
+      if (v == highest && high_locations.has_room()) high_locations.add(vx_coordinates2d_t{x, y});
     }
   }
   vx_status s = low_locations.finish();
