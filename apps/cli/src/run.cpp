@@ -390,6 +390,9 @@ struct RunParams {
   std::vector<std::pair<std::string, GraphParamId>> written;  ///< --write NAME: files per frame
 };
 
+/// The graph parameters the run itself feeds or writes: the input, detections.jsonl, the annotated video.
+bool handled_by_run(const std::string& name) { return name == "input" || name == "detections" || name == "annotated"; }
+
 /// True when @p gp exposes an output of its node (the run must take its buffers back every frame).
 bool is_output_parameter(yaml::LoadedGraph& loaded, const yaml::GraphParameterDesc& gp) {
   if (const KernelInfo* k = loaded.context().find_kernel(loaded.graph().node_kernel(loaded.node(gp.node))))
@@ -400,7 +403,7 @@ bool is_output_parameter(yaml::LoadedGraph& loaded, const yaml::GraphParameterDe
 
 /// --write NAME: an output graph parameter other than the ones the run already writes.
 GraphParamId written_parameter(yaml::LoadedGraph& loaded, const yaml::GraphDesc& desc, const std::string& name) {
-  if (name == "input" || name == "detections" || name == "annotated")
+  if (handled_by_run(name))
     throw UsageError("--write " + name + ": '" + name + "' is already handled by the run (" +
                              (name == "input" ? "it is the input" : name == "detections" ? "detections.jsonl" : "the annotated video") + ")");
   const GraphParamId id = loaded.graph_parameter(name);
@@ -429,7 +432,7 @@ RunParams check_params(yaml::LoadedGraph& loaded, const yaml::GraphDesc& desc, c
   // An output nobody reads would keep every one of its buffers after the first frames, and the graph would
   // wait for one for ever (0 frames, no message): refuse it before anything runs, naming it.
   for (const yaml::GraphParameterDesc& gp : desc.graph_parameters) {
-    if (gp.name == "input" || gp.name == "detections" || gp.name == "annotated") continue;
+    if (handled_by_run(gp.name)) continue;
     if (std::find(write.begin(), write.end(), gp.name) != write.end() || !is_output_parameter(loaded, gp)) continue;
     throw yaml::LoadError(gp.position, gp.name,
                           "graph parameter '" + gp.name + "' (node '" + gp.node + "', '" + gp.param +
