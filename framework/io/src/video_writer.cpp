@@ -29,6 +29,7 @@
 #include "gst_init.hpp"
 #include "h264_encoding.hpp"
 #include "visiongraph/core/error.hpp"
+#include "visiongraph/io/gstreamer_elements.hpp"
 #include "visiongraph/io/video_writer.hpp"
 
 namespace vg::io {
@@ -45,6 +46,12 @@ struct ElementSpec {
 };
 
 // Creates the element or throws naming it and the package to install.
+/// The package of the chosen H.264 encoder for messages (x264enc's, or the hardware encoder's vendor plugin).
+std::string package_of_encoder(const std::string& element) {
+  const std::string_view known = gstreamer_package_of(element);
+  return known.empty() ? "the GStreamer plugin that provides " + element : std::string(known);
+}
+
 GstElement* make_element(const std::string& path, const ElementSpec& spec) {
   GstElement* element = gst_element_factory_make(spec.factory, nullptr);
   if (element == nullptr)
@@ -139,7 +146,8 @@ struct VideoWriter::State {
       gst_bin_add(GST_BIN(pipeline), crop);
     }
     info.encoder = detail::choose_h264_encoder(options.encoder.element, path);
-    GstElement* encoder = make_element(path, {info.encoder.c_str(), "gstreamer1.0-plugins-ugly"});
+    const std::string encoder_package = package_of_encoder(info.encoder);
+    GstElement* encoder = make_element(path, {info.encoder.c_str(), encoder_package.c_str()});
     gst_bin_add(GST_BIN(pipeline), encoder);
     GstElement* parser = make_element(path, {"h264parse", "gstreamer1.0-plugins-bad"});
     gst_bin_add(GST_BIN(pipeline), parser);
@@ -229,7 +237,8 @@ void VideoWriter::check(const std::string& path, std::uint32_t width, std::uint3
     gst_object_unref(found);
   }
   const std::string encoder = detail::choose_h264_encoder(options.encoder.element, path);
-  GstElement* probe = make_element(path, {encoder.c_str(), "gstreamer1.0-plugins-ugly"});
+  const std::string encoder_package = package_of_encoder(encoder);
+  GstElement* probe = make_element(path, {encoder.c_str(), encoder_package.c_str()});
   try {
     detail::configure_h264_encoder(probe, encoder, options.encoder, fps, path);
   } catch (...) {
