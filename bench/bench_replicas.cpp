@@ -10,6 +10,12 @@
 //                            times): each process submits a non-blocking run and returns, complete reads the
 //                            outputs when the run's fence is readable, so one target thread keeps R runs in
 //                            flight (fps_vs_1rep: against BM_ReplicasFakeNpu/1, the blocking single node)
+//   BM_ReplicaModelMemory/shared:S  three rknn backends of one model against the stand-in, whose rknn_init
+//                            loads 11 MiB of weights (resident, as device memory would be): S = 0 each
+//                            loads the model (rknn_init x3, the baseline); S = 1 one load and three
+//                            load_replica (rknn_dup_context, what replicated nodes do). Counters: the
+//                            stand-in's live weight bytes and the process's resident-set growth while
+//                            the backends exist, in MiB
 //   BM_ReplicasOpencv/R/T    OpenCV DNN backend on the BlazeFace back 256x256 model; the npu targets are
 //                            ordinary CPU threads on a PC. T = -1: OpenCV's default thread pool (shared by
 //                            every replica); T = 0: cv::setNumThreads(0) (process-wide): OpenCV runs its
@@ -23,6 +29,7 @@
 #include <benchmark/benchmark.h>
 
 #include <time.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
@@ -39,6 +46,7 @@
 #include "visiongraph/kernels/detection/module.hpp"
 #include "visiongraph/kernels/inference/module.hpp"
 #include "visiongraph/kernels/inference/npu_allocator.hpp"
+#include "visiongraph/kernels/inference/rknn_backend.hpp"
 #include "visiongraph/visiongraph.hpp"
 #if defined(VG_BENCH_FAKE_RKNNRT)
 #include "fake_rknnrt/fake_control.hpp"
@@ -252,6 +260,42 @@ void BM_ReplicasFakeNpuAsync(benchmark::State& state) {
   state.counters["max_in_flight"] = static_cast<double>(fake.counter("max_in_flight"));
 }
 BENCHMARK(BM_ReplicasFakeNpuAsync)->Arg(1)->Arg(3)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// Resident set of this process in bytes (/proc/self/statm).
+double resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  long pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return static_cast<double>(resident) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+}
+
+void BM_ReplicaModelMemory(benchmark::State& state) {
+  constexpr int kReplicas = 3;
+  constexpr double kMiB = 1024.0 * 1024.0;
+  const bool shared = state.range(0) != 0;
+  vg::test::FakeRknnrt fake(VG_BENCH_FAKE_RKNNRT);
+  const std::string model = (std::filesystem::temp_directory_path() / "vg_bench_replica_weights.rknn").string();
+  // 11 MiB of weights: about an int8 YOLOv8s.
+  std::ofstream(model) << "fake-rknn\ninput 1 256 256 3\nweights 11534336\noutput 1 512 1\noutput 1 384 16\n";
+  vg::inference::BackendOptions options;
+  options.runtime_path = VG_BENCH_FAKE_RKNNRT;
+  double weights = 0, growth = 0;
+  for (auto _ : state) {
+    const double before = resident_bytes();
+    vg::inference::RknnBackend source;
+    std::vector<std::unique_ptr<vg::inference::RknnBackend>> replicas;  // destroyed before their source
+    if (shared) (void)source.load(model, options);
+    for (int r = 0; r < kReplicas; ++r) {
+      replicas.push_back(std::make_unique<vg::inference::RknnBackend>());
+      (void)(shared ? replicas.back()->load_replica(source, model, options) : replicas.back()->load(model, options));
+    }
+    weights = static_cast<double>(fake.counter("weight_bytes_live"));
+    growth = resident_bytes() - before;
+  }
+  state.counters["weight_MiB"] = weights / kMiB;
+  state.counters["rss_growth_MiB"] = growth / kMiB;
+}
+BENCHMARK(BM_ReplicaModelMemory)->Arg(0)->Arg(1)->ArgName("shared")->Unit(benchmark::kMillisecond);
 #endif
 
 /// OpenCV's parallel framework as its build information names it (e.g. "TBB (ver 2021.8 interface 12080)").

@@ -385,6 +385,28 @@ TEST_F(FaceDetectCliTest, RknnFormsOfTheFaceAndYoloGraphsTakeU8InputOnTheStandIn
   }
   fs::remove_all(dir);
 }
+
+// `doctor --board` with the face model's shape on the stand-in runtime, as on an RK3588 (VG_NPU_CORES=3):
+// a frame on each core passes; this machine has no rknpu driver and no DMA heap, so the report says so
+// and the command exits 1.
+TEST_F(FaceDetectCliTest, DoctorBoardRunsTheFaceModelOnEachNpuCoreAndReportsWhatIsMissing) {
+  const fs::path model = fs::temp_directory_path() / ("vg_cli_board_" + std::to_string(::getpid()) + ".rknn");
+  std::ofstream(model) << "fake-rknn\ninput 1 256 256 3\noutput 1 512 1\noutput 1 384 1\noutput 1 512 16\noutput 1 384 16\n";
+  const std::string env = "VG_NPU_CORES=3 VG_RKNNRT_PATH=" + std::string(VG_FAKE_RKNNRT_PATH);
+  const auto r = run_cli("doctor --board --model " + model.string(), env);
+  EXPECT_EQ(r.code, 1) << "a check failed: no NPU here\n" << r.output;
+  for (const char* line : {"board report (visiongraph doctor --board --model ", "\nkernel: Linux ",
+                           "\nFAIL  rknpu driver: no NPU", "\nPASS  SoC and NPU cores: unnamed SoC, 3 cores (VG_NPU_CORES)",
+                           "\nPASS  librknnrt: 1.6.0", "\nFAIL  DMA-BUF bound with rknn_create_mem_from_fd: 196608 bytes from memfd bound, but it is not a DMA-BUF",
+                           "\nPASS  frame on NPU core 0: ", "\nPASS  frame on NPU core 1: ", "\nPASS  frame on NPU core 2: ",
+                           "\nSKIP  RGA letterbox vs the CPU one: ", "checks failed"}) {
+    EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
+  }
+  const auto no_model = run_cli("doctor --board", env);
+  EXPECT_EQ(no_model.code, 1);
+  EXPECT_NE(no_model.output.find("SKIP  frames on the NPU cores: needs --model M.rknn"), std::string::npos) << no_model.output;
+  fs::remove(model);
+}
 #endif
 
 }  // namespace

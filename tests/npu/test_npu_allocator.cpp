@@ -3,8 +3,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
+#include "fake_rknnrt/fake_control.hpp"
 #include "visiongraph/npu/dma_heap_allocator.hpp"
 #include "visiongraph/npu/dmabuf_allocator.hpp"
 #include "visiongraph/npu/doctor.hpp"
@@ -111,7 +114,42 @@ TEST(NpuAllocatorTest, DoctorReadsVersionsFromStandInRuntime) {
   EXPECT_EQ(r.runtime_driver_version, "0.9.8");
   EXPECT_TRUE(r.runtime_has_mem_sync);
   EXPECT_EQ(r.runtime_destroy_symbol, "rknn_destroy_mem");
+  EXPECT_TRUE(r.runtime_has_dup_context);
+  EXPECT_TRUE(r.async_runs.empty()) << r.async_runs;
+  EXPECT_NE(format(r).find("rknn_dup_context yes: replicas load the weights once"), std::string::npos) << format(r);
+  {
+    vg::test::FakeRknnrt fake(VG_FAKE_RKNNRT_PATH);  // restores the version when it goes
+    fake.set_api_version("2.3.2 (fake runtime)");
+    const DoctorReport r232 = run_doctor(opt);
+    EXPECT_NE(r232.async_runs.find("refused on librknnrt 2.3.2 and later"), std::string::npos) << format(r232);
+    EXPECT_NE(format(r232).find("  async runs: no: refused"), std::string::npos) << format(r232);
+  }
   unlink(model);
+}
+
+TEST(NpuAllocatorTest, DoctorNamesTheSocAndItsNpuCores) {
+  if (std::getenv("VG_NPU_CORES") != nullptr) GTEST_SKIP() << "VG_NPU_CORES overrides the device tree";
+  const std::string compatible = ::testing::TempDir() + "vg_doctor_compatible";
+  {
+    FILE* f = fopen(compatible.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    const char entries[] = "radxa,rock-5b\0rockchip,rk3588\0";
+    fwrite(entries, 1, sizeof(entries) - 1, f);
+    fclose(f);
+  }
+  DoctorOptions opt;
+  opt.runtime_path = "/nonexistent/librknnrt.so";
+  opt.device_tree_compatible = compatible;
+  DoctorReport r = run_doctor(opt);
+  EXPECT_EQ(r.soc, "rk3588");
+  EXPECT_EQ(r.npu_cores, 3u);
+  EXPECT_NE(format(r).find("SoC: rk3588, 3 NPU cores ("), std::string::npos) << format(r);
+  EXPECT_NE(format(r).find("at most 3 replicas of an rknn node"), std::string::npos) << format(r);
+  opt.device_tree_compatible = ::testing::TempDir() + "no_such_compatible";
+  r = run_doctor(opt);
+  EXPECT_EQ(r.npu_cores, 0u);
+  EXPECT_NE(format(r).find("SoC: unknown ("), std::string::npos) << format(r);
+  unlink(compatible.c_str());
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 // allocator linked in).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/syscall.h>
@@ -15,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <set>
 #include <string>
@@ -111,9 +114,11 @@ class FakeAsyncContractTest : public ::testing::Test {
     ext.fence_fd = -1;
     return rt_->api().run(ctx_, &ext);
   }
-  int wait(int timeout_ms, rknn::RunExtend* out = nullptr) {
+  /// rknn_wait for the run whose fence rknn_run handed out as @p fence.
+  int wait(int fence, int timeout_ms, rknn::RunExtend* out = nullptr) {
     rknn::RunExtend ext{};
     ext.timeout_ms = timeout_ms;
+    ext.fence_fd = fence;
     const int rc = rt_->api().wait(ctx_, &ext);
     if (out != nullptr) *out = ext;
     return rc;
@@ -145,13 +150,14 @@ TEST_F(FakeAsyncContractTest, NonBlockingRunsReturnAtOnceAndWaitRetiresThemOldes
   }
   EXPECT_EQ(fences.size(), 3u) << "one fence per run";
   EXPECT_EQ(fake_->context_value(ctx_, "in_flight"), 3);
+  EXPECT_EQ(wait(e[1].fence_fd, 1000), rknn::kErrFail) << "the second run's fence does not name the oldest run";
   for (std::uint64_t f = 1; f <= 3; ++f) {
     rknn::RunExtend got{};
-    ASSERT_EQ(wait(1000, &got), rknn::kSucc);
+    ASSERT_EQ(wait(e[f - 1].fence_fd, 1000, &got), rknn::kSucc);
     EXPECT_EQ(got.frame_id, f) << "oldest first";
   }
   EXPECT_GE(ms_since(t0), 115) << "one context runs its runs one after another (3 x 40 ms)";
-  EXPECT_EQ(wait(10), rknn::kErrFail) << "nothing left to wait for";
+  EXPECT_EQ(wait(e[2].fence_fd, 10), rknn::kErrFail) << "nothing left to wait for";
   for (auto& ext : e) {
     EXPECT_TRUE(readable(ext.fence_fd, 0));
     ::close(ext.fence_fd);
@@ -168,16 +174,17 @@ TEST_F(FakeAsyncContractTest, NonBlockingRunsReturnAtOnceAndWaitRetiresThemOldes
     }
   }
   const auto waits = fake_->waits();
-  ASSERT_EQ(waits.size(), 4u);
-  EXPECT_TRUE(waits[0].blocked) << "called while the run was going on";
-  EXPECT_EQ(waits[0].frame_id, 1u);
-  EXPECT_EQ(waits[2].frame_id, 3u);
-  EXPECT_EQ(waits[3].rc, rknn::kErrFail);
+  ASSERT_EQ(waits.size(), 5u);
+  EXPECT_EQ(waits[0].rc, rknn::kErrFail);
+  EXPECT_TRUE(waits[1].blocked) << "called while the run was going on";
+  EXPECT_EQ(waits[1].frame_id, 1u);
+  EXPECT_EQ(waits[3].frame_id, 3u);
+  EXPECT_EQ(waits[4].rc, rknn::kErrFail);
   EXPECT_EQ(fake_->counter("nonblock_runs"), 3);
   EXPECT_EQ(fake_->counter("run"), 3);
   EXPECT_EQ(fake_->counter("fences"), 3);
   EXPECT_EQ(fake_->counter("fences_signalled"), 3);
-  EXPECT_EQ(fake_->counter("waits"), 4);
+  EXPECT_EQ(fake_->counter("waits"), 5);
   EXPECT_EQ(fake_->counter("max_in_flight"), 3);
   EXPECT_EQ(FakeRknnrt::count(fake_->log(), "rknn_run non_block=1 timeout_ms=1000 frame="), 3);
 }
@@ -206,7 +213,7 @@ TEST_F(FakeAsyncContractTest, FenceBecomesReadableExactlyWhenTheRunHasFinished) 
   EXPECT_LE(runs[0].done_us, seen_us);
   EXPECT_EQ(out1()[0], static_cast<std::int8_t>(40 + 2)) << "outputs written before the fence signals";
   // Readable fence: the wait returns at once with the run's status.
-  EXPECT_EQ(wait(1), rknn::kSucc);
+  EXPECT_EQ(wait(ext.fence_fd, 1), rknn::kSucc);
   ASSERT_EQ(fake_->waits().size(), 1u);
   EXPECT_FALSE(fake_->waits()[0].blocked) << "the run had finished when its fence became readable";
   EXPECT_TRUE(readable(ext.fence_fd, 0)) << "a signalled fence stays readable until closed";
@@ -220,7 +227,7 @@ TEST_F(FakeAsyncContractTest, WaitHonoursTimeoutOnARunThatNeverFinishes) {
   rknn::RunExtend ext{};
   ASSERT_EQ(submit(ext), rknn::kSucc);
   const auto t0 = std::chrono::steady_clock::now();
-  EXPECT_EQ(wait(30), rknn::kErrTimeout);
+  EXPECT_EQ(wait(ext.fence_fd, 30), rknn::kErrTimeout);
   EXPECT_GE(ms_since(t0), 29);
   EXPECT_LT(ms_since(t0), 2000);
   EXPECT_FALSE(readable(ext.fence_fd, 20)) << "a hung run's fence never signals";
@@ -244,15 +251,15 @@ TEST_F(FakeAsyncContractTest, TimedOutAndFailedRunsReportThroughWaitAndSignalThe
   rknn::RunExtend a{};
   ASSERT_EQ(submit(a, 10), rknn::kSucc) << "the submission itself succeeds";
   EXPECT_TRUE(readable(a.fence_fd, 1000));
-  EXPECT_EQ(wait(1000), rknn::kErrTimeout);
+  EXPECT_EQ(wait(a.fence_fd, 1000), rknn::kErrTimeout);
   fake_->set("fail_waits", 1);
   rknn::RunExtend b{};
   ASSERT_EQ(submit(b), rknn::kSucc);
   EXPECT_TRUE(readable(b.fence_fd, 1000));
-  EXPECT_EQ(wait(1000), rknn::kErrFail);
+  EXPECT_EQ(wait(b.fence_fd, 1000), rknn::kErrFail);
   rknn::RunExtend c{};
   ASSERT_EQ(submit(c), rknn::kSucc);
-  EXPECT_EQ(wait(1000), rknn::kSucc);
+  EXPECT_EQ(wait(c.fence_fd, 1000), rknn::kSucc);
   for (int fd : {a.fence_fd, b.fence_fd, c.fence_fd}) ::close(fd);
   EXPECT_EQ(fake_->counter("run"), 1) << "only the last run succeeded";
 }
@@ -264,13 +271,38 @@ TEST_F(FakeAsyncContractTest, WithoutFenceOutFlagWaitFailsAsReportedFor232) {
   rknn::RunExtend ext{};
   ASSERT_EQ(submit(ext), rknn::kSucc);
   EXPECT_EQ(ext.fence_fd, -1) << "no fence without RKNN_FLAG_FENCE_OUT_OUTSIDE";
-  EXPECT_EQ(wait(100), rknn::kErrFail);
+  EXPECT_EQ(wait(ext.fence_fd, 100), rknn::kErrFail);
   EXPECT_EQ(FakeRknnrt::count(fake_->log(), "rknn_wait rc=-1 fence fd = -1 is invalid"), 1);
   EXPECT_EQ(fake_->counter("wait_invalid_fence"), 1);
   // The run itself still finishes and retires itself.
   for (int i = 0; i < 200 && fake_->context_value(ctx_, "in_flight") != 0; ++i) std::this_thread::sleep_for(1ms);
   EXPECT_EQ(fake_->context_value(ctx_, "in_flight"), 0);
   EXPECT_EQ(out1()[0], static_cast<std::int8_t>(7 + 2));
+}
+
+TEST_F(FakeAsyncContractTest, WaitNeedsTheFenceItsRunHandedOut) {
+  init(rknn::flag::kFenceOutOutside);
+  fill_input(3);
+  rknn::RunExtend ext{};
+  ASSERT_EQ(submit(ext), rknn::kSucc);
+  ASSERT_GE(ext.fence_fd, 0);
+  EXPECT_EQ(wait(-1, 1000), rknn::kErrFail) << "rknn_wait waits on the fence it is given: -1 is none";
+  EXPECT_EQ(FakeRknnrt::count(fake_->log(), "rknn_wait rc=-1 fence fd = -1 is invalid"), 1);
+  EXPECT_EQ(fake_->context_value(ctx_, "in_flight"), 1) << "a refused wait retires nothing";
+  EXPECT_EQ(wait(ext.fence_fd, 1000), rknn::kSucc);
+  EXPECT_EQ(fake_->counter("wait_invalid_fence"), 1);
+  ::close(ext.fence_fd);
+}
+
+TEST_F(FakeAsyncContractTest, FenceOutContextsFailToRunOnLibrknnrt232) {
+  fake_->set_api_version("2.3.2 (fake runtime)");
+  init(rknn::flag::kFenceOutOutside);
+  fill_input(5);
+  rknn::RunExtend ext{};
+  EXPECT_EQ(submit(ext), rknn::kErrFail) << "rknn-toolkit2#577";
+  EXPECT_EQ(ext.fence_fd, -1);
+  EXPECT_EQ(FakeRknnrt::count(fake_->log(), "rknn_run rc=-1 RKNN_FLAG_FENCE_OUT_OUTSIDE context on 2.3.2"), 1);
+  EXPECT_EQ(rt_->api().run(ctx_, nullptr), rknn::kErrFail) << "blocking runs on that context too";
 }
 
 // ---- The rknn backend in async mode -----------------------------------------------------------------
@@ -356,6 +388,45 @@ TEST_F(RknnAsyncBackendTest, RunReturnsPendingWithAFenceAndFinishDeliversTheOutp
   EXPECT_EQ(FakeRknnrt::count(log, "rknn_wait frame="), 6);
   EXPECT_EQ(FakeRknnrt::count(log, "rknn_mem_sync mode=2"), 12) << "outputs synced from the device as when blocking";
   EXPECT_EQ(FakeRknnrt::count(log, "rknn_create_mem"), 0);
+}
+
+TEST_F(RknnAsyncBackendTest, FinishWaitsOnTheRunsOwnFenceAndLeavesNoFdOpen) {
+  inference::RknnBackend sut;
+  (void)sut.load(model_, options_);
+  sut.bind_inputs(blocks_);
+  const auto open_fds = [] {
+    return std::distance(std::filesystem::directory_iterator("/proc/self/fd"), std::filesystem::directory_iterator{});
+  };
+  const auto before = open_fds();
+  fake_->reset_log();
+  for (int f = 0; f < 20; ++f) {
+    ASSERT_EQ(sut.run(static_cast<std::size_t>(f % 3), ptrs_), Status::pending);
+    ASSERT_EQ(sut.finish(ptrs_), Status::ok) << sut.last_failure();
+  }
+  EXPECT_EQ(fake_->counter("wait_invalid_fence"), 0) << "every rknn_wait was given its run's fence";
+  EXPECT_EQ(FakeRknnrt::count(fake_->log(), "rknn_wait frame="), 20);
+  EXPECT_EQ(open_fds(), before) << "the 20 fences rknn_run handed out were closed";
+}
+
+TEST_F(RknnAsyncBackendTest, RefusedAtLoadOnLibrknnrt232WhereTheFenceFlagBreaksRuns) {
+  fake_->set_api_version("2.3.2 (fake runtime)");
+  inference::RknnBackend sut;
+  try {
+    (void)sut.load(model_, options_);
+    FAIL() << "async on 2.3.2 must be refused";
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("async runs"), std::string::npos) << what;
+    EXPECT_NE(what.find("rknn-toolkit2#577"), std::string::npos) << what;
+    EXPECT_NE(what.find("found librknnrt 2.3.2"), std::string::npos) << what;
+    EXPECT_NE(what.find("needed: async false"), std::string::npos) << what;
+  }
+  options_.async = false;
+  inference::RknnBackend blocking;
+  (void)blocking.load(model_, options_);
+  blocking.bind_inputs(blocks_);
+  EXPECT_EQ(blocking.run(1, ptrs_), Status::ok) << "blocking runs work on 2.3.2";
+  EXPECT_TRUE(outputs_match(1));
 }
 
 TEST_F(RknnAsyncBackendTest, OutputsAreBitIdenticalToTheBlockingPath) {

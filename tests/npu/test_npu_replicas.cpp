@@ -35,7 +35,9 @@ using namespace vg;
 using vg::test::FakeRknnrt;
 
 // 48 input bytes; out0 (4-D, native NC1HWC2 in the runtime) = in + 1, out1 (3-D) = in + 2.
-constexpr const char* kModelBody = "input 1 4 4 3\noutput 1 10 2 2\noutput 1 5 6\n";
+// "weights": 1 MiB of weight memory that rknn_init loads and rknn_dup_context shares.
+constexpr const char* kModelBody = "input 1 4 4 3\nweights 1048576\noutput 1 10 2 2\noutput 1 5 6\n";
+constexpr long kWeightBytes = 1048576;
 constexpr int kInputBytes = 48;
 constexpr int kOut1Elems = 30;
 
@@ -79,8 +81,8 @@ class NpuReplicaTest : public ::testing::Test {
     EXPECT_EQ(fake_->live_mems(), 0);
   }
 
-  /// Verifies and returns the replicas' contexts in replica order (the rknn_init calls made on target
-  /// threads, i.e. not validate's on this thread).
+  /// Verifies and returns the replicas' contexts in replica order (the contexts made on target threads,
+  /// by rknn_dup_context from validate's, i.e. not validate's own rknn_init on this thread).
   std::vector<FakeRknnrt::InitRead> verify() {
     graph_->verify();
     const long self = static_cast<long>(::syscall(SYS_gettid));
@@ -273,8 +275,8 @@ TEST(NpuAllocator, UninstalledFromEveryTargetWhenDestroyed) {
 TEST_F(NpuReplicaTest, ThreeContextsEachInitialisedOnItsOwnTargetThreadWithItsOwnCore) {
   const auto replicas = verify();
   EXPECT_EQ(graph_->num_replicas(node_), 3u);
-  ASSERT_EQ(replicas.size(), 3u) << "one rknn_init per replica, on its target thread";
-  EXPECT_EQ(fake_->live_contexts(), 3) << "validate's context is released, one per replica remains";
+  ASSERT_EQ(replicas.size(), 3u) << "one context per replica, made on its target thread";
+  EXPECT_EQ(fake_->live_contexts(), 4) << "one per replica, and validate's (never run) they were duplicated from";
   std::set<long> threads;
   std::set<unsigned long long> contexts;
   for (std::size_t r = 0; r < replicas.size(); ++r) {
@@ -428,17 +430,56 @@ TEST_F(NpuReplicaTest, SetCoreMaskReachesEveryReplicaOrOne) {
   EXPECT_EQ(reply.text(), "last_run_us=777 backend=rknn");
 }
 
+TEST_F(NpuReplicaTest, ThreeReplicasLoadTheWeightsOnceThroughRknnDupContext) {
+  fake_->reset_log();
+  const auto replicas = verify();
+  ASSERT_EQ(replicas.size(), 3u);
+  const auto log = fake_->log();
+  EXPECT_EQ(FakeRknnrt::count(log, "rknn_init size="), 1) << "the model is loaded once, by validate";
+  EXPECT_EQ(FakeRknnrt::count(log, "rknn_dup_context from="), 3) << "each replica duplicates that context";
+  EXPECT_EQ(fake_->counter("weight_loads"), 1);
+  EXPECT_EQ(fake_->counter("dups"), 3);
+  EXPECT_EQ(fake_->counter("weight_bytes_live"), kWeightBytes) << "one copy of the weights for four contexts";
+  for (const auto& r : replicas) {
+    int made = 0;
+    for (const auto& line : log) {
+      made += line.rfind("rknn_dup_context", 0) == 0 && line.find(" to=" + std::to_string(r.ctx) + " rc=0") != std::string::npos;
+    }
+    EXPECT_EQ(made, 1) << "replica context " << r.ctx << " is a duplicate";
+  }
+  // Each duplicate has its own memories and core mask, and the frames still reach every replica.
+  ASSERT_EQ(graph_->start(), Status::ok);
+  const auto results = stream(12, [](const Result&) {});
+  EXPECT_EQ(graph_->stop(), Status::ok);
+  ASSERT_EQ(results.size(), 12u);
+  for (const auto& r : results) EXPECT_TRUE(r.status == Status::ok && r.data_ok) << "frame " << r.tag;
+  std::set<unsigned long long> ran;
+  for (const auto& run : fake_->runs()) ran.insert(run.ctx);
+  EXPECT_EQ(ran.size(), 3u) << "every replica ran";
+}
+
+TEST_F(NpuReplicaTest, AReplicaRebuildsItsContextFromTheSourceAfterATimeout) {
+  ASSERT_EQ(verify().size(), 3u);
+  fake_->set("timeout_runs", 1);
+  EXPECT_NE(graph_->process(), Status::ok) << "the run timed out";
+  for (int f = 0; f < 3; ++f) EXPECT_EQ(graph_->process(), Status::ok) << graph_->last_error().describe();
+  EXPECT_EQ(fake_->counter("dups"), 4) << "the timed-out replica duplicated the source again";
+  EXPECT_EQ(fake_->counter("weight_loads"), 1) << "without loading the weights again";
+  EXPECT_EQ(fake_->live_contexts(), 4);
+}
+
 TEST_F(NpuReplicaTest, ReleaseDestroysEveryReplicasContext) {
   const auto replicas = verify();
   ASSERT_EQ(replicas.size(), 3u);
   ASSERT_EQ(graph_->process(), Status::ok);
-  EXPECT_EQ(fake_->live_contexts(), 3);
+  EXPECT_EQ(fake_->live_contexts(), 4);
   fake_->reset_log();
   graph_->release();
   EXPECT_EQ(fake_->live_contexts(), 0);
   EXPECT_EQ(fake_->live_mems(), 0);
+  EXPECT_EQ(fake_->counter("weight_bytes_live"), 0) << "the shared weights went with the last context";
   const auto log = fake_->log();
-  EXPECT_EQ(FakeRknnrt::count(log, "rknn_destroy "), 3);
+  EXPECT_EQ(FakeRknnrt::count(log, "rknn_destroy "), 4) << "three replicas and their source";
   for (const auto& r : replicas) {
     EXPECT_EQ(FakeRknnrt::count(log, "rknn_destroy ctx=" + std::to_string(r.ctx)), 1) << "context " << r.ctx;
   }

@@ -22,6 +22,7 @@
 #include "visiongraph/visiongraph.hpp"
 #include "visiongraph/yaml/yaml.hpp"
 #if VG_CLI_HAVE_NPU
+#include "visiongraph/kernels/inference/board_check.hpp"
 #include "visiongraph/npu/doctor.hpp"
 #endif
 
@@ -179,7 +180,25 @@ int cmd_kernels(const std::string& filter, const std::vector<std::string>& libra
   return kExitOk;
 }
 
-int cmd_doctor(const std::string& model) {
+/// `doctor --board`: the checks that need a Rockchip board, as one report; exit 1 when one fails.
+int cmd_board_check(const std::string& model) {
+#if VG_CLI_HAVE_NPU
+  vg::inference::BoardCheckOptions options;
+  options.model_path = model;
+  const vg::inference::BoardReport report = vg::inference::run_board_check(options);
+  std::cout << "visiongraph " << VG_CLI_VERSION << " board report (visiongraph doctor --board"
+            << (model.empty() ? "" : " --model " + model) << ")\n"
+            << vg::inference::format(report);
+  return report.passed() ? kExitOk : kExitFailure;
+#else
+  (void)model;
+  std::cerr << "visiongraph doctor --board: this build has no NPU support (configure with -DVG_BUILD_NPU=ON)\n";
+  return kExitFailure;
+#endif
+}
+
+int cmd_doctor(const std::string& model, bool board) {
+  if (board) return cmd_board_check(model);
   std::cout << "visiongraph " << VG_CLI_VERSION << '\n';
   std::cout << "cpu: " << std::thread::hardware_concurrency() << " hardware threads\n";
   {
@@ -404,6 +423,11 @@ int main(int argc, char** argv) {
 
   auto* doctor_cmd = app.add_subcommand("doctor", "Report targets, NPU, runtime, DMA heaps and the OpenCV build");
   doctor_cmd->add_option("--model", doctor_model, "An .rknn model, to read the runtime's SDK version")->check(CLI::ExistingFile);
+  bool doctor_board = false;
+  doctor_cmd->add_flag("--board", doctor_board,
+                       "Run every check that needs a Rockchip board (NPU driver, SoC cores, DMA heaps, librknnrt, a "
+                       "DMA-BUF bound with rknn_create_mem_from_fd, one frame of --model on each NPU core, librga) "
+                       "and print a report to paste into an issue; exit status 1 when a check fails");
 
   std::string socket, node, command;
   std::vector<std::string> args;
@@ -455,7 +479,7 @@ int main(int argc, char** argv) {
     if (*verify_cmd) return cmd_verify(graph_path, common);
     if (*dot_cmd) return cmd_dot(graph_path, dot_output, common);
     if (*kernels_cmd) return cmd_kernels(kernel_filter, kernel_modules, common);
-    if (*doctor_cmd) return cmd_doctor(doctor_model);
+    if (*doctor_cmd) return cmd_doctor(doctor_model, doctor_board);
     if (*ctl_cmd) {
       if (node != "help" && node != "stats" && command.empty()) {
         std::cerr << "visiongraph ctl: missing COMMAND (usage: visiongraph ctl SOCKET NODE COMMAND [ARGS]; "

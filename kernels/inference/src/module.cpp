@@ -330,13 +330,16 @@ class InferenceKernel {
     }
     ModelInfo info;
     auto loaded = ctx.take_from_validate_as<LoadedModel>();
-    if (replicated && loaded) {
-      // Every replica loads the model on its own target thread, with its own core mask: validate's
-      // instance (loaded on the verifying thread, core mask auto) is released, not reused.
-      loaded->backend.reset();
-      loaded.reset();
-    }
-    if (loaded && loaded->backend && loaded->kind == kind && loaded->model == model) {
+    const bool same_model = loaded && loaded->backend && loaded->kind == kind && loaded->model == model;
+    if (replicated && same_model) {
+      // Every replica makes its own context on its own target thread, with its own core mask, from
+      // validate's instance (loaded on the verifying thread, core mask auto, never run): rknn duplicates
+      // that context, so the weights are loaded once for all replicas. The source stays loaded (idle)
+      // while any replica lives; the replicas hold it.
+      replica_source_ = loaded;
+      backend_ = make_backend(kind, model);
+      info = backend_->load_replica(*loaded->backend, model, opt);
+    } else if (same_model) {
       backend_ = std::move(loaded->backend);
       info = std::move(loaded->info);
     } else {
@@ -494,6 +497,8 @@ class InferenceKernel {
   }
 
  private:
+  std::shared_ptr<LoadedModel> replica_source_;  // a replica's source backend (validate's); declared first,
+                                                 // so it is released after backend_
   std::unique_ptr<InferenceBackend> backend_;
   std::size_t num_outputs_ = 0;
   unsigned npu_cores_ = 0;  // 0 = unknown: set_core_mask is left to the runtime

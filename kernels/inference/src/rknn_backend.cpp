@@ -11,6 +11,8 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <memory>
+#include <mutex>
 
 #include "visiongraph/core/error.hpp"
 #include "visiongraph/npu/drm_device.hpp"
@@ -166,7 +168,14 @@ struct RknnBackend::Impl {
   rknn::Context ctx{};
   bool ctx_valid = false;
   std::string model;
-  std::vector<char> model_bytes;  // kept for the context's lifetime: older runtimes may reference it
+  // The model file's bytes, kept for the context's lifetime (older runtimes may reference them) and shared
+  // with the replicas made from this backend (load_replica), which do not read the file again.
+  std::shared_ptr<const std::vector<char>> model_bytes;
+  // load_replica: the backend whose context this one was duplicated from (it outlives this one), used
+  // again to rebuild the context after a timeout. dup_mutex serialises rknn_dup_context on this
+  // backend's context: the vendor reports failures when one context is used from several threads at once.
+  Impl* dup_source = nullptr;
+  std::mutex dup_mutex;
   BackendOptions options;
   npu::RknnRuntime::Versions versions;
   std::vector<ExtraInput> extra;          // model inputs 1..n-1
@@ -208,6 +217,8 @@ struct RknnBackend::Impl {
     return true;
   }
   Status ensure_context() noexcept;
+  ModelInfo load(const std::string& model_path, const BackendOptions& options, Impl* source);
+  int create_context(Impl* source) noexcept;
   Status recover() noexcept;
   void release_runtime_objects() noexcept;
   InputPlan plan_input(std::uint32_t index, const TensorDesc& graph) const;
@@ -303,7 +314,36 @@ std::int64_t RknnBackend::last_run_time_us() const noexcept { return impl_->last
 int RknnBackend::last_runtime_code() const noexcept { return impl_->last_code; }
 
 ModelInfo RknnBackend::load(const std::string& model_path, const BackendOptions& options) {
-  Impl& m = *impl_;
+  return impl_->load(model_path, options, nullptr);
+}
+
+ModelInfo RknnBackend::load_replica(InferenceBackend& source, const std::string& model_path,
+                                    const BackendOptions& options) {
+  auto* rknn_source = dynamic_cast<RknnBackend*>(&source);
+  Impl* from = rknn_source != nullptr && rknn_source->impl_->ctx_valid ? rknn_source->impl_.get() : nullptr;
+  return impl_->load(model_path, options, from);
+}
+
+bool RknnBackend::shares_weights() const noexcept { return impl_->dup_source != nullptr; }
+
+/// Makes this backend's context: rknn_dup_context on @p source's when given and exported (the weights
+/// stay loaded once), else rknn_init on the model bytes. Returns the runtime's code.
+int RknnBackend::Impl::create_context(Impl* source) noexcept {
+  const auto& api = rt->api();
+  if (source != nullptr && api.dup_context != nullptr) {
+    std::lock_guard<std::mutex> lock(source->dup_mutex);
+    rknn::Context from = source->ctx;
+    const int rc = api.dup_context(&from, &ctx);
+    if (rc == rknn::kSucc) dup_source = source;
+    return rc;
+  }
+  dup_source = nullptr;
+  return api.init(&ctx, const_cast<char*>(model_bytes->data()), static_cast<std::uint32_t>(model_bytes->size()),
+                  init_flag, nullptr);
+}
+
+ModelInfo RknnBackend::Impl::load(const std::string& model_path, const BackendOptions& options, Impl* source) {
+  Impl& m = *this;
   m.teardown();
   m.model = model_path;
   m.options = options;
@@ -312,11 +352,15 @@ ModelInfo RknnBackend::load(const std::string& model_path, const BackendOptions&
   m.recoveries = 0;
   m.extra.clear();
   m.input_blocks.clear();
-  {
+  m.dup_source = nullptr;
+  if (source != nullptr && source->model_bytes) {
+    m.model_bytes = source->model_bytes;  // one copy of the file for every replica
+  } else {
     std::ifstream in(model_path, std::ios::binary);
     if (!in) throw Error("model file not found: " + model_path);
-    m.model_bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (m.model_bytes.empty()) throw Error("model file is empty: " + model_path);
+    auto bytes = std::make_shared<std::vector<char>>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (bytes->empty()) throw Error("model file is empty: " + model_path);
+    m.model_bytes = std::move(bytes);
   }
   m.rt = RknnRuntime::open(options.runtime_path);
   const auto& api = m.rt->api();
@@ -327,8 +371,14 @@ ModelInfo RknnBackend::load(const std::string& model_path, const BackendOptions&
   // Asynchronous runs need the run's output fence: a non-blocking run without one cannot be waited for
   // (librknnrt 2.3.2 is reported to fail rknn_wait with "fence fd = -1 is invalid").
   m.init_flag = options.async ? rknn::flag::kFenceOutOutside : 0u;
-  int rc = api.init(&m.ctx, m.model_bytes.data(), static_cast<std::uint32_t>(m.model_bytes.size()), m.init_flag,
-                    nullptr);
+  // A replica of an async source shares its init flag through rknn_dup_context; one of a blocking source
+  // (or the reverse) cannot, so it loads the model itself.
+  if (source != nullptr && source->init_flag != m.init_flag) source = nullptr;
+  int rc = m.create_context(source);
+  if (rc != rknn::kSucc && m.dup_source == nullptr && source != nullptr && api.dup_context != nullptr) {
+    throw Error("rknn backend: rknn_dup_context for a replica of " + model_path + " with " + m.rt->path() +
+                " failed: " + std::to_string(rc) + " " + rknn::error_name(rc));
+  }
   if (rc != rknn::kSucc) {
     // librknnrt reports its version only on a context it created: the driver is read from the DRM device.
     std::string why_not;
@@ -476,6 +526,15 @@ void RknnBackend::Impl::check_versions() const {
   auto refuse = [&](const std::string& what, const std::string& needed) {
     throw Error("rknn backend (" + model + "): " + what + "; found " + versions_text() + "; needed: " + needed);
   };
+  // Non-blocking runs need the run's output fence (rknn_wait waits on it), and that needs
+  // RKNN_FLAG_FENCE_OUT_OUTSIDE, with which librknnrt 2.3.2 and 2.4.2a15 are reported to fail rknn_run
+  // (rknn-toolkit2#577; without the flag rknn_wait fails: "fence fd = -1 is invalid").
+  if (options.async && api.at_least(2, 3, 2)) {
+    refuse("async runs (non-blocking rknn_run + rknn_wait) do not work on librknnrt 2.3.2 and later: rknn_run "
+           "fails on a context made with RKNN_FLAG_FENCE_OUT_OUTSIDE, and without it rknn_wait has no fence to "
+           "wait on (airockchip/rknn-toolkit2#577, 2.3.2 and 2.4.2a15)",
+           "async false (replicas run the NPU cores in parallel instead), or a librknnrt older than 2.3.2");
+  }
   if (options.core_mask == rknn::kCoreAll && !api.at_least(2, 0, 0)) {
     refuse("core_mask 0xffff (RKNN_NPU_CORE_ALL) exists from librknnrt 2.0.0 on",
            "librknnrt >= 2.0.0, or core_mask 7 (three cores) / 3 (two cores)");
@@ -657,8 +716,8 @@ Status RknnBackend::Impl::recover() noexcept {
                 rknn::error_name(rc));
     return Status::inference_error;
   };
-  int rc = api.init(&ctx, model_bytes.data(), static_cast<std::uint32_t>(model_bytes.size()), init_flag, nullptr);
-  if (rc != rknn::kSucc) return failed("rknn_init", rc);
+  int rc = create_context(dup_source);
+  if (rc != rknn::kSucc) return failed(dup_source != nullptr ? "rknn_dup_context" : "rknn_init", rc);
   ctx_valid = true;
   if (current_core_mask != 0) {
     rc = api.set_core_mask(ctx, static_cast<rknn::CoreMask>(current_core_mask));
@@ -1091,9 +1150,11 @@ Status RknnBackend::finish(std::span<void* const> outputs) noexcept {
 
 Status RknnBackend::Impl::finish_pending(std::span<void* const> outputs) noexcept {
   if (!outputs.empty() && outputs.size() < this->outputs.size()) return Status::invalid_argument;
+  // rknn_wait waits on the fence it is given: the one rknn_run handed out for this run. That fd is ours
+  // (the runtime keeps its own), so it is closed here once the run is retired.
   rknn::RunExtend ext{};
   ext.timeout_ms = options.timeout_ms;
-  ext.fence_fd = -1;
+  ext.fence_fd = fence;
   const int rc = rt->api().wait(ctx, &ext);
   pending = false;
   if (fence >= 0) ::close(fence);
@@ -1115,7 +1176,7 @@ void RknnBackend::Impl::drain_pending() noexcept {
   if (!pending) return;
   rknn::RunExtend ext{};
   ext.timeout_ms = options.timeout_ms > 0 ? options.timeout_ms : 1000;
-  ext.fence_fd = -1;
+  ext.fence_fd = fence;
   (void)rt->api().wait(ctx, &ext);
   pending = false;
   if (fence >= 0) ::close(fence);

@@ -10,6 +10,7 @@
 #include "visiongraph/npu/dma_heap_allocator.hpp"
 #include "visiongraph/npu/dmabuf_allocator.hpp"
 #include "visiongraph/npu/rknn_runtime.hpp"
+#include "visiongraph/npu/soc.hpp"
 
 #if defined(VG_NPU_HAVE_OPENCV)
 #include <opencv2/core.hpp>
@@ -32,6 +33,9 @@ void probe_runtime(const DoctorOptions& options, DoctorReport& r) {
   r.runtime_destroy_symbol = std::string(rt->destroy_mem_symbol());
   r.runtime_has_mem_sync = rt->has_mem_sync();
   r.runtime_has_create_mem2 = rt->has_create_mem2();
+  r.runtime_has_dup_context = rt->api().dup_context != nullptr;
+  r.runtime_has_wait = rt->api().wait != nullptr;
+  r.async_runs = r.runtime_has_wait ? "" : "no: the runtime does not export rknn_wait";
   if (options.model_path.empty()) return;
   std::ifstream in(options.model_path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -50,6 +54,10 @@ void probe_runtime(const DoctorOptions& options, DoctorReport& r) {
     auto v = rt->query_version(ctx);
     r.runtime_api_version = v.api;
     r.runtime_driver_version = v.driver;
+    if (r.runtime_has_wait && v.api_version.at_least(2, 3, 2)) {
+      r.async_runs = "no: refused on librknnrt 2.3.2 and later (rknn_run fails with the fence flag, "
+                     "rknn-toolkit2#577); replicas give the cores' parallelism";
+    }
   } catch (const std::exception& e) {
     r.runtime_error = e.what();
   }
@@ -75,6 +83,14 @@ DoctorReport run_doctor(const DoctorOptions& options) {
     r.npu_error = why;
   }
   r.legacy_misc_device = ::access("/dev/rknpu", F_OK) == 0;
+  try {
+    const NpuSoc soc = detect_npu_soc(options.device_tree_compatible);
+    r.soc = soc.name;
+    r.npu_cores = soc.cores;
+    r.soc_source = soc.source;
+  } catch (const std::exception& e) {
+    r.soc_source = e.what();  // VG_NPU_CORES set to something else than 1..3
+  }
 
   probe_runtime(options, r);
 
@@ -132,6 +148,14 @@ std::string format(const DoctorReport& r) {
   } else {
     os << r.npu_error << '\n';
   }
+  os << "SoC: ";
+  if (r.npu_cores > 0) {
+    os << (r.soc.empty() ? std::string("unnamed") : r.soc) << ", " << r.npu_cores << " NPU core"
+       << (r.npu_cores == 1 ? "" : "s") << " (" << r.soc_source << "): at most " << r.npu_cores
+       << " replica" << (r.npu_cores == 1 ? "" : "s") << " of an rknn node\n";
+  } else {
+    os << "unknown (" << r.soc_source << "): replicas run on core mask auto; set VG_NPU_CORES or npu_cores\n";
+  }
   if (r.legacy_misc_device) {
     os << "  warning: /dev/rknpu exists; librknnrt then uses the legacy misc-device ioctls (a symlink to a DRM "
           "node breaks it)\n";
@@ -140,7 +164,10 @@ std::string format(const DoctorReport& r) {
   if (r.runtime_loaded) {
     os << "loaded from " << r.runtime_path << " (destroy symbol " << r.runtime_destroy_symbol
        << ", rknn_mem_sync " << (r.runtime_has_mem_sync ? "yes" : "no (< 1.6.0)") << ", rknn_create_mem2 "
-       << (r.runtime_has_create_mem2 ? "yes" : "no (< 2.0.0)") << ")\n";
+       << (r.runtime_has_create_mem2 ? "yes" : "no (< 2.0.0)") << ", rknn_dup_context "
+       << (r.runtime_has_dup_context ? "yes: replicas load the weights once" : "no: each replica loads the model")
+       << ")\n";
+    if (!r.async_runs.empty()) os << "  async runs: " << r.async_runs << '\n';
     if (!r.runtime_api_version.empty()) {
       os << "  api " << r.runtime_api_version << ", driver " << r.runtime_driver_version << '\n';
     } else if (!r.runtime_error.empty()) {

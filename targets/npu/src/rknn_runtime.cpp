@@ -92,6 +92,7 @@ std::unique_ptr<RknnRuntime> RknnRuntime::open(std::string_view path) {
   bind(a.create_mem2, "rknn_create_mem2", false);
   bind(a.mem_sync, "rknn_mem_sync", false);
   bind(a.wait, "rknn_wait", false);
+  bind(a.dup_context, "rknn_dup_context", false);
   bind(a.destroy_mem, "rknn_destroy_mem", false);
   rt->destroy_mem_symbol_ = "rknn_destroy_mem";
   if (a.destroy_mem == nullptr) {

@@ -71,6 +71,7 @@ struct InFlightRun {
   std::chrono::steady_clock::time_point end{};
   int core = -1;     // core occupied while running (-1: none)
   int fence = -1;    // the runtime's own copy of the fence (the caller holds a dup); closed once signalled
+  int caller_fence = -1;  // the fd number rknn_run handed out: rknn_wait must be given it back
   int status = 0;    // what rknn_wait returns once done
   int record = -1;   // run record index
   FakeMem* in_mem = nullptr;  // the memories bound at submission (a run reads them when it executes)
@@ -86,6 +87,8 @@ struct FakeContext {
   Tensor extra_in[kMaxExtraInputs];
   FakeMem* extra_mem[kMaxExtraInputs] = {};
   int min_runtime[3] = {0, 0, 0};  // "min_runtime X.Y.Z": rknn_init refuses the model on older runtimes
+  std::size_t weight_bytes = 0;    // "weights B": the model's weight memory, loaded by rknn_init
+  int weights = -1;                // its slot in g_weights, shared by rknn_dup_context copies
   int n_out = 0;
   Tensor out[kMaxOutputs];
   FakeMem* in_mem = nullptr;
@@ -154,6 +157,8 @@ struct CallCounters {
   long wait_invalid_fence = 0;   // of those: -1 "fence fd = -1 is invalid" (context without FENCE_OUT_OUTSIDE)
   long runs_dropped = 0;         // non-blocking runs still in flight when their context was destroyed
   long max_in_flight = 0;        // most non-blocking runs submitted and not yet retired, over all contexts
+  long weight_loads = 0;         // weight memories loaded (rknn_init of a model with "weights B")
+  long dups = 0;                 // successful rknn_dup_context calls
   WaitRecord waits_rec[kMaxWaitRecords];
   int wait_records = 0;
 };
@@ -172,6 +177,45 @@ long g_hang_runs = 0;   // next N non-blocking runs never finish (their fence ne
 // its cores (-EINVAL), which the call reports here.
 long g_npu_cores = 3;
 long g_in_flight = 0;   // non-blocking runs not yet retired, over all contexts
+
+/// A model's weight memory, as rknn_init loads it: touched, so it counts in the process's resident set
+/// as device memory would count on a board. rknn_dup_context shares it (the vendor's way to run one
+/// model on several contexts without loading it again, rknn-toolkit2#461); freed with its last context.
+struct WeightBlock {
+  char* data = nullptr;
+  std::size_t bytes = 0;
+  int contexts = 0;
+};
+WeightBlock g_weights[kMaxContexts];
+std::size_t g_weight_bytes_live = 0;
+
+/// Under g_mutex: a new weight block of @p bytes for one context, or -1 when memory ran out.
+int load_weights(std::size_t bytes) {
+  for (int i = 0; i < kMaxContexts; ++i) {
+    if (g_weights[i].contexts != 0) continue;
+    // Mapped, not malloc'd: the pages go back to the system when the block is freed, as device memory
+    // would, so a process's resident set shows exactly the weight blocks alive.
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return -1;
+    g_weights[i].data = static_cast<char*>(p);
+    std::memset(g_weights[i].data, 0x5a, bytes);
+    g_weights[i].bytes = bytes;
+    g_weights[i].contexts = 1;
+    g_weight_bytes_live += bytes;
+    ++g_counters.weight_loads;
+    return i;
+  }
+  return -1;
+}
+
+/// Under g_mutex: one context fewer uses weight block @p i; the last one frees it.
+void drop_weights(int i) {
+  if (i < 0 || g_weights[i].contexts == 0) return;
+  if (--g_weights[i].contexts > 0) return;
+  ::munmap(g_weights[i].data, g_weights[i].bytes);
+  g_weight_bytes_live -= g_weights[i].bytes;
+  g_weights[i] = WeightBlock{};
+}
 std::atomic<int> g_live_mems{0};
 char g_version[128] = {0};
 char g_driver[64] = {0};
@@ -306,6 +350,8 @@ bool parse_model(const char* text, std::size_t size, FakeContext& c) {
       std::memcpy(t.dims, d, sizeof(d));
     } else if (std::strncmp(line, "min_runtime ", 12) == 0) {
       if (std::sscanf(line + 12, "%d.%d.%d", &c.min_runtime[0], &c.min_runtime[1], &c.min_runtime[2]) < 2) return false;
+    } else if (std::strncmp(line, "weights ", 8) == 0) {
+      c.weight_bytes = static_cast<std::size_t>(std::atoll(line + 8));
     } else if (std::strncmp(line, "input_pad ", 10) == 0) {
       c.input_pad = static_cast<std::uint32_t>(std::atoi(line + 10));
     } else if (std::strncmp(line, "wstride ", 8) == 0) {
@@ -645,6 +691,7 @@ int submit_nonblocking(Context context, FakeContext& c, RunExtend& ext) {
       return kErrFail;
     }
     ++g_counters.fences;
+    r.caller_fence = ext.fence_fd;
   }
   if (g_counters.run_records < kMaxRunRecords) {
     r.record = g_counters.run_records++;
@@ -709,6 +756,10 @@ __attribute__((visibility("default"))) int rknn_init(Context* context, void* mod
                c.min_runtime[2]);
       return kErrModelInvalid;
     }
+    if (c.weight_bytes > 0 && (c.weights = load_weights(c.weight_bytes)) < 0) {
+      log_call("rknn_init size=%u rc=-4 no memory for %zu weight bytes", size, c.weight_bytes);
+      return kErrMallocFail;
+    }
     c.used = true;
     c.init_tid = current_tid();
     c.init_flag = flag;
@@ -728,8 +779,52 @@ __attribute__((visibility("default"))) int rknn_destroy(Context context) {
   log_call("rknn_destroy ctx=%llu", static_cast<unsigned long long>(context));
   if (c == nullptr) return kErrCtxInvalid;
   drop_in_flight(*c);
+  drop_weights(c->weights);
+  c->weights = -1;
   c->used = false;
   return kSucc;
+}
+
+// rknn_dup_context(in, out): a second context of the same model sharing its weights; it has its own
+// memories, bindings, core mask (auto) and runs. The source context stays usable and is not needed
+// afterwards (its weights live on while any copy does). Unknown source: RKNN_ERR_CTX_INVALID.
+__attribute__((visibility("default"))) int rknn_dup_context(Context* context_in, Context* context_out) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  FakeContext* src = context_in != nullptr ? lookup(*context_in) : nullptr;
+  if (src == nullptr || context_out == nullptr) {
+    log_call("rknn_dup_context rc=-7");
+    return kErrCtxInvalid;
+  }
+  for (int i = 0; i < kMaxContexts; ++i) {
+    if (g_ctx[i].used) continue;
+    FakeContext& c = g_ctx[i];
+    c = FakeContext{};
+    // The model as parsed (shapes, strides, weights), nothing per context.
+    c.input = src->input;
+    c.wstride = src->wstride;
+    c.input_pad = src->input_pad;
+    c.n_extra = src->n_extra;
+    std::copy(std::begin(src->extra_in), std::end(src->extra_in), std::begin(c.extra_in));
+    std::copy(std::begin(src->min_runtime), std::end(src->min_runtime), std::begin(c.min_runtime));
+    c.n_out = src->n_out;
+    std::copy(std::begin(src->out), std::end(src->out), std::begin(c.out));
+    c.weight_bytes = src->weight_bytes;
+    c.weights = src->weights;
+    if (c.weights >= 0) ++g_weights[c.weights].contexts;
+    c.init_flag = src->init_flag;
+    c.used = true;
+    c.init_tid = current_tid();
+    *context_out = static_cast<Context>(i + 1);
+    ++g_counters.dups;
+    if (g_counters.init_records < kMaxInitRecords) {
+      g_counters.inits[g_counters.init_records++] = InitRecord{*context_out, c.init_tid};
+    }
+    log_call("rknn_dup_context from=%llu to=%llu rc=0", static_cast<unsigned long long>(*context_in),
+             static_cast<unsigned long long>(*context_out));
+    return kSucc;
+  }
+  log_call("rknn_dup_context rc=-4");
+  return kErrMallocFail;
 }
 
 __attribute__((visibility("default"))) int rknn_query(Context context, QueryCmd cmd, void* info,
@@ -907,6 +1002,14 @@ __attribute__((visibility("default"))) int rknn_run(Context context, RunExtend* 
     log_call("rknn_run rc=-1");
     return kErrFail;
   }
+  // airockchip/rknn-toolkit2#577: on librknnrt 2.3.2 (and 2.4.2a15) rknn_run fails on a context made with
+  // RKNN_FLAG_FENCE_OUT_OUTSIDE.
+  static constexpr int kFenceOutBroken[3] = {2, 3, 2};
+  if ((c->init_flag & flag::kFenceOutOutside) != 0 &&
+      !version_below(g_version[0] ? g_version : default_version(), kFenceOutBroken)) {
+    log_call("rknn_run rc=-1 RKNN_FLAG_FENCE_OUT_OUTSIDE context on %s", g_version[0] ? g_version : default_version());
+    return kErrFail;
+  }
   // Non-blocking: "timeout_runs" then applies to the run (it finishes with -2), not to this call.
   if (extend != nullptr && extend->non_block != 0) return submit_nonblocking(context, *c, *extend);
   if (g_timeout_runs > 0) {
@@ -947,16 +1050,25 @@ __attribute__((visibility("default"))) int rknn_wait(Context context, RunExtend*
     record_wait(context, 0, kErrCtxInvalid);
     return kErrCtxInvalid;
   }
-  if ((c->init_flag & flag::kFenceOutOutside) == 0) {
-    // What airockchip/rknn-toolkit2#577 reports for librknnrt 2.3.2: without an output fence the wait
-    // fails at once. The run itself still finishes (and retires itself).
+  if (extend == nullptr || extend->fence_fd < 0 || (c->init_flag & flag::kFenceOutOutside) == 0) {
+    // rknn_wait waits on the fence fd it is given (extend->fence_fd); what airockchip/rknn-toolkit2#577
+    // logs for librknnrt 2.3.2 without one: "fence fd = -1 is invalid", and -1 at once. Without
+    // RKNN_FLAG_FENCE_OUT_OUTSIDE there is no fence to give. The run itself still finishes (and retires).
     ++g_counters.wait_invalid_fence;
-    log_call("rknn_wait rc=-1 fence fd = -1 is invalid");
+    log_call("rknn_wait rc=-1 fence fd = %d is invalid", extend != nullptr ? extend->fence_fd : -1);
     record_wait(context, 0, kErrFail);
     return kErrFail;
   }
   if (c->in_flight_count == 0) {
     log_call("rknn_wait rc=-1 no run in flight");
+    record_wait(context, 0, kErrFail);
+    return kErrFail;
+  }
+  if (extend->fence_fd != in_flight_at(*c, 0).caller_fence) {
+    // Runs retire oldest first: a fence of a later run (or any other fd) does not name the run waited for.
+    ++g_counters.wait_invalid_fence;
+    log_call("rknn_wait rc=-1 fence fd = %d is not the oldest run's (%d)", extend->fence_fd,
+             in_flight_at(*c, 0).caller_fence);
     record_wait(context, 0, kErrFail);
     return kErrFail;
   }
@@ -1062,6 +1174,9 @@ __attribute__((visibility("default"))) long fake_rknn_counter(const char* name) 
   if (std::strcmp(name, "runs_dropped") == 0) return g_counters.runs_dropped;
   if (std::strcmp(name, "max_in_flight") == 0) return g_counters.max_in_flight;
   if (std::strcmp(name, "in_flight") == 0) return g_in_flight;
+  if (std::strcmp(name, "weight_loads") == 0) return g_counters.weight_loads;
+  if (std::strcmp(name, "dups") == 0) return g_counters.dups;
+  if (std::strcmp(name, "weight_bytes_live") == 0) return static_cast<long>(g_weight_bytes_live);
   return -1;
 }
 

@@ -9,6 +9,9 @@
 //   input N H W C          (again, up to 3 times: inputs 1..3, named in1..in3; dense)
 //   input_pad B            (optional: input 0's native size_with_stride is B bytes larger)
 //   min_runtime X.Y.Z      (optional: rknn_init fails with -6 when the reported API version is older)
+//   weights B              (optional: rknn_init loads B bytes of weight memory, touched so that it is
+//                           resident; rknn_dup_context shares it; counters "weight_loads", "dups",
+//                           "weight_bytes_live")
 //   output d0 d1 d2 d3     (4-D: logical NCHW int8, native NC1HWC2 with C2 = 8)
 //   output d0 d1 d2        (other ranks: same layout natively)
 // Semantics: logical output i, flat NCHW element k = int8(input_byte[k % input_bytes] + 1 + i
@@ -22,12 +25,15 @@
 // would), so outputs read before rknn_wait are stale. Up to 8 per context may be in flight.
 // - rknn_init with RKNN_FLAG_FENCE_OUT_OUTSIDE (0x80): each non-blocking run returns extend->fence_fd, an
 //   eventfd (a dup: the caller owns and closes it) that becomes readable when the run has finished and its
-//   outputs are written. rknn_wait(ctx, extend) blocks until the context's oldest run not yet waited for
-//   finishes and returns its status (extend->frame_id = its frame id); extend->timeout_ms > 0 bounds the
-//   wait (RKNN_ERR_TIMEOUT, the run stays in flight), <= 0 waits up to 10 s. No run in flight: -1.
-// - Without that flag (the choice made here, after airockchip/rknn-toolkit2#577 on librknnrt 2.3.2):
-//   the non-blocking run proceeds and extend->fence_fd is -1, but rknn_wait fails at once with -1, logging
+//   outputs are written. rknn_wait(ctx, extend) takes that fence in extend->fence_fd, blocks until the
+//   context's oldest run not yet waited for finishes and returns its status (extend->frame_id = its frame
+//   id); extend->timeout_ms > 0 bounds the wait (RKNN_ERR_TIMEOUT, the run stays in flight), <= 0 waits
+//   up to 10 s. No run in flight: -1. Another run's fence: -1.
+// - Without that flag, or given fence_fd -1 (after airockchip/rknn-toolkit2#577 on librknnrt 2.3.2): the
+//   non-blocking run proceeds and extend->fence_fd is -1, but rknn_wait fails at once with -1, logging
 //   "fence fd = -1 is invalid"; the run finishes unobserved and retires itself.
+// - From API version 2.3.2 on (fake_rknn_set_api_version), rknn_run fails with -1 on a context made with
+//   RKNN_FLAG_FENCE_OUT_OUTSIDE (#577: "then rknn_run itself fails").
 // - rknn_destroy drops the context's runs in flight (counter "runs_dropped"); their fences are closed
 //   without being signalled. RKNN_FLAG_FENCE_IN_OUTSIDE is accepted and ignored. Mixing blocking and
 //   non-blocking runs on one context is not modelled (they do not wait for each other).

@@ -30,6 +30,7 @@ struct RknnVersion {
 struct RknnApi {
   rknn::InitFn init = nullptr;
   rknn::DestroyFn destroy = nullptr;
+  rknn::DupContextFn dup_context = nullptr;   ///< optional: rknn_dup_context (present from 1.2.0 on)
   rknn::QueryFn query = nullptr;
   rknn::RunFn run = nullptr;
   rknn::WaitFn wait = nullptr;                ///< optional: rknn_wait (non-blocking runs)

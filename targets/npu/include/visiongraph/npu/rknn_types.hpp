@@ -299,6 +299,7 @@ extern "C" {
 using InitFn = int (*)(Context* context, void* model, std::uint32_t size, std::uint32_t flag,
                        InitExtend* extend);
 using DestroyFn = int (*)(Context context);
+using DupContextFn = int (*)(Context* context_in, Context* context_out);
 using QueryFn = int (*)(Context context, QueryCmd cmd, void* info, std::uint32_t size);
 using RunFn = int (*)(Context context, RunExtend* extend);
 using WaitFn = int (*)(Context context, RunExtend* extend);

@@ -93,6 +93,13 @@ class InferenceBackend {
   virtual std::string_view name() const noexcept = 0;
   /// @brief Loads the model and prepares outputs. Throws vg::Error naming the model and what is wrong.
   virtual ModelInfo load(const std::string& model_path, const BackendOptions& options) = 0;
+  /// @brief Loads the model that @p source (same backend kind, already loaded) holds, sharing what the
+  ///        runtime can share: one replica per target, one model load. @p source must outlive this
+  ///        backend; several replicas may call this on one source concurrently. Default: load().
+  virtual ModelInfo load_replica(InferenceBackend& /*source*/, const std::string& model_path,
+                                 const BackendOptions& options) {
+    return load(model_path, options);
+  }
   /// @brief Registers every input buffer in advance (pre-binding) and warms up. Throws vg::Error.
   virtual void bind_inputs(std::span<const MemoryBlock> buffers) = 0;
   /// @brief Runs on bound buffer @p input_index and writes each output to @p outputs[i]

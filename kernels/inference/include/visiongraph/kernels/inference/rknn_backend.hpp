@@ -41,8 +41,9 @@ struct ImportCounters {
 /// After a timeout (or RKNN_ERR_CTX_INVALID) the context is rebuilt before the next frame (recoveries()).
 /// With BackendOptions::async the context is initialised with RKNN_FLAG_FENCE_OUT_OUTSIDE; run() and
 /// run_imported() bind the input as above, submit rknn_run with non_block = 1 and return Status::pending
-/// (pending_fence(): the run's fence fd); finish() calls rknn_wait (timeout_ms), then syncs and converts
-/// the outputs as a blocking run does, and closes the fence. A wait that times out rebuilds the context
+/// (pending_fence(): the run's fence fd); finish() calls rknn_wait (timeout_ms) with that fence, then syncs
+/// and converts the outputs as a blocking run does, and closes the fence. load() refuses async on
+/// librknnrt 2.3.2 and later, where that flag makes rknn_run fail (rknn-toolkit2#577). A wait that times out rebuilds the context
 /// like a blocking timeout. Destruction with a run in flight waits for it (timeout_ms) first.
 /// Models with up to 4 inputs: inputs 1..3 are bound with bind_extra_inputs and chosen per frame with
 /// select_extra_input. load() checks the runtime and driver versions against what the node uses and
@@ -61,6 +62,14 @@ class RknnBackend final : public InferenceBackend {
   ~RknnBackend() override;
   std::string_view name() const noexcept override { return "rknn"; }
   ModelInfo load(const std::string& model_path, const BackendOptions& options) override;
+  /// @brief A replica of @p source's model: rknn_dup_context on @p source's context (the vendor's way to
+  ///        run one model on several contexts with its weights loaded once), its own memories and core
+  ///        mask, the model file's bytes shared instead of read again. Falls back to rknn_init on the
+  ///        shared bytes when the runtime does not export rknn_dup_context or @p source is not rknn.
+  ModelInfo load_replica(InferenceBackend& source, const std::string& model_path,
+                         const BackendOptions& options) override;
+  /// @brief True when the context was made by rknn_dup_context from another backend's (load_replica).
+  bool shares_weights() const noexcept;
   void bind_inputs(std::span<const MemoryBlock> buffers) override;
   Status run(std::size_t input_index, std::span<void* const> outputs) noexcept override;
   bool copies_bound_input(std::size_t input_index) const noexcept override;
