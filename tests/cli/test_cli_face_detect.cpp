@@ -386,6 +386,49 @@ TEST_F(FaceDetectCliTest, RknnFormsOfTheFaceAndYoloGraphsTakeU8InputOnTheStandIn
   fs::remove_all(dir);
 }
 
+// --stage-times: each line says when each node ran the frame and how it ended. On the stand-in runtime
+// the process's 3rd rknn_run (frame 1: one warm-up run first) fails with -1: its line names the failed
+// stage, the runtime's code and the mask, and the other frames' stages are in order.
+TEST_F(FaceDetectCliTest, StageTimesGiveEachNodesTimesAndTheRuntimeCodeOfAFailedRun) {
+  const fs::path dir = fs::temp_directory_path() / ("vg_cli_stages_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path model = dir / "face.rknn";
+  std::ofstream(model) << "fake-rknn\ninput 1 256 256 3\noutput 1 512 1\noutput 1 384 1\noutput 1 512 16\noutput 1 384 16\n";
+  const auto r = run_cli("run " VG_SOURCE_DIR "/apps/face_detect/face_detect_rknn.yaml --no-progress --stage-times --frames 3"
+                         " --set FACE_MODEL=" + model.string() + " --input " + asset("Megamind.avi") + " -o " + dir.string(),
+                         "FAKE_RKNN_FAIL_RUN_AT=3 VG_RKNNRT_PATH=" + std::string(VG_FAKE_RKNNRT_PATH));
+  EXPECT_EQ(r.code, 1) << "a frame failed\n" << r.output;
+  const auto lines = read_jsonl(dir / "detections.jsonl");
+  ASSERT_EQ(lines.size(), 3u) << r.output;
+  for (std::size_t f = 0; f < 3; ++f) {
+    const json& line = lines[f];
+    ASSERT_TRUE(line.contains("stages")) << line.dump();
+    const json& st = line["stages"];
+    ASSERT_GE(st["stages"].size(), 2u) << st.dump();
+    EXPECT_EQ(st["stages"][0]["node"], "letterbox") << st.dump();
+    EXPECT_EQ(st["stages"][1]["node"], "detector") << st.dump();
+    EXPECT_GE(st["written_ms"].get<double>(), st["done_ms"].get<double>()) << st.dump();
+    if (f == 1) {
+      EXPECT_TRUE(line.contains("error")) << line.dump();
+      EXPECT_EQ(st["stages"][1]["status"], "inference_error") << st.dump();
+      EXPECT_EQ(st["stages"][1]["code"], -1) << st.dump();
+      EXPECT_EQ(st["runtime_code"], -1);
+      EXPECT_EQ(st["failed_mask"], 2);
+    } else {
+      EXPECT_TRUE(line.contains("detections")) << line.dump();
+      // letterbox, detector, decode; the overlay too when it had run by the time the line was written
+      ASSERT_GE(st["stages"].size(), 3u) << st.dump();
+      EXPECT_EQ(st["stages"][2]["node"], "decode");
+      for (const auto& stage : st["stages"]) EXPECT_EQ(stage["status"], "ok") << st.dump();
+      EXPECT_GE(st["stages"][1]["start_ms"].get<double>(),
+                st["stages"][0]["start_ms"].get<double>() + st["stages"][0]["ms"].get<double>() - 0.001)
+          << "the detector starts after the letterbox it reads" << st.dump();
+      EXPECT_EQ(st["runtime_code"], 0);
+    }
+  }
+  fs::remove_all(dir);
+}
+
 // `doctor --board` with the face model's shape on the stand-in runtime, as on an RK3588 (VG_NPU_CORES=3):
 // a frame on each core passes; this machine has no rknpu driver and no DMA heap, so the report says so
 // and the command exits 1.

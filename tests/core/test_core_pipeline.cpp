@@ -106,6 +106,67 @@ TEST_F(PipelineTest, PipelinedResultsEqualSequentialResultsFrameForFrame) {
   EXPECT_EQ(sequential[10], 15.0 + 3.0);
 }
 
+TEST_F(PipelineTest, FrameSampleGivesEachStageOfAFrameInOrder) {
+  ThreeStage t(ctx, 3, 2000);
+  vg::FrameSample sample;
+  EXPECT_EQ(t.g.frame_sample(0, sample), vg::Status::not_verified);
+  t.g.verify();
+  ASSERT_EQ(t.g.start(), vg::Status::ok);
+  for (std::uint32_t k = 0; k < 4; ++k) ASSERT_EQ(t.g.enqueue(t.gout, k), vg::Status::ok);
+  for (std::uint32_t k = 0; k < 3; ++k) {
+    t.g.scalar(t.in, k).set(1.0);
+    ASSERT_EQ(t.g.enqueue(t.gin, k), vg::Status::ok);
+  }
+  for (int f = 0; f < 3; ++f) {
+    vg::DequeuedBuffer done;
+    ASSERT_EQ(t.g.dequeue(t.gout, done, 5s), vg::Status::ok);
+    ASSERT_EQ(t.g.frame_sample(done.sequence, sample), vg::Status::ok);
+    EXPECT_EQ(sample.sequence, done.sequence);
+    ASSERT_EQ(sample.count, 3u) << "frame " << done.sequence;
+    for (std::size_t i = 0; i < 3; ++i) {
+      const vg::StageSample& s = sample.stages[i];
+      EXPECT_STREQ(s.name, ("stage" + std::to_string(i + 1)).c_str()) << "in the order they ran";
+      EXPECT_EQ(s.status, vg::Status::ok);
+      EXPECT_EQ(s.code, 0);
+      EXPECT_GE(s.end_ns - s.start_ns, 1'500'000) << "each stage sleeps 2 ms";
+      if (i > 0) {
+        EXPECT_GE(s.start_ns, sample.stages[i - 1].end_ns) << "a stage starts after the one it reads";
+      }
+    }
+    EXPECT_LE(sample.stages[2].end_ns, done.completed_ns) << "the last stage ended before the frame was handed back";
+    EXPECT_EQ(sample.failed_mask, 0u);
+    EXPECT_EQ(sample.runtime_code, 0);
+  }
+  EXPECT_EQ(t.g.frame_sample(1000, sample), vg::Status::no_data) << "a frame that never ran";
+  EXPECT_EQ(sample.count, 0u);
+  EXPECT_EQ(t.g.stop(), vg::Status::ok);
+}
+
+TEST_F(PipelineTest, FrameSampleMarksTheFailedStageWithItsRuntimeCode) {
+  ThreeStage t(ctx, 2, 0);
+  t.g.set_attribute(t.stages[1], "fail_in", std::string("process"));
+  t.g.set_attribute(t.stages[1], "fail_frame", std::int64_t{1});
+  t.g.verify();
+  for (int f = 0; f < 3; ++f) {
+    const vg::Status s = t.g.process();
+    vg::FrameSample sample;
+    ASSERT_EQ(t.g.frame_sample(static_cast<std::uint64_t>(f), sample), vg::Status::ok);
+    ASSERT_GE(sample.count, 2u);
+    EXPECT_STREQ(sample.stages[1].name, "stage2");
+    if (f == 1) {
+      EXPECT_NE(s, vg::Status::ok);
+      EXPECT_EQ(sample.stages[1].status, vg::Status::kernel_error);
+      EXPECT_EQ(sample.stages[1].code, -42);
+      EXPECT_EQ(sample.failed_mask, 1u << 1);
+      EXPECT_EQ(sample.runtime_code, -42);
+    } else {
+      EXPECT_EQ(s, vg::Status::ok);
+      EXPECT_EQ(sample.failed_mask, 0u) << "frame " << f;
+      EXPECT_EQ(sample.stages[1].code, 0) << "a code belongs to its call only";
+    }
+  }
+}
+
 TEST_F(PipelineTest, TargetsOverlapWhilePipelinedAndEachTargetRunsOneCommandAtATime) {
   ThreeStage t(ctx, 3, 20000);
   t.g.verify();

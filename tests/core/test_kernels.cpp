@@ -67,6 +67,7 @@ struct Recorder {
     if (record) EventLog::instance().add({name, "process", ctx.frame().sequence, std::this_thread::get_id(), t0, now_ns()});
     if (fail_in == "process" && (fail_frame < 0 || static_cast<std::uint64_t>(fail_frame) == ctx.frame().sequence)) {
       ctx.set_error("told to fail");
+      ctx.report_code(-42);  // as a runtime's error code would be
       return Status::kernel_error;
     }
     return Status::ok;

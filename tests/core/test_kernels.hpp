@@ -42,8 +42,8 @@ inline constexpr std::uint32_t kCmdDouble = 9;  // doubles the attached scalar d
 
 /// Module "vg.test" with:
 /// - vg.test.recorder (cpu, npu): in (scalar, optional) -> out (scalar, optional) = in + 1.
-///   Attributes: fail_in ("none"|"create"|"process"|"control"|"delete"), fail_frame (int, -1 = every frame),
-///   busy_us (int: spin this long in process), sleep_us (int). Commands: ping (none), fail (none: control fails).
+///   Attributes: fail_in ("none"|"create"|"process"|"control"|"delete"), fail_frame (int, -1 = every frame;
+///   a failing process reports code -42 as a runtime would), busy_us (int: spin this long in process), sleep_us (int). Commands: ping (none), fail (none: control fails).
 /// - vg.test.writer (cpu): writes a user_data record; vg.test.static_source (cpu): static output written in create.
 /// - vg.test.thrower (cpu): out (scalar, optional) = frame; throws from process on frame `throw_frame`, from
 ///   control on ping (a std::out_of_range) and on fail (an int); answers "fine" to double.

@@ -210,7 +210,7 @@ TEST_F(IoMemory, EveryLeaseGivesItsBufferBackOnceOnAllPaths) {
   }
   kept.clear();
   EXPECT_EQ(feed.finalized(), feed.created());
-  EXPECT_GT(feed.created(), 10u);
+  EXPECT_GE(feed.created(), 10u);  // the 10 read, and more when the feed ran ahead (not under heavy load)
 }
 
 TEST_F(IoMemory, AConsumerHoldingEveryLeaseGetsBusy) {

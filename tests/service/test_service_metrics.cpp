@@ -86,6 +86,43 @@ TEST(RunStatsTest, JsonHasTheFiguresOfTheGraphAndTheRun) {
   EXPECT_TRUE(j["latency_ms"].contains("p50"));
 }
 
+TEST(RunStatsTest, TheNewestFrameStagesAppearAsLastFrameInMillisecondsFromCapture) {
+  StageTimes t;
+  t.sample.sequence = 41;
+  t.sample.count = 2;
+  t.sample.stages[0] = StageSample{"letterbox", 1'000'500'000, 1'002'000'000, Status::ok, 0};
+  t.sample.stages[1] = StageSample{"detector[npu1]", 1'002'100'000, 1'022'100'000, Status::inference_error, -7};
+  t.sample.failed_mask = 2;
+  t.sample.runtime_code = -7;
+  t.origin_ns = 1'000'000'000;
+  t.from_capture = true;
+  t.done_ns = 1'022'300'000;
+  t.written_ns = 1'022'400'000;
+  const nlohmann::json one = nlohmann::json::parse(stage_times_json(t));
+  EXPECT_EQ(one["frame"], 41);
+  EXPECT_EQ(one["from"], "capture");
+  ASSERT_EQ(one["stages"].size(), 2u);
+  EXPECT_EQ(one["stages"][0]["node"], "letterbox");
+  EXPECT_DOUBLE_EQ(one["stages"][0]["start_ms"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(one["stages"][0]["ms"].get<double>(), 1.5);
+  EXPECT_EQ(one["stages"][0]["status"], "ok");
+  EXPECT_FALSE(one["stages"][0].contains("code"));
+  EXPECT_EQ(one["stages"][1]["status"], "inference_error");
+  EXPECT_EQ(one["stages"][1]["code"], -7);
+  EXPECT_DOUBLE_EQ(one["done_ms"].get<double>(), 22.3);
+  EXPECT_DOUBLE_EQ(one["written_ms"].get<double>(), 22.4);
+  EXPECT_EQ(one["failed_mask"], 2);
+  EXPECT_EQ(one["runtime_code"], -7);
+
+  test::RunningGraph running;
+  ASSERT_TRUE(running.wait_frames(5));
+  RunCounters counters = some_counters();
+  EXPECT_FALSE(nlohmann::json::parse(stats_json(running.graph().stats(), counters)).contains("last_frame"));
+  counters.last_frame = t;
+  const nlohmann::json j = nlohmann::json::parse(stats_json(running.graph().stats(), counters));
+  EXPECT_EQ(j["last_frame"], one);
+}
+
 TEST(RunStatsTest, PrometheusTextPassesPromtoolAndEscapesLabels) {
   test::RunningGraph running;
   ASSERT_TRUE(running.wait_frames(20));

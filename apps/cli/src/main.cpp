@@ -336,6 +336,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option("-n,--frames", run.frames, "Stop after N frames")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   run_cmd->add_option("-o,--output-dir", run.output_dir, "Output directory (default: out/<graph name>/)");
   run_cmd->add_flag("--realtime", run.realtime, "Pace file input at its frame rate; late frames are dropped (latest wins)");
+  run_cmd->add_flag("--stage-times", run.stage_times,
+                    "Add each frame's stages to its detections.jsonl line (\"stages\": each node's start and duration "
+                    "from capture, its status and runtime code, when the results were written) and the newest "
+                    "frame's to the stats");
   run_cmd->add_flag("--reconnect", run.reconnect,
                     "Live sources: reconnect with backoff after an error or end of stream instead of ending the run");
   run_cmd->add_flag("--allow-partial", run.allow_partial,

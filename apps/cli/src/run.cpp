@@ -199,7 +199,13 @@ double significant(double v, int digits) {
 constexpr int kScoreDigits = 4;
 constexpr int kPixelDigits = 6;
 
-std::string detections_json(std::uint64_t frame, const FrameRecord& rec, const detection::DetectionPacket& pkt) {
+/// The frame's stages (--stage-times) as the "stages" member of its line.
+void add_stages(nlohmann::ordered_json& j, const service::StageTimes* stages) {
+  if (stages != nullptr) j["stages"] = nlohmann::ordered_json::parse(service::stage_times_json(*stages));
+}
+
+std::string detections_json(std::uint64_t frame, const FrameRecord& rec, const detection::DetectionPacket& pkt,
+                            const service::StageTimes* stages) {
   nlohmann::ordered_json j;
   j["frame"] = frame;
   if (rec.file[0] != '\0') j["file"] = rec.file.data();
@@ -225,16 +231,19 @@ std::string detections_json(std::uint64_t frame, const FrameRecord& rec, const d
   }
   j["detections"] = std::move(list);
   if (pkt.truncated()) j["truncated"] = true;
+  add_stages(j, stages);
   return j.dump();
 }
 
-std::string status_json(std::uint64_t frame, const FrameRecord& rec, const char* key, const std::string& value) {
+std::string status_json(std::uint64_t frame, const FrameRecord& rec, const char* key, const std::string& value,
+                        const service::StageTimes* stages = nullptr) {
   nlohmann::ordered_json j;
   j["frame"] = frame;
   if (rec.file[0] != '\0') j["file"] = rec.file.data();
   j["timestamp_ns"] = rec.timestamp_ns;
   if (std::string(key) == "dropped" || std::string(key) == "aborted") j[key] = true;
   else j[key] = value;
+  add_stages(j, stages);
   return j.dump();
 }
 
@@ -496,11 +505,13 @@ class RunOutputs {
   void aborted(std::uint64_t frame, const FrameRecord& rec) {
     if (jsonl_) jsonl_->put(frame, status_json(frame, rec, "aborted", ""));
   }
-  void failed(std::uint64_t frame, const FrameRecord& rec, const std::string& why) {
-    if (jsonl_) jsonl_->put(frame, status_json(frame, rec, "error", why));
+  void failed(std::uint64_t frame, const FrameRecord& rec, const std::string& why,
+              const service::StageTimes* stages = nullptr) {
+    if (jsonl_) jsonl_->put(frame, status_json(frame, rec, "error", why, stages));
   }
-  void detections(std::uint64_t frame, const FrameRecord& rec, const detection::DetectionPacket& pkt) {
-    if (jsonl_) jsonl_->put(frame, detections_json(frame, rec, pkt));
+  void detections(std::uint64_t frame, const FrameRecord& rec, const detection::DetectionPacket& pkt,
+                  const service::StageTimes* stages = nullptr) {
+    if (jsonl_) jsonl_->put(frame, detections_json(frame, rec, pkt, stages));
   }
   void annotated(ImageView view, const std::string& name, std::int64_t pts_ns) {
     if (images_) {
@@ -657,10 +668,29 @@ std::string faulted_target(const Graph& graph) {
   return {};
 }
 
+/// The newest frame's stage times (--stage-times), for `stats` on any thread.
+class NewestStages {
+ public:
+  void set(const service::StageTimes& t) {
+    std::lock_guard lock(mu_);
+    times_ = t;
+  }
+  std::optional<service::StageTimes> get() const {
+    std::lock_guard lock(mu_);
+    return times_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::optional<service::StageTimes> times_;
+};
+
 /// Detections thread: each frame's detections leave (JSONL, MQTT, stdout) as soon as the node producing
 /// them has finished, without waiting for the overlay or other nodes of the frame. Returns when the
-/// graph is stopped and every buffer is back.
-void publish_detections(Graph& graph, const RunParams& p, RunOutputs& out, FramesInFlight& in_flight) {
+/// graph is stopped and every buffer is back. With @p newest (--stage-times) each line carries the
+/// frame's stages up to the detections, and @p newest keeps the last for `stats`.
+void publish_detections(Graph& graph, const RunParams& p, RunOutputs& out, FramesInFlight& in_flight,
+                        NewestStages* newest) {
   const DataId data = graph.data_of(p.detections);
   for (;;) {
     DequeuedBuffer det{};
@@ -677,11 +707,22 @@ void publish_detections(Graph& graph, const RunParams& p, RunOutputs& out, Frame
         continue;
       }
       FrameRecord& rec = *claimed;
+      std::optional<service::StageTimes> stages;
+      if (newest != nullptr) {
+        service::StageTimes& t = stages.emplace();
+        (void)graph.frame_sample(det.sequence, t.sample);
+        t.from_capture = det.capture_ns > 0;
+        t.origin_ns = t.from_capture ? det.capture_ns : t.sample.count > 0 ? t.sample.stages[0].start_ns : det.completed_ns;
+        t.done_ns = det.completed_ns;
+        t.written_ns = now_ns();
+        newest->set(t);
+      }
+      const service::StageTimes* stage_times = stages ? &*stages : nullptr;
       if (det.status == Status::ok) {
         if (rec.capture_ns > 0 && det.completed_ns > 0) rec.latency_ns = det.completed_ns - rec.capture_ns;
-        out.detections(frame, rec, *graph.user_data<detection::DetectionPacket>(data, det.index));
+        out.detections(frame, rec, *graph.user_data<detection::DetectionPacket>(data, det.index), stage_times);
       } else {
-        out.failed(frame, rec, frame_error_text(graph, det.sequence, frame));
+        out.failed(frame, rec, frame_error_text(graph, det.sequence, frame), stage_times);
       }
     }
     (void)graph.enqueue(p.detections, det.index);  // refused once stopped: nothing more to fill
@@ -1044,6 +1085,7 @@ int run_graph(const RunOptions& opt) {
   }
   // The run's figures, for `ctl SOCK stats`, the MQTT control channel and --metrics (any thread).
   RunCounts counts;
+  NewestStages newest_stages;
   const std::int64_t run_started_ns = now_ns();
   std::atomic<std::int64_t> resident_at_start{0};
   auto run_counters = [&]() {
@@ -1060,6 +1102,7 @@ int run_graph(const RunOptions& opt) {
     r.uptime_seconds = static_cast<double>(now_ns() - run_started_ns) / 1e9;
     r.resident_bytes = service::resident_memory_bytes();
     r.resident_bytes_start = resident_at_start.load();
+    r.last_frame = newest_stages.get();
     return r;
   };
   Context& ctx = loaded->context();
@@ -1164,7 +1207,9 @@ int run_graph(const RunOptions& opt) {
     }
   };
   if (params.detections.valid())
-    detections_thread = std::thread([&] { consume_until_done([&] { publish_detections(graph, params, outputs, in_flight); }); });
+    detections_thread = std::thread([&] {
+      consume_until_done([&] { publish_detections(graph, params, outputs, in_flight, opt.stage_times ? &newest_stages : nullptr); });
+    });
   std::atomic<bool> consumer_done{false};
   std::string fault;  // a target faulted by a node past its deadline (written by the reclaim thread only)
   std::thread consumer([&] {

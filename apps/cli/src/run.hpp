@@ -30,6 +30,7 @@ struct RunOptions {
   std::map<std::string, std::string> variables;  ///< --set NAME=VALUE
   std::int64_t frames = -1;  ///< stop after N frames; -1 = all
   bool realtime = false;     ///< pace file input at its fps (latest wins)
+  bool stage_times = false;  ///< each frame's stage times in detections.jsonl, the newest in `stats`
   bool progress = true;      ///< progress line when stderr is a terminal
   bool reconnect = false;    ///< live sources: reconnect with backoff instead of ending
   bool allow_partial = false;  ///< exit 0 when the input failed part-way

@@ -603,6 +603,33 @@ void bind_graph(py::module_& m) {
             return out;
           },
           py::arg("node"), "Executions still in the node's telemetry ring: (frame, start_ns, end_ns, status).")
+      .def(
+          "frame_sample",
+          [](const PyGraph& self, std::uint64_t sequence) -> py::object {
+            FrameSample sample;
+            if (self.graph().frame_sample(sequence, sample) != Status::ok) return py::none();
+            py::list stages;
+            for (std::size_t i = 0; i < sample.count; ++i) {
+              const StageSample& s = sample.stages[i];
+              py::dict stage;
+              stage["node"] = s.name != nullptr ? s.name : "";
+              stage["start_ns"] = s.start_ns;
+              stage["end_ns"] = s.end_ns;
+              stage["status"] = s.status;
+              stage["code"] = s.code;
+              stages.append(stage);
+            }
+            py::dict out;
+            out["frame"] = sample.sequence;
+            out["stages"] = stages;
+            out["failed_mask"] = sample.failed_mask;
+            out["runtime_code"] = sample.runtime_code;
+            return out;
+          },
+          py::arg("sequence"),
+          "One frame's stages (Graph::frame_sample): {'frame', 'stages': [{'node', 'start_ns', 'end_ns', "
+          "'status', 'code'}], 'failed_mask', 'runtime_code'}, ordered by start; None when nothing of that "
+          "frame is recorded.")
       .def("__repr__", [](const PyGraph& self) {
         return "<visiongraph.Graph '" + self.graph().name() + "' " + std::to_string(self.graph().num_nodes()) + " nodes" +
                (self.graph().is_verified() ? ", verified" : "") + ">";

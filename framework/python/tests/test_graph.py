@@ -450,6 +450,11 @@ def test_stats_report_dot_and_trace(ctx, tmp_path):
     g.write_trace(str(tmp_path / "trace.json"))
     assert (tmp_path / "g.dot").read_text() == dot
     assert len(g.executions("add")) == 3
+    sample = g.frame_sample(2)
+    assert sample["frame"] == 2 and [s["node"] for s in sample["stages"]] == ["add"]
+    assert sample["stages"][0]["status"] == vg.Status.ok and sample["stages"][0]["end_ns"] >= sample["stages"][0]["start_ns"]
+    assert sample["failed_mask"] == 0 and sample["runtime_code"] == 0
+    assert g.frame_sample(99) is None
     g.reset_stats()
     assert g.stats().frames_completed == 0
 

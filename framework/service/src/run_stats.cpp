@@ -68,6 +68,34 @@ std::int64_t resident_memory_bytes() noexcept {
   return static_cast<std::int64_t>(pages_resident) * static_cast<std::int64_t>(::sysconf(_SC_PAGESIZE));
 }
 
+namespace {
+nlohmann::ordered_json stage_times_object(const StageTimes& t) {
+  const auto since = [&](std::int64_t ns) { return ns > 0 ? std::round(static_cast<double>(ns - t.origin_ns) / 1e3) / 1e3 : 0.0; };
+  nlohmann::ordered_json j;
+  j["frame"] = t.sample.sequence;
+  j["from"] = t.from_capture ? "capture" : "first_stage";
+  nlohmann::ordered_json stages = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < t.sample.count; ++i) {
+    const StageSample& s = t.sample.stages[i];
+    nlohmann::ordered_json stage;
+    stage["node"] = s.name != nullptr ? s.name : "";
+    stage["start_ms"] = since(s.start_ns);
+    stage["ms"] = std::round(static_cast<double>(s.end_ns - s.start_ns) / 1e3) / 1e3;
+    stage["status"] = std::string(to_string(s.status));
+    if (s.code != 0) stage["code"] = s.code;
+    stages.push_back(std::move(stage));
+  }
+  j["stages"] = std::move(stages);
+  if (t.done_ns > 0) j["done_ms"] = since(t.done_ns);
+  if (t.written_ns > 0) j["written_ms"] = since(t.written_ns);
+  j["failed_mask"] = t.sample.failed_mask;
+  j["runtime_code"] = t.sample.runtime_code;
+  return j;
+}
+}  // namespace
+
+std::string stage_times_json(const StageTimes& times) { return stage_times_object(times).dump(); }
+
 std::string stats_json(const GraphStats& g, const RunCounters& r) {
   nlohmann::ordered_json j;
   j["graph"] = g.name;
@@ -108,6 +136,7 @@ std::string stats_json(const GraphStats& g, const RunCounters& r) {
     queues.push_back({{"name", q.name}, {"input", q.is_input}, {"waiting", q.waiting}, {"capacity", q.capacity},
                       {"done", q.done}});
   j["queues"] = std::move(queues);
+  if (r.last_frame) j["last_frame"] = stage_times_object(*r.last_frame);
   return j.dump();
 }
 

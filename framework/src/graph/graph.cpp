@@ -228,6 +228,9 @@ void Graph::reset_stats() noexcept { core_->reset_stats(); }
 void Graph::write_trace(std::ostream& out) const { core_->write_trace(out); }
 void Graph::write_dot(std::ostream& out) const { core_->write_dot(out); }
 std::vector<ExecutionRecord> Graph::executions(NodeId node) const { return core_->executions(node.value); }
+Status Graph::frame_sample(std::uint64_t sequence, FrameSample& out) const noexcept {
+  return core_->frame_sample(sequence, out);
+}
 
 std::string RunError::describe() const {
   if (status == Status::ok) return "no error";

@@ -110,6 +110,7 @@ struct ExecSlot {
   std::atomic<std::int64_t> start{0};
   std::atomic<std::int64_t> end{0};
   std::atomic<std::int32_t> status{0};
+  std::atomic<std::int32_t> code{0};  // KernelContext::report_code of the call (0 none)
 };
 
 struct NodeState {
@@ -170,6 +171,7 @@ struct NodeState {
   std::string lifecycle_message;  // create failures (verify time)
   std::shared_ptr<void> from_validate;  // validate -> create hand-off; cleared when verify ends
   std::array<char, 256> error{};  // set_error() from callbacks
+  std::int32_t reported_code = 0;  // report_code() of the current call; moved into its record
   bool destroy_threw = false;      // the delete callback threw (reported, not retried)
   // deadline (0 = none): the watchdog gives up on a process or control call running longer
   std::int64_t deadline_ns = 0;
@@ -280,6 +282,7 @@ class GraphCore {
   RunError last_error() const;
   RunError frame_error(std::uint64_t frame) const;
   std::vector<ExecutionRecord> executions(std::uint32_t node) const;
+  Status frame_sample(std::uint64_t sequence, FrameSample& out) const noexcept;
   void write_trace(std::ostream& out) const;
   void write_dot(std::ostream& out) const;
 

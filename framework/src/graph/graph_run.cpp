@@ -136,6 +136,8 @@ void GraphCore::record_execution(NodeState& n, FrameSlot& slot, std::uint64_t fr
   rec.start.store(t0, std::memory_order_relaxed);
   rec.end.store(t1, std::memory_order_relaxed);
   rec.status.store(to_int(status), std::memory_order_relaxed);
+  rec.code.store(n.reported_code, std::memory_order_relaxed);
+  n.reported_code = 0;
   n.sum_ns.fetch_add(dt, std::memory_order_relaxed);
   if (k == 0 || dt < n.min_ns.load(std::memory_order_relaxed)) n.min_ns.store(dt, std::memory_order_relaxed);
   if (dt > n.max_ns.load(std::memory_order_relaxed)) n.max_ns.store(dt, std::memory_order_relaxed);

@@ -43,6 +43,7 @@ std::string_view KernelContext::kernel_name() const noexcept { return node_.kern
 std::string_view KernelContext::target_name() const noexcept { return node_.target_name; }
 std::uint32_t KernelContext::replica_index() const noexcept { return node_.replica_index; }
 void KernelContext::complete_after(int fence_fd) noexcept { node_.fence_fd = fence_fd; }
+void KernelContext::report_code(std::int32_t code) noexcept { node_.reported_code = code; }
 std::uint32_t KernelContext::replica_count() const noexcept { return node_.replica_count; }
 std::size_t KernelContext::num_params() const noexcept { return node_.num_params; }
 bool KernelContext::is_bound(std::size_t param) const noexcept {

@@ -105,6 +105,51 @@ std::vector<ExecutionRecord> GraphCore::executions(std::uint32_t node_index) con
   return out;
 }
 
+Status GraphCore::frame_sample(std::uint64_t sequence, FrameSample& out) const noexcept {
+  out.sequence = sequence;
+  out.count = 0;
+  out.failed_mask = 0;
+  out.runtime_code = 0;
+  if (!verified_) return Status::not_verified;
+  // A frame handed back was recorded by each node before it finished, so its record is among the node's
+  // newest: look at most this far back (frames in flight at once are far fewer).
+  constexpr std::uint64_t kLookBack = 512;
+  for (const auto& state : nodes_) {
+    const NodeState& n = *state;
+    if (!n.ring) continue;
+    const std::uint64_t total = n.executions.load(std::memory_order_acquire);
+    const std::uint64_t window = std::min<std::uint64_t>({total, n.ring_capacity, kLookBack});
+    for (std::uint64_t back = 1; back <= window; ++back) {
+      const ExecSlot& slot = n.ring[(total - back) % n.ring_capacity];
+      if (slot.frame.load(std::memory_order_relaxed) != sequence) continue;
+      StageSample stage;
+      stage.name = n.label.c_str();
+      stage.start_ns = slot.start.load(std::memory_order_relaxed);
+      stage.end_ns = slot.end.load(std::memory_order_relaxed);
+      stage.status = static_cast<Status>(slot.status.load(std::memory_order_relaxed));
+      stage.code = slot.code.load(std::memory_order_relaxed);
+      if (slot.frame.load(std::memory_order_relaxed) != sequence) break;  // overwritten meanwhile
+      // Insert by start time (a handful of stages: insertion keeps it allocation-free).
+      std::size_t at = std::min(out.count, kMaxSampleStages);
+      while (at > 0 && out.stages[at - 1].start_ns > stage.start_ns) {
+        if (at < kMaxSampleStages) out.stages[at] = out.stages[at - 1];
+        --at;
+      }
+      if (at < kMaxSampleStages) {
+        out.stages[at] = stage;
+        out.count = std::min(out.count + 1, kMaxSampleStages);
+      }
+      break;
+    }
+  }
+  for (std::size_t i = 0; i < out.count; ++i) {
+    if (out.stages[i].status == Status::ok) continue;
+    out.failed_mask |= std::uint64_t{1} << i;
+    if (out.runtime_code == 0) out.runtime_code = out.stages[i].code;
+  }
+  return out.count > 0 ? Status::ok : Status::no_data;
+}
+
 GraphStats GraphCore::stats() const {
   GraphStats g;
   g.name = name_;

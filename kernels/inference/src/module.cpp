@@ -401,6 +401,7 @@ class InferenceKernel {
                       static_cast<int>(backend_->name().size()), backend_->name().data(), e + 1,
                       static_cast<int>(why.size()), why.data(), backend_->last_runtime_code());
         ctx.set_error(msg);
+        ctx.report_code(backend_->last_runtime_code());
         return xs;
       }
     }
@@ -436,6 +437,7 @@ class InferenceKernel {
                     why.empty() ? "" : "; ", static_cast<int>(why.size()), why.data());
       ctx.set_error(msg);
     }
+    if (s != Status::ok) ctx.report_code(backend_->last_runtime_code());  // in the frame's sample
     return s;
   }
 
@@ -457,6 +459,7 @@ class InferenceKernel {
                     static_cast<int>(to_string(s).size()), to_string(s).data(), backend_->last_runtime_code(),
                     why.empty() ? "" : "; ", static_cast<int>(why.size()), why.data());
       ctx.set_error(msg);
+      ctx.report_code(backend_->last_runtime_code());
     }
     return s;
   }

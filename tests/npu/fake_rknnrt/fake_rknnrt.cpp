@@ -997,6 +997,13 @@ __attribute__((visibility("default"))) int rknn_run(Context context, RunExtend* 
       return kErrInputInvalid;
     }
   }
+  // FAKE_RKNN_FAIL_RUN_AT=N: the process's N-th rknn_run fails (a command-line run's frame, after warm-up).
+  static long run_calls = 0;
+  ++run_calls;
+  if (const char* at = std::getenv("FAKE_RKNN_FAIL_RUN_AT"); at != nullptr && std::atol(at) == run_calls) {
+    log_call("rknn_run rc=-1 (FAKE_RKNN_FAIL_RUN_AT)");
+    return kErrFail;
+  }
   if (g_fail_runs > 0) {
     --g_fail_runs;
     log_call("rknn_run rc=-1");

@@ -54,6 +54,8 @@ void fake_rknn_log_reset();
 /// later runs of that context queue behind them until rknn_destroy), "fail_init" (next rknn_init fails with -6), "run_latency_us" (every successful
 /// rknn_run of a context without its own latency takes this long; default 0), "run_jitter_us" (adds a
 /// pseudo-random 0..N us per run), "run_jitter_seed". Returns 0, or -1 for an unknown key or bad value.
+/// Environment (for a process the test only starts): FAKE_RKNN_FAIL_INIT=1 fails the next rknn_init,
+/// FAKE_RKNN_FAIL_RUN=N fails runs N at a time, FAKE_RKNN_FAIL_RUN_AT=N fails the process's N-th rknn_run.
 ///
 /// Run latency models an accelerator with three cores (RK3588): a run occupies one free core its
 /// context's core mask allows (auto and 7: any) for the latency, and waits on a condition variable while

@@ -20,6 +20,7 @@
 #include "visiongraph/kernel/kernel_context.hpp"
 #include "visiongraph/memory/allocator.hpp"
 #include "visiongraph/memory/external_buffer.hpp"
+#include "visiongraph/telemetry/frame_sample.hpp"
 #include "visiongraph/telemetry/stats.hpp"
 
 namespace vg {
@@ -263,6 +264,12 @@ class Graph {
   void write_dot(std::ostream& out) const;
   /// @brief Executions of a node still in its telemetry ring, oldest first (every replica's, by start).
   std::vector<ExecutionRecord> executions(NodeId node) const;
+  /// @brief One frame's stages: every node call recorded for frame @p sequence (DequeuedBuffer::sequence)
+  ///        still in the telemetry rings, ordered by start, with failures and the runtime code a kernel
+  ///        reported (KernelContext::report_code). Call it when the frame (or the output read) is handed
+  ///        back: nodes still running it are not in it yet. noexcept and allocation-free (it scans the
+  ///        newest executions of each node). not_verified before verify, no_data when nothing is recorded.
+  Status frame_sample(std::uint64_t sequence, FrameSample& out) const noexcept;
 
   detail::GraphCore& core() noexcept { return *core_; }
 

@@ -110,6 +110,9 @@ class KernelContext {
 
   /// @brief Explain a failure (copied into a fixed buffer; truncated; no allocation).
   void set_error(std::string_view message) noexcept;
+  /// @brief The code an external runtime gave for this call's failure (e.g. librknnrt's RKNN_ERR_*),
+  /// kept with the call's record and shown in Graph::frame_sample. Applies to the current call only.
+  void report_code(std::int32_t code) noexcept;
   /// @brief Record that this frame's input could not be used as it is and went through one explicit
   /// conversion (a copy into staging memory, a format change). Shown per node in the stats and report:
   /// a copy is never silent.

@@ -6,11 +6,28 @@
 /// reconnects, the process's memory).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "visiongraph/telemetry/frame_sample.hpp"
 #include "visiongraph/telemetry/stats.hpp"
 
 namespace vg::service {
+
+/// @brief One frame from capture to the moment its results were written: the graph's stages
+/// (Graph::frame_sample) and the application's own moments, all on the monotonic clock (vg::now_ns).
+struct StageTimes {
+  FrameSample sample;
+  std::int64_t origin_ns = 0;   ///< capture time, else when the first stage started
+  bool from_capture = false;    ///< origin_ns is the capture time
+  std::int64_t done_ns = 0;     ///< the graph handed the output back (DequeuedBuffer::completed_ns)
+  std::int64_t written_ns = 0;  ///< the results were handed to the writers and publishers
+};
+
+/// @brief StageTimes as one JSON object: {"frame", "from": "capture"|"first_stage", "stages": [{"node",
+/// "start_ms", "ms", "status" (, "code")}...], "done_ms", "written_ms", "failed_mask", "runtime_code"};
+/// times in ms from the origin, to the microsecond. docs/service.md.
+std::string stage_times_json(const StageTimes& times);
 
 /// @brief What the application counts beside the graph (all counters since the run started).
 struct RunCounters {
@@ -25,6 +42,7 @@ struct RunCounters {
   double uptime_seconds = 0;             ///< since the run started
   std::int64_t resident_bytes = 0;       ///< the process's resident memory now (0 unknown)
   std::int64_t resident_bytes_start = 0; ///< ... when the graph had started (growth = now - start)
+  std::optional<StageTimes> last_frame;  ///< the newest frame's stages, when the run samples them
 };
 
 /// @brief The process's resident set size in bytes (Linux /proc/self/statm), 0 when unknown.
@@ -33,7 +51,8 @@ std::int64_t resident_memory_bytes() noexcept;
 /// @brief One line of JSON: {"graph", "uptime_s", "fps", "frames": {...}, "latency_ms": {"p50", "p99",
 /// "max"}, "capture_latency_ms": {...}, "source": {...}, "memory": {...}, "nodes": [{"name", "kernel",
 /// "target", "executions", "failures", "avg_ms", "p50_ms", "p99_ms", "max_ms", "deadline_ms",
-/// "deadline_misses", "stuck", "running_ms"}...], "queues": [...]}. Field list: docs/service.md.
+/// "deadline_misses", "stuck", "running_ms"}...], "queues": [...] (, "last_frame": stage_times_json)}.
+/// Field list: docs/service.md.
 std::string stats_json(const GraphStats& graph, const RunCounters& run);
 
 /// @brief The same figures in the Prometheus text exposition format 0.0.4: every metric named
