@@ -172,12 +172,20 @@ phase "build"
 #    - TlsBrokerWithOwnCaDeliversAndUntrustedCaIsReported: the emulated TLS handshake can outlast the
 #      test's one-second wait for the verification error.
 #    A test that fails is run once more (emulation makes timing jitter worse); one that fails twice fails.
+#    On armhf also, to keep CI inside its time, the heaviest arithmetic that does not depend on the word
+#    size (arm64 and the native build run it): the randomised NMS and preprocessing comparisons (about 75 s
+#    under QEMU) and OpenCV DNN's BlazeFace forwards in test_npu_opencv_backend (about 45 s).
 excluded="NpuAllocatorTest.MemfdCpuAccessBracketsSucceedDespiteEnotty:YamlLoaderTest.AFailedBuildLeavesNoThreadRunning"
 excluded+=":MqttPublisher.TlsBrokerWithOwnCaDeliversAndUntrustedCaIsReported"
+ctest_excluded="^$"
+if [ "$arch" = armhf ]; then
+  excluded+=":*NmsRandomTest.*:*PreprocessExactTest.*"
+  ctest_excluded="^test_npu_opencv_backend$"
+fi
 cd "$build"
 status=0
-GTEST_FILTER="-$excluded" ctest --output-on-failure --timeout 600 --repeat until-pass:2 -j"${JOBS:-2}" "$@" ||
-  status=$?
+GTEST_FILTER="-$excluded" ctest --output-on-failure --timeout 600 --repeat until-pass:2 -j"${JOBS:-2}" \
+  -E "$ctest_excluded" "$@" || status=$?
 phase "tests"
 echo "cross($arch): total $((SECONDS - t_start)) s ($triplet, $mode, $qemu)"
 exit $status

@@ -41,9 +41,9 @@ for kind in "${kinds[@]}"; do
     for t in "${all_targets[@]}"; do [ "$t" = "$name" ] && targets+=("$name") && break; done
   done < <(cd "$build" && ctest -N -L 'core|lease|openvx' | sed -n 's/^ *Test *#[0-9]*: //p')
   cmake --build "$build" -j"${JOBS:-2}" --target "${targets[@]}"
-  # The OpenVX fuzz test (test_openvx_fuzz) runs a minute under ASan+UBSan, its default few seconds under TSan.
+  # The OpenVX fuzz test (test_openvx_fuzz) runs half a minute under ASan+UBSan, a few seconds under TSan.
   fuzz_seconds=5
-  [ "$kind" = address ] && fuzz_seconds=60
+  [ "$kind" = address ] && fuzz_seconds=30
   (cd "$build" && \
    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 VG_FUZZ_SECONDS="$fuzz_seconds" \
