@@ -67,6 +67,7 @@ TEST_F(BoardCheckTest, OnAnRk3588EachOfTheThreeCoresRunsAFrame) {
   EXPECT_EQ(bound->result, BoardCheck::Result::fail);
   EXPECT_NE(bound->detail.find("48 bytes from memfd bound, but it is not a DMA-BUF"), std::string::npos) << bound->detail;
   EXPECT_GE(fake_->counter("create_mem_from_fd"), 3) << "each frame's context bound the buffer by its fd";
+  EXPECT_EQ(fake_->counter("dups"), 3) << "the frames' contexts are duplicates of one loaded model, as replicas are";
   EXPECT_EQ(find(r, "librga")->result, BoardCheck::Result::skip);
   EXPECT_FALSE(r.passed());
   EXPECT_NE(text.find("\nFAIL  rknpu driver: "), std::string::npos) << text;

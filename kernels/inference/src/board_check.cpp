@@ -31,9 +31,10 @@ void add(BoardReport& r, std::string name, Result result, std::string detail) {
   r.checks.push_back(BoardCheck{std::move(name), result, std::move(detail)});
 }
 
-/// The model's input as one buffer of the allocator @p memory, bound by an rknn backend with @p core_mask,
-/// then one frame. Returns the backend's failure text, or "" and the run time in @p run_us.
-std::string one_frame(const BoardCheckOptions& options, int core_mask, const MemoryBlock& input,
+/// One frame on a context with @p core_mask, duplicated from @p loaded as a replicated node's replicas are
+/// (the weights stay loaded once), reading @p input (the model's input in the NPU targets' memory).
+/// Returns the backend's failure text, or "" and the run time in @p run_us.
+std::string one_frame(const BoardCheckOptions& options, RknnBackend& loaded, int core_mask, const MemoryBlock& input,
                       std::int64_t& run_us, std::size_t& zero_copy) {
   try {
     RknnBackend backend;
@@ -41,7 +42,7 @@ std::string one_frame(const BoardCheckOptions& options, int core_mask, const Mem
     opt.runtime_path = options.runtime_path;
     opt.core_mask = core_mask;
     opt.warmup = 0;
-    const ModelInfo info = backend.load(options.model_path, opt);
+    const ModelInfo info = backend.load_replica(loaded, options.model_path, opt);
     const MemoryBlock blocks[] = {input};
     backend.bind_inputs(blocks);
     zero_copy = backend.zero_copy_inputs();
@@ -91,7 +92,7 @@ void check_runtime_and_frames(const BoardCheckOptions& options, BoardReport& r) 
     add(r, "DMA-BUF bound with rknn_create_mem_from_fd", Result::fail, e.what());
     return;
   }
-  RknnBackend probe;
+  RknnBackend probe;  // the model, loaded once: its input size, and the source of every frame's context
   std::size_t input_bytes = 0;
   try {
     BackendOptions opt;
@@ -128,7 +129,7 @@ void check_runtime_and_frames(const BoardCheckOptions& options, BoardReport& r) 
   for (std::size_t k = 0; k < masks.size(); ++k) {
     std::int64_t run_us = 0;
     std::size_t zero_copy = 0;
-    const std::string failure = one_frame(options, masks[k], input, run_us, zero_copy);
+    const std::string failure = one_frame(options, probe, masks[k], input, run_us, zero_copy);
     if (!bound_checked && failure.empty()) {
       bound_checked = true;
       const std::string what = std::to_string(input_bytes) + " bytes from " + memory.kind;
