@@ -329,6 +329,9 @@ const char* default_version() {
 #endif
 }
 
+/// The API version this runtime reports: fake_rknn_set_api_version's, else the default.
+const char* api_version() { return g_version[0] ? g_version : default_version(); }
+
 bool parse_model(const char* text, std::size_t size, FakeContext& c) {
   char buf[2048];
   if (size >= sizeof(buf) || size < 9 || std::strncmp(text, "fake-rknn", 9) != 0) return false;
@@ -750,7 +753,7 @@ __attribute__((visibility("default"))) int rknn_init(Context* context, void* mod
       log_call("rknn_init size=%u rc=-6", size);
       return kErrModelInvalid;
     }
-    if (version_below(g_version[0] ? g_version : default_version(), c.min_runtime)) {
+    if (version_below(api_version(), c.min_runtime)) {
       // What librknnrt does with a model from a newer toolkit: "Invalid RKNN model version", -6.
       log_call("rknn_init size=%u rc=-6 model needs runtime %d.%d.%d", size, c.min_runtime[0], c.min_runtime[1],
                c.min_runtime[2]);
@@ -837,7 +840,7 @@ __attribute__((visibility("default"))) int rknn_query(Context context, QueryCmd 
   } else if (cmd == kQuerySdkVersion && size == sizeof(SdkVersion)) {
     auto* v = static_cast<SdkVersion*>(info);
     std::memset(v, 0, sizeof(*v));
-    std::snprintf(v->api_version, sizeof(v->api_version), "%s", g_version[0] ? g_version : default_version());
+    std::snprintf(v->api_version, sizeof(v->api_version), "%s", api_version());
     std::snprintf(v->drv_version, sizeof(v->drv_version), "%s", g_driver[0] ? g_driver : "0.9.8");
   } else if (cmd == kQueryInOutNum && size == sizeof(InputOutputNum)) {
     auto* io = static_cast<InputOutputNum*>(info);
@@ -1013,8 +1016,8 @@ __attribute__((visibility("default"))) int rknn_run(Context context, RunExtend* 
   // RKNN_FLAG_FENCE_OUT_OUTSIDE.
   static constexpr int kFenceOutBroken[3] = {2, 3, 2};
   if ((c->init_flag & flag::kFenceOutOutside) != 0 &&
-      !version_below(g_version[0] ? g_version : default_version(), kFenceOutBroken)) {
-    log_call("rknn_run rc=-1 RKNN_FLAG_FENCE_OUT_OUTSIDE context on %s", g_version[0] ? g_version : default_version());
+      !version_below(api_version(), kFenceOutBroken)) {
+    log_call("rknn_run rc=-1 RKNN_FLAG_FENCE_OUT_OUTSIDE context on %s", api_version());
     return kErrFail;
   }
   // Non-blocking: "timeout_runs" then applies to the run (it finishes with -2), not to this call.
