@@ -386,6 +386,32 @@ TEST_F(FaceDetectCliTest, RknnFormsOfTheFaceAndYoloGraphsTakeU8InputOnTheStandIn
   fs::remove_all(dir);
 }
 
+#if defined(VG_FAKE_LIBRGA_PATH)
+// The .rknn face graph letterboxes with vg.rga.letterbox: on the RGA where librga and its device exist
+// (here the stand-in librga, and /dev/null standing for /dev/rga), on the CPU otherwise; the run's log
+// says which, and why the CPU.
+TEST_F(FaceDetectCliTest, TheRknnFaceGraphLetterboxesOnRgaWhereLibrgaAndTheDeviceExistAndSaysWhichEngineRan) {
+  const fs::path dir = fs::temp_directory_path() / ("vg_cli_rga_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path model = dir / "face.rknn";
+  std::ofstream(model) << "fake-rknn\ninput 1 256 256 3\noutput 1 512 1\noutput 1 384 1\noutput 1 512 16\noutput 1 384 16\n";
+  const std::string args = "run " VG_SOURCE_DIR "/apps/face_detect/face_detect_rknn.yaml --no-progress --dmabuf --frames 3"
+                           " --set FACE_MODEL=" + model.string() + " --input " + asset("Megamind.avi") + " -o " + dir.string();
+  const std::string runtime = "VG_RKNNRT_PATH=" + std::string(VG_FAKE_RKNNRT_PATH) +
+                              " VG_LIBRGA_PATH=" + std::string(VG_FAKE_LIBRGA_PATH);
+  const auto rga = run_cli(args, runtime + " VG_RGA_DEVICE=/dev/null");
+  ASSERT_EQ(rga.code, 0) << rga.output;
+  EXPECT_NE(rga.output.find("visiongraph run: letterbox: engine=rga"), std::string::npos) << rga.output;
+  EXPECT_NE(rga.output.find("3 frames completed, 0 failed"), std::string::npos) << rga.output;
+  EXPECT_EQ(read_jsonl(dir / "detections.jsonl").size(), 3u);
+  const auto cpu = run_cli(args, runtime + " VG_RGA_DEVICE=/nonexistent/rga");
+  ASSERT_EQ(cpu.code, 0) << cpu.output;
+  EXPECT_NE(cpu.output.find("visiongraph run: letterbox: engine=cpu"), std::string::npos) << cpu.output;
+  EXPECT_NE(cpu.output.find("why=no RGA device (/nonexistent/rga does not exist"), std::string::npos) << cpu.output;
+  fs::remove_all(dir);
+}
+#endif
+
 // --stage-times: each line says when each node ran the frame and how it ended. On the stand-in runtime
 // the process's 3rd rknn_run (frame 1: one warm-up run first) fails with -1: its line names the failed
 // stage, the runtime's code and the mask, and the other frames' stages are in order.

@@ -91,6 +91,27 @@ TEST_F(BoardCheckTest, LibrgaReportsItsVersionThroughQuerystring) {
   const BoardCheck* wrong = find(without, "librga");
   ASSERT_NE(wrong, nullptr);
   EXPECT_EQ(wrong->result, BoardCheck::Result::fail);
+  EXPECT_NE(wrong->detail.find("does not export querystring"), std::string::npos) << wrong->detail;
+}
+
+TEST_F(BoardCheckTest, TheRgaLetterboxLineComesFromTheRgaModuleOrSaysItIsMissing) {
+  const auto without = vg::inference::run_board_check(options_);
+  const BoardCheck* skipped = find(without, "RGA letterbox vs the CPU one");
+  ASSERT_NE(skipped, nullptr);
+  EXPECT_EQ(skipped->result, BoardCheck::Result::skip);
+  EXPECT_NE(skipped->detail.find("no vg.rga module"), std::string::npos) << skipped->detail;
+  options_.rga_letterbox_check = [] {
+    BoardCheck c;
+    c.result = BoardCheck::Result::fail;
+    c.detail = "the first RGA job failed";
+    return c;
+  };
+  const auto with = vg::inference::run_board_check(options_);
+  const BoardCheck* ran = find(with, "RGA letterbox vs the CPU one");
+  ASSERT_NE(ran, nullptr);
+  EXPECT_EQ(ran->result, BoardCheck::Result::fail);
+  EXPECT_EQ(ran->detail, "the first RGA job failed");
+  EXPECT_FALSE(with.passed());
 }
 
 TEST_F(BoardCheckTest, AOneCoreSocRunsOneFrameWithoutSettingACoreMask) {

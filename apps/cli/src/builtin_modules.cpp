@@ -11,6 +11,9 @@
 #if VG_CLI_HAVE_INFERENCE
 #include "visiongraph/kernels/inference/module.hpp"
 #endif
+#if VG_CLI_HAVE_RGA
+#include "visiongraph/kernels/rga/module.hpp"
+#endif
 
 namespace vg::cli {
 
@@ -24,6 +27,9 @@ yaml::BuildOptions default_build_options() {
 #endif
 #if VG_CLI_HAVE_INFERENCE
   options.modules["vg.inference"] = [] { return vg::inference::make_inference_module(); };
+#endif
+#if VG_CLI_HAVE_RGA
+  options.modules["vg.rga"] = [] { return vg::rga::make_rga_module(); };
 #endif
   options.variables["VG_ASSETS_DIR"] = default_assets_dir();
   return options;

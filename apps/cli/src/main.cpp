@@ -23,6 +23,9 @@
 #include "visiongraph/yaml/yaml.hpp"
 #if VG_CLI_HAVE_NPU
 #include "visiongraph/kernels/inference/board_check.hpp"
+#if VG_CLI_HAVE_RGA
+#include "visiongraph/kernels/rga/board_check.hpp"
+#endif
 #include "visiongraph/npu/doctor.hpp"
 #endif
 
@@ -185,6 +188,17 @@ int cmd_board_check(const std::string& model) {
 #if VG_CLI_HAVE_NPU
   vg::inference::BoardCheckOptions options;
   options.model_path = model;
+#if VG_CLI_HAVE_RGA
+  options.rga_letterbox_check = [] {
+    const vg::rga::RgaBoardCheck rga = vg::rga::letterbox_board_check();
+    vg::inference::BoardCheck c;
+    c.result = rga.result == vg::rga::RgaBoardCheck::Result::pass   ? vg::inference::BoardCheck::Result::pass
+               : rga.result == vg::rga::RgaBoardCheck::Result::fail ? vg::inference::BoardCheck::Result::fail
+                                                                    : vg::inference::BoardCheck::Result::skip;
+    c.detail = rga.detail;
+    return c;
+  };
+#endif
   const vg::inference::BoardReport report = vg::inference::run_board_check(options);
   std::cout << "visiongraph " << VG_CLI_VERSION << " board report (visiongraph doctor --board"
             << (model.empty() ? "" : " --model " + model) << ")\n"

@@ -29,6 +29,7 @@
 #include <thread>
 
 #include "builtin_modules.hpp"
+#include "visiongraph/service/control_protocol.hpp"
 #include "visiongraph/service/control_server.hpp"
 #include "visiongraph/service/crash_report.hpp"
 #include "visiongraph/service/metrics_server.hpp"
@@ -1074,6 +1075,9 @@ int run_graph(const RunOptions& opt) {
   auto loaded = yaml::build(desc, build_options(opt));
   Graph& graph = loaded->graph();
   const RunParams params = check_params(*loaded, desc, opt.write);
+  // What each node chose at verify where it had a choice (RGA or the CPU, ...), so the log says it.
+  for (const std::string& line : service::engine_report(graph, loaded->context()))
+    std::cerr << "visiongraph run: " << line << '\n';
 
   // ---- outputs ----
   const fs::path out_dir = opt.output_dir.empty() ? fs::path("out") / path_safe(graph.name()) : fs::path(opt.output_dir);

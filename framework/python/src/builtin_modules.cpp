@@ -11,6 +11,9 @@
 #if VG_PY_HAVE_INFERENCE
 #include "visiongraph/kernels/inference/module.hpp"
 #endif
+#if VG_PY_HAVE_RGA
+#include "visiongraph/kernels/rga/module.hpp"
+#endif
 
 namespace vg::python {
 
@@ -23,6 +26,9 @@ const std::map<std::string, yaml::ModuleFactory, std::less<>>& builtin_modules()
 #endif
 #if VG_PY_HAVE_INFERENCE
     (*m)["vg.inference"] = [] { return vg::inference::make_inference_module(); };
+#endif
+#if VG_PY_HAVE_RGA
+    (*m)["vg.rga"] = [] { return vg::rga::make_rga_module(); };
 #endif
     return m;
   }();

@@ -156,4 +156,17 @@ std::string answer_control_request(Graph& graph, const Context& context, std::st
   return text.empty() ? "ok" : "ok " + text;
 }
 
+std::vector<std::string> engine_report(Graph& graph, const Context& context) {
+  std::vector<std::string> lines;
+  for (NodeId id : graph.execution_order()) {
+    const KernelInfo* info = context.find_kernel(graph.node_kernel(id));
+    if (info == nullptr || info->decl.find_command(std::string_view("get_engine")) == nullptr) continue;
+    const std::string name = graph.node_name(id);
+    std::string reply = answer_control_request(graph, context, name + " get_engine");
+    if (reply.rfind("ok ", 0) == 0) reply.erase(0, 3);
+    lines.push_back(name + ": " + reply);
+  }
+  return lines;
+}
+
 }  // namespace vg::service

@@ -14,6 +14,7 @@
 #include "visiongraph/kernels/inference/rknn_backend.hpp"
 #include "visiongraph/npu/dma_heap_allocator.hpp"
 #include "visiongraph/npu/dmabuf_allocator.hpp"
+#include "visiongraph/npu/rga_runtime.hpp"
 
 namespace vg::inference {
 namespace {
@@ -212,35 +213,28 @@ BoardReport run_board_check(const BoardCheckOptions& options) {
 
   check_runtime_and_frames(options, r);
 
-  // librga: found or not. The RGA letterbox kernel is not built yet, so nothing is compared.
-  std::string rga = options.librga_path;
-  if (rga.empty()) {
-    const char* env = std::getenv("VG_LIBRGA_PATH");
-    rga = env != nullptr && *env != '\0' ? env : "librga.so";
-  }
+  // librga: found, bound (every im2d C entry point vg.rga uses), and its version.
+  const std::string rga = npu::RgaRuntime::resolve_path(options.librga_path);
   if (void* h = ::dlopen(rga.c_str(), RTLD_NOW | RTLD_LOCAL)) {
-    // im2d's querystring(int) answers RGA_VERSION (1 in IM_INFORMATION) with the library's and the
-    // driver's versions, possibly over several lines.
-    using QueryString = const char* (*)(int);
-    constexpr int kRgaVersion = 1;
-    std::string version;
-    if (auto query = reinterpret_cast<QueryString>(::dlsym(h, "querystring"))) {
-      const char* text = query(kRgaVersion);
-      version = text != nullptr ? text : "";
-      for (char& c : version) {
-        if (c == '\n' || c == '\t') c = ' ';
-      }
-      while (!version.empty() && version.back() == ' ') version.pop_back();
-    }
     ::dlclose(h);
-    add(r, "librga", version.empty() ? Result::fail : Result::pass,
-        rga + (version.empty() ? " loads but does not answer querystring(RGA_VERSION): not the im2d librga"
-                               : ": " + version));
+    try {
+      const std::string version = npu::RgaRuntime::open(rga)->version();
+      add(r, "librga", version.empty() ? Result::fail : Result::pass,
+          rga + (version.empty() ? ": querystring(RGA_VERSION) answers nothing" : ": " + version));
+    } catch (const std::exception& e) {
+      add(r, "librga", Result::fail, e.what());
+    }
   } else {
     const char* why = ::dlerror();
     add(r, "librga", Result::skip, rga + " not found (" + std::string(why != nullptr ? why : "dlopen failed") + ")");
   }
-  add(r, "RGA letterbox vs the CPU one", Result::skip, "the RGA letterbox kernel is not built yet: letterboxing runs on the CPU");
+  if (options.rga_letterbox_check) {
+    BoardCheck c = options.rga_letterbox_check();
+    c.name = "RGA letterbox vs the CPU one";
+    r.checks.push_back(std::move(c));
+  } else {
+    add(r, "RGA letterbox vs the CPU one", Result::skip, "this build has no vg.rga module: letterboxing runs on the CPU");
+  }
   return r;
 }
 

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "visiongraph/core/error.hpp"
+#include "runtime_library.hpp"
 
 namespace vg::rknn {
 
@@ -64,21 +65,10 @@ std::string RknnRuntime::resolve_path(std::string_view path) {
 std::unique_ptr<RknnRuntime> RknnRuntime::open(std::string_view path) {
   std::unique_ptr<RknnRuntime> rt(new RknnRuntime());
   rt->path_ = resolve_path(path);
-  dlerror();
-  // RTLD_LOCAL keeps the runtime's symbols out of the global namespace: a stand-in and the real
-  // library can never interpose on each other.
-  rt->handle_ = dlopen(rt->path_.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (rt->handle_ == nullptr) {
-    const char* why = dlerror();
-    throw Error(rt->path_ + " not found (dlopen: " + (why ? why : "unknown error") +
-                "); set VG_RKNNRT_PATH to the librknnrt.so of your board's runtime");
-  }
+  rt->handle_ = detail::open_runtime_library(
+      rt->path_, "set VG_RKNNRT_PATH to the librknnrt.so of your board's runtime");
   auto bind = [&](auto& fn, const char* name, bool required) {
-    void* sym = dlsym(rt->handle_, name);
-    if (sym == nullptr && required) {
-      throw Error(rt->path_ + " does not export " + name + ": not a usable librknnrt (need >= 1.3.0)");
-    }
-    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(sym);
+    detail::bind_symbol(rt->handle_, rt->path_, fn, name, required, "not a usable librknnrt (need >= 1.3.0)");
   };
   RknnApi& a = rt->api_;
   bind(a.init, "rknn_init", true);

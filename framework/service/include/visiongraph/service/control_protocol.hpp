@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "visiongraph/graph/graph.hpp"
 #include "visiongraph/runtime/context.hpp"
@@ -50,5 +51,13 @@ std::string answer_control_request(Graph& graph, const Context& context, std::st
 /// @endcode
 /// @note Safe from any thread once the graph is verified.
 std::string control_help(const Graph& graph, const Context& context);
+
+/// @brief Which engine each node chose at verify, for the nodes whose kernel answers `get_engine` (e.g.
+/// vg.rga.letterbox: RGA or the CPU, and why): one "NODE: REPLY" line per such node, in execution order.
+/// @code
+/// for (const std::string& line : vg::service::engine_report(graph, ctx)) std::cerr << line << '\n';
+/// // letterbox: engine=cpu rga_frames=0 cpu_frames=0 imports=0 fills=0 why=no RGA device (...)
+/// @endcode
+std::vector<std::string> engine_report(Graph& graph, const Context& context);
 
 }  // namespace vg::service

@@ -9,12 +9,21 @@
 /// Needs a model for the runtime checks (`--model face.rknn`): librknnrt reports its version only on a
 /// context.
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "visiongraph/npu/doctor.hpp"
 
 namespace vg::inference {
+
+/// @brief One check of the report.
+struct BoardCheck {
+  enum class Result { pass, fail, skip };
+  std::string name;    ///< e.g. "rknpu driver", "frame on NPU core 1"
+  Result result = Result::skip;
+  std::string detail;  ///< what was found; on failure also what to do
+};
 
 /// @brief Inputs of run_board_check(); all optional.
 struct BoardCheckOptions {
@@ -23,14 +32,9 @@ struct BoardCheckOptions {
   std::string librga_path;   ///< librga (default: VG_LIBRGA_PATH, else librga.so)
   std::string device_tree_compatible = "/proc/device-tree/compatible";
   std::string device_tree_model = "/proc/device-tree/model";
-};
-
-/// @brief One check of the report.
-struct BoardCheck {
-  enum class Result { pass, fail, skip };
-  std::string name;    ///< e.g. "rknpu driver", "frame on NPU core 1"
-  Result result = Result::skip;
-  std::string detail;  ///< what was found; on failure also what to do
+  /// The "RGA letterbox vs the CPU one" check (the vg.rga module's letterbox_board_check, which this
+  /// library does not link); unset: skipped, naming the missing module.
+  std::function<BoardCheck()> rga_letterbox_check;
 };
 
 /// @brief Everything run_board_check() found.
