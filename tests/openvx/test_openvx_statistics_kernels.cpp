@@ -463,6 +463,24 @@ TEST_F(OpenVx, MinMaxLocOptionalOutputsMayBeLeftOut) {
   release_all({ref(image), ref(min_val), ref(max_val), ref(max_count), ref(max_loc)});
 }
 
+// The specification makes minCount and maxCount VX_TYPE_SIZE scalars; the conformance suite passes
+// VX_TYPE_UINT32 ones, and the suite decides: both are taken, each written in its own type.
+TEST_F(OpenVx, MinMaxLocCountsGoIntoUint32ScalarsAsWellAsSizeOnes) {
+  std::mt19937 rng(11);
+  const U8 in = random_pixels<vx_uint8>(29, 17, rng, 0, 3);  // few values: many minima and maxima
+  const Extrema<vx_uint8> want = reference_extrema(in);
+  vx_image image = image_of(context_, in);
+  vx_scalar min_val = scalar_of<vx_uint8>(context_, VX_TYPE_UINT8, 0), max_val = scalar_of<vx_uint8>(context_, VX_TYPE_UINT8, 0);
+  vx_scalar min_count = scalar_of<vx_uint32>(context_, VX_TYPE_UINT32, 0);
+  vx_scalar max_count = scalar_of<vx_size>(context_, VX_TYPE_SIZE, 0);
+  ASSERT_EQ(vxuMinMaxLoc(context_, image, min_val, max_val, nullptr, nullptr, min_count, max_count), VX_SUCCESS);
+  EXPECT_EQ(read_scalar<vx_uint32>(min_count), want.min_count);
+  EXPECT_EQ(read_scalar<vx_size>(max_count), want.max_count);
+  vx_scalar wrong = scalar_of<vx_int16>(context_, VX_TYPE_INT16, 0);
+  EXPECT_EQ(vxuMinMaxLoc(context_, image, min_val, max_val, nullptr, nullptr, wrong, nullptr), VX_ERROR_INVALID_TYPE);
+  release_all({ref(image), ref(min_val), ref(max_val), ref(min_count), ref(max_count), ref(wrong)});
+}
+
 TEST_F(OpenVx, MinMaxLocReadsARegionAndOpenVirtualOutputsTakeTheirTypes) {
   std::mt19937 rng(10);
   const S16 whole = random_pixels<vx_int16>(30, 20, rng);
@@ -586,9 +604,9 @@ TEST_F(OpenVxStatisticsRefusals, ScalarsAndArraysOfTheWrongTypeAreInvalidType) {
                  "minVal is a scalar of type 0x4, it must be VX_TYPE_UINT8");
   expect_refused(vxMinMaxLocNode(graph_, s16_, s16_min_, u8_max_, nullptr, nullptr, nullptr, nullptr), VX_ERROR_INVALID_TYPE,
                  "maxVal is a scalar of type");
-  expect_refused(vxMinMaxLocNode(graph_, u8_, u8_min_, u8_max_, nullptr, nullptr, uint32_, nullptr), VX_ERROR_INVALID_TYPE,
-                 "minCount is a scalar of type 0x7, it must be VX_TYPE_SIZE");
-  expect_refused(vxMinMaxLocNode(graph_, s16_, s16_min_, s16_max_, nullptr, nullptr, size_, uint32_), VX_ERROR_INVALID_TYPE,
+  expect_refused(vxMinMaxLocNode(graph_, u8_, u8_min_, u8_max_, nullptr, nullptr, s16_min_, nullptr), VX_ERROR_INVALID_TYPE,
+                 "minCount is a scalar of type 0x4, it must be VX_TYPE_SIZE or VX_TYPE_UINT32");
+  expect_refused(vxMinMaxLocNode(graph_, u8_, u8_min_, u8_max_, nullptr, nullptr, size_, s16_max_), VX_ERROR_INVALID_TYPE,
                  "maxCount is a scalar of type");
   vx_array rectangles = vxCreateArray(context_, VX_TYPE_RECTANGLE, 10);
   expect_refused(vxMinMaxLocNode(graph_, u8_, u8_min_, u8_max_, rectangles, nullptr, nullptr, nullptr), VX_ERROR_INVALID_TYPE,

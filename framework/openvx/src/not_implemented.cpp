@@ -23,12 +23,6 @@ T not_implemented(Owner owner) noexcept {
 extern "C" {
 
 // Node creators: color, channels and per-pixel image functions.
-VX_API_ENTRY vx_node VX_API_CALL vxColorConvertNode(vx_graph graph, vx_image, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxScaleImageNode(vx_graph graph, vx_image, vx_image, vx_enum) {
-  return not_implemented<vx_node>(graph);
-}
 VX_API_ENTRY vx_node VX_API_CALL vxNonMaxSuppressionNode(vx_graph graph, vx_image, vx_image, vx_int32, vx_image) {
   return not_implemented<vx_node>(graph);
 }
@@ -50,12 +44,6 @@ VX_API_ENTRY vx_node VX_API_CALL vxSelectNode(vx_graph graph, vx_scalar, vx_refe
 // Node creators: pixel-wise arithmetic and depth conversion.
 
 // Node creators: features, geometry and optical flow.
-VX_API_ENTRY vx_node VX_API_CALL vxWarpAffineNode(vx_graph graph, vx_image, vx_matrix, vx_enum, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxWarpPerspectiveNode(vx_graph graph, vx_image, vx_matrix, vx_enum, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
 VX_API_ENTRY vx_node VX_API_CALL vxMatchTemplateNode(vx_graph graph, vx_image, vx_image, vx_enum, vx_image) {
   return not_implemented<vx_node>(graph);
 }

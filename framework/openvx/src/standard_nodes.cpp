@@ -318,6 +318,38 @@ VX_API_ENTRY vx_node VX_API_CALL vxRemapNode(vx_graph graph, vx_image input, vx_
                         {as_reference(output), "output"}});
 }
 
+VX_API_ENTRY vx_node VX_API_CALL vxColorConvertNode(vx_graph graph, vx_image input, vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_COLOR_CONVERT, "vxColorConvertNode", {{as_reference(input), "input"}, {as_reference(output), "output"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxScaleImageNode(vx_graph graph, vx_image src, vx_image dst, vx_enum type) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar type_scalar(graph, VX_TYPE_ENUM, &type);
+  if (const vx_status s = type_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_SCALE_IMAGE, "vxScaleImageNode",
+                       {{as_reference(src), "src"}, {as_reference(dst), "dst"}, {type_scalar.ref(), "type"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxWarpAffineNode(vx_graph graph, vx_image input, vx_matrix matrix, vx_enum type, vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar type_scalar(graph, VX_TYPE_ENUM, &type);
+  if (const vx_status s = type_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_WARP_AFFINE, "vxWarpAffineNode",
+                       {{as_reference(input), "input"}, {as_reference(matrix), "matrix"}, {type_scalar.ref(), "type"},
+                        {as_reference(output), "output"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxWarpPerspectiveNode(vx_graph graph, vx_image input, vx_matrix matrix, vx_enum type,
+                                                       vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar type_scalar(graph, VX_TYPE_ENUM, &type);
+  if (const vx_status s = type_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_WARP_PERSPECTIVE, "vxWarpPerspectiveNode",
+                       {{as_reference(input), "input"}, {as_reference(matrix), "matrix"}, {type_scalar.ref(), "type"},
+                        {as_reference(output), "output"}});
+}
+
 VX_API_ENTRY vx_node VX_API_CALL vxFastCornersNode(vx_graph graph, vx_image input, vx_scalar strength_thresh, vx_bool nonmax_suppression,
                                                    vx_array corners, vx_scalar num_corners) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;

@@ -239,6 +239,27 @@ VX_API_ENTRY vx_status VX_API_CALL vxuRemap(vx_context context, vx_image input, 
   return run_one_node(context, [&](vx_graph graph) { return vxRemapNode(graph, input, table, policy, output); });
 }
 
+VX_API_ENTRY vx_status VX_API_CALL vxuColorConvert(vx_context context, vx_image input, vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxColorConvertNode(graph, input, output); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuScaleImage(vx_context context, vx_image src, vx_image dst, vx_enum type) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxScaleImageNode(graph, src, dst, type); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuWarpAffine(vx_context context, vx_image input, vx_matrix matrix, vx_enum type, vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxWarpAffineNode(graph, input, matrix, type, output); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuWarpPerspective(vx_context context, vx_image input, vx_matrix matrix, vx_enum type,
+                                                      vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxWarpPerspectiveNode(graph, input, matrix, type, output); });
+}
+
 VX_API_ENTRY vx_status VX_API_CALL vxuFastCorners(vx_context context, vx_image input, vx_scalar strength_thresh, vx_bool nonmax_suppression,
                                                   vx_array corners, vx_scalar num_corners) {
   if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;

@@ -5,10 +5,6 @@
 extern "C" {
 
 // Color, channels and per-pixel image functions.
-VX_API_ENTRY vx_status VX_API_CALL vxuColorConvert(vx_context, vx_image, vx_image) { return VX_ERROR_NOT_IMPLEMENTED; }
-VX_API_ENTRY vx_status VX_API_CALL vxuScaleImage(vx_context, vx_image, vx_image, vx_enum) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 VX_API_ENTRY vx_status VX_API_CALL vxuNonMaxSuppression(vx_context, vx_image, vx_image, vx_int32, vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
@@ -20,12 +16,6 @@ VX_API_ENTRY vx_status VX_API_CALL vxuNonMaxSuppression(vx_context, vx_image, vx
 // Arithmetic, statistics and bitwise functions.
 
 // Geometry, features and optical flow.
-VX_API_ENTRY vx_status VX_API_CALL vxuWarpAffine(vx_context, vx_image, vx_matrix, vx_enum, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
-VX_API_ENTRY vx_status VX_API_CALL vxuWarpPerspective(vx_context, vx_image, vx_matrix, vx_enum, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 VX_API_ENTRY vx_status VX_API_CALL vxuMatchTemplate(vx_context, vx_image, vx_image, vx_enum, vx_image) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }

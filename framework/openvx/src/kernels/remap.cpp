@@ -1,16 +1,11 @@
 // The standard kernel Remap: a function and a validate (standard_kernel_support.hpp).
 //
 // A U8 input of the remap's source size, a U8 output of its destination size (the OpenVX 1.3 formats);
-// output(x, y) = input(map_x(x, y), map_y(x, y)) with the table's float source coordinate, pixel centres at
-// integer coordinates. The policy (a VX_TYPE_ENUM scalar) is
-//   VX_INTERPOLATION_NEAREST_NEIGHBOR  the pixel at (floor(x + 0.5), floor(y + 0.5)),
-//   VX_INTERPOLATION_BILINEAR          the four pixels around (x0, y0) = (floor(x), floor(y)) weighted by
-//                                      s = x - x0, t = y - y0, rounded to the nearest integer;
-// VX_INTERPOLATION_AREA is refused (the specification excludes it for Remap).
-// Pixels read outside the input come from the node's VX_NODE_BORDER: CONSTANT reads constant_value.U8,
-// REPLICATE the nearest edge pixel. UNDEFINED (the default) leaves them open; this library reads them as
-// REPLICATE does. (The specification lists UNDEFINED and CONSTANT; REPLICATE is well defined too, and the
-// Khronos conformance checker accepts it.) A coordinate that is not finite reads as one outside the image.
+// output(x, y) = input(map_x(x, y), map_y(x, y)) with the table's float source coordinate, sampled by the
+// policy (a VX_TYPE_ENUM scalar: NEAREST_NEIGHBOR or BILINEAR, as sampling.hpp defines them; AREA is
+// refused, the specification excludes it for Remap) and the node's border (sampling.hpp). The
+// specification lists UNDEFINED and CONSTANT; REPLICATE is well defined too, and the Khronos conformance
+// checker accepts it.
 //
 // The table is read in place and nothing is allocated per frame.
 #include <VX/vx.h>
@@ -21,81 +16,12 @@
 #include <cstring>
 
 #include "kernels/neighbourhood.hpp"
-#include "remap.hpp"
+#include "kernels/sampling.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "remap.hpp"
 
 namespace vg::openvx {
 namespace {
-
-/// The source image as the remap reads it: pixels inside, the border outside.
-struct Source {
-  const MappedImage& image;
-  float width, height;  // as floats, for range checks before any conversion to an integer
-  bool constant;        // CONSTANT border (otherwise the nearest edge pixel)
-  vx_uint8 constant_value;
-
-  /// @p v (a whole number, or not finite) as an index in [0, n - 1].
-  static vx_uint32 clamp_index(float v, float n) noexcept {
-    if (!(v >= 0.0f)) return 0;  // below the image, or NaN
-    if (v >= n) return static_cast<vx_uint32>(n) - 1;
-    return static_cast<vx_uint32>(v);
-  }
-  bool inside(float x, float y) const noexcept { return x >= 0.0f && x < width && y >= 0.0f && y < height; }
-  vx_uint8 at(vx_uint32 x, vx_uint32 y) const noexcept { return image.row(y)[static_cast<std::ptrdiff_t>(x) * image.stride_x()]; }
-  /// The pixel at the whole-numbered (@p x, @p y), possibly outside the image.
-  vx_uint8 pixel(float x, float y) const noexcept {
-    if (inside(x, y)) return at(static_cast<vx_uint32>(x), static_cast<vx_uint32>(y));
-    if (constant) return constant_value;
-    return at(clamp_index(x, width), clamp_index(y, height));
-  }
-};
-
-/// Coordinates that are not finite are moved outside the image (to -2), where the border decides.
-inline float finite_or_outside(float v) noexcept { return std::isfinite(v) ? v : -2.0f; }
-
-vx_uint8 nearest(const Source& src, float x, float y) noexcept {
-  return src.pixel(std::floor(finite_or_outside(x) + 0.5f), std::floor(finite_or_outside(y) + 0.5f));
-}
-
-vx_uint8 bilinear(const Source& src, float x, float y) noexcept {
-  x = finite_or_outside(x);
-  y = finite_or_outside(y);
-  const float x0 = std::floor(x), y0 = std::floor(y);
-  const float s = x - x0, t = y - y0;
-  vx_uint8 p00, p10, p01, p11;
-  if (x0 >= 0.0f && x0 + 1.0f < src.width && y0 >= 0.0f && y0 + 1.0f < src.height) {
-    // All four inside: no border checks.
-    const auto xi = static_cast<vx_uint32>(x0), yi = static_cast<vx_uint32>(y0);
-    p00 = src.at(xi, yi);
-    p10 = src.at(xi + 1, yi);
-    p01 = src.at(xi, yi + 1);
-    p11 = src.at(xi + 1, yi + 1);
-  } else {
-    p00 = src.pixel(x0, y0);
-    p10 = src.pixel(x0 + 1.0f, y0);
-    p01 = src.pixel(x0, y0 + 1.0f);
-    p11 = src.pixel(x0 + 1.0f, y0 + 1.0f);
-  }
-  const float v = (1.0f - s) * (1.0f - t) * p00 + s * (1.0f - t) * p10 + (1.0f - s) * t * p01 + s * t * p11;
-  return static_cast<vx_uint8>(std::min(v + 0.5f, 255.0f));  // v >= 0: the weights are non-negative
-}
-
-/// Every output pixel from its table entry (rows of out.width() vx_coordinates2df_t at @p entries); the
-/// interpolation is chosen once, outside the loop.
-template <bool Bilinear>
-void remap_image(const Source& src, const vx_uint8* entries, const MappedImage& out) noexcept {
-  const std::ptrdiff_t so = out.stride_x();
-  const vx_uint32 width = out.width();
-  for (vx_uint32 y = 0; y < out.height(); ++y) {
-    const vx_uint8* row = entries + static_cast<std::size_t>(y) * width * sizeof(vx_coordinates2df_t);
-    vx_uint8* o = out.row(y);
-    for (vx_uint32 x = 0; x < width; ++x) {
-      vx_coordinates2df_t c;
-      std::memcpy(&c, row + static_cast<std::size_t>(x) * sizeof c, sizeof c);  // the table's rows need not be aligned for floats
-      o[static_cast<std::ptrdiff_t>(x) * so] = Bilinear ? bilinear(src, c.x, c.y) : nearest(src, c.x, c.y);
-    }
-  }
-}
 
 vx_status VX_CALLBACK remap_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 4) return VX_ERROR_INVALID_PARAMETERS;
@@ -117,13 +43,15 @@ vx_status VX_CALLBACK remap_function(vx_node node, const vx_reference* parameter
       out.height() != table->destination_height || !table->table.allocated()) {
     return VX_ERROR_INVALID_PARAMETERS;
   }
-  const Source src{in, static_cast<float>(in.width()), static_cast<float>(in.height()), border.mode == VX_BORDER_CONSTANT,
-                   border.constant_value.U8};
-  if (policy == VX_INTERPOLATION_BILINEAR) {
-    remap_image<true>(src, table->table.data(), out);
-  } else {
-    remap_image<false>(src, table->table.data(), out);
-  }
+  const SampledImage src(in, false, border);
+  const vx_uint8* entries = table->table.data();
+  const std::size_t width = out.width();
+  sample_image(src, policy == VX_INTERPOLATION_BILINEAR, out, false, [&](vx_uint32 x, vx_uint32 y, float& sx, float& sy) {
+    vx_coordinates2df_t c;  // the table's rows need not be aligned for floats
+    std::memcpy(&c, entries + (static_cast<std::size_t>(y) * width + x) * sizeof c, sizeof c);
+    sx = c.x;
+    sy = c.y;
+  });
   return VX_SUCCESS;
 }
 

@@ -46,6 +46,9 @@ std::span<const StandardKernelFunctions> data_kernels() noexcept;
 std::span<const StandardKernelFunctions> pyramid_kernels() noexcept;
 /// remap.cpp (Remap), fast_corners.cpp (FastCorners) and harris_corners.cpp (HarrisCorners).
 std::span<const StandardKernelFunctions> remap_kernels() noexcept;
+/// color_convert.cpp (ColorConvert) and geometric.cpp (ScaleImage, WarpAffine, WarpPerspective).
+std::span<const StandardKernelFunctions> color_convert_kernels() noexcept;
+std::span<const StandardKernelFunctions> geometric_kernels() noexcept;
 std::span<const StandardKernelFunctions> fast_kernels() noexcept;
 /// canny.cpp (CannyEdgeDetector).
 std::span<const StandardKernelFunctions> canny_kernels() noexcept;

@@ -287,6 +287,24 @@ vx_status coordinates_output(vx_node node, const vx_reference parameters[], vx_u
   return VX_SUCCESS;
 }
 
+/// MinMaxLoc's minCount and maxCount: VX_TYPE_SIZE as the specification has it, or VX_TYPE_UINT32 as the
+/// conformance suite passes them (the suite decides); a virtual scalar of open type becomes VX_TYPE_SIZE.
+vx_status count_output(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name,
+                       vx_meta_format meta) noexcept {
+  if (!valid(parameters[index], VX_TYPE_SCALAR) || meta == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
+  const auto* scalar = as<_vx_scalar>(parameters[index]);
+  if (scalar->data_type == VX_TYPE_UINT32) {
+    meta->scalar_type = VX_TYPE_UINT32;
+    return VX_SUCCESS;
+  }
+  if (!(scalar->is_virtual && scalar->data_type == VX_TYPE_INVALID) && scalar->data_type != VX_TYPE_SIZE) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be VX_TYPE_SIZE or VX_TYPE_UINT32", name,
+                  static_cast<unsigned>(scalar->data_type));
+  }
+  meta->scalar_type = VX_TYPE_SIZE;
+  return VX_SUCCESS;
+}
+
 vx_status VX_CALLBACK min_max_loc_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
   if (num != 7) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 7 parameters, got %u", num);
   const _vx_image* input = nullptr;
@@ -301,12 +319,22 @@ vx_status VX_CALLBACK min_max_loc_validate(vx_node node, const vx_reference para
   if (const vx_status s = coordinates_output(node, parameters, 3, "minLoc", pixels, metas[3]); s != VX_SUCCESS) return s;
   if (const vx_status s = coordinates_output(node, parameters, 4, "maxLoc", pixels, metas[4]); s != VX_SUCCESS) return s;
   if (parameters[5] != nullptr) {
-    if (const vx_status s = scalar_output(node, parameters, 5, "minCount", VX_TYPE_SIZE, metas[5]); s != VX_SUCCESS) return s;
+    if (const vx_status s = count_output(node, parameters, 5, "minCount", metas[5]); s != VX_SUCCESS) return s;
   }
   if (parameters[6] != nullptr) {
-    if (const vx_status s = scalar_output(node, parameters, 6, "maxCount", VX_TYPE_SIZE, metas[6]); s != VX_SUCCESS) return s;
+    if (const vx_status s = count_output(node, parameters, 6, "maxCount", metas[6]); s != VX_SUCCESS) return s;
   }
   return VX_SUCCESS;
+}
+
+/// Writes @p count into a count scalar of either type count_output accepts.
+vx_status write_count(vx_reference scalar, vx_size count) noexcept {
+  if (!valid(scalar, VX_TYPE_SCALAR)) return VX_ERROR_INVALID_REFERENCE;
+  if (as<_vx_scalar>(scalar)->data_type == VX_TYPE_UINT32) {
+    vx_uint32 narrow = count > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<vx_uint32>(count);
+    return vxCopyScalar(reinterpret_cast<vx_scalar>(scalar), &narrow, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+  }
+  return vxCopyScalar(reinterpret_cast<vx_scalar>(scalar), &count, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
 }
 
 template <typename T>
@@ -346,12 +374,8 @@ vx_status min_max_loc(const MappedImage& in, const vx_reference* parameters) noe
   if (const vx_status h = high_locations.finish(); s == VX_SUCCESS) s = h;
   if (s == VX_SUCCESS) s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[1]), &lowest, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
   if (s == VX_SUCCESS) s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[2]), &highest, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
-  if (s == VX_SUCCESS && parameters[5] != nullptr) {
-    s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[5]), &low_count, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
-  }
-  if (s == VX_SUCCESS && parameters[6] != nullptr) {
-    s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[6]), &high_count, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
-  }
+  if (s == VX_SUCCESS && parameters[5] != nullptr) s = write_count(parameters[5], low_count);
+  if (s == VX_SUCCESS && parameters[6] != nullptr) s = write_count(parameters[6], high_count);
   return s;
 }
 

@@ -1,0 +1,122 @@
+#pragma once
+// Reading a U8 or U1 image at any (x, y), the node's border outside it, and the two interpolations of
+// OpenVX's geometric kernels (Remap, WarpAffine, WarpPerspective, ScaleImage): pixel centres at integer
+// coordinates;
+//   NEAREST_NEIGHBOR  the pixel at (floor(x + 0.5), floor(y + 0.5)),
+//   BILINEAR          the four pixels around (x0, y0) = (floor(x), floor(y)) weighted by s = x - x0,
+//                     t = y - y0, rounded to the nearest integer (U1: 0 or 1).
+// Outside the image: CONSTANT reads constant_value (U8, or U1 as 0/1); REPLICATE and UNDEFINED read the
+// nearest edge pixel (UNDEFINED leaves them open; the nearest edge is one valid choice). A coordinate that
+// is not finite reads as one outside the image.
+#include <VX/vx.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+#include "kernels/standard_kernel_support.hpp"
+
+namespace vg::openvx {
+
+/// A mapped U8 or U1 image as the geometric kernels read it: pixels inside, the border outside.
+/// Reads stay within @p valid (the whole image unless given): a pixel outside it is a border pixel.
+struct SampledImage {
+  SampledImage(const MappedImage& image, bool u1, const vx_border_t& border) noexcept
+      : SampledImage(image, u1, border, vx_rectangle_t{0, 0, image.width(), image.height()}) {}
+  SampledImage(const MappedImage& image, bool u1, const vx_border_t& border, const vx_rectangle_t& valid) noexcept
+      : image(image),
+        x_begin(static_cast<float>(valid.start_x)),
+        y_begin(static_cast<float>(valid.start_y)),
+        width(static_cast<float>(std::min(valid.end_x, image.width()))),
+        height(static_cast<float>(std::min(valid.end_y, image.height()))),
+        u1(u1),
+        constant(border.mode == VX_BORDER_CONSTANT),
+        constant_value(u1 ? (border.constant_value.U1 ? 1 : 0) : border.constant_value.U8) {}
+
+  const MappedImage& image;
+  float x_begin, y_begin;  // the valid rectangle: [x_begin, width) x [y_begin, height)
+  float width, height;     // as floats, for range checks before any conversion to an integer
+  bool u1;
+  bool constant;
+  vx_uint8 constant_value;
+
+  /// @p v (a whole number, or not finite) as an index in [begin, end - 1].
+  static vx_uint32 clamp_index(float v, float begin, float end) noexcept {
+    if (!(v >= begin)) return static_cast<vx_uint32>(begin);  // below the image, or NaN
+    if (v >= end) return static_cast<vx_uint32>(end) - 1;
+    return static_cast<vx_uint32>(v);
+  }
+  bool inside(float x, float y) const noexcept { return x >= x_begin && x < width && y >= y_begin && y < height; }
+  vx_uint8 at(vx_uint32 x, vx_uint32 y) const noexcept {
+    const vx_uint8* row = image.row(y);
+    if (u1) return static_cast<vx_uint8>((row[x / 8] >> (x % 8)) & 1u);
+    return row[static_cast<std::ptrdiff_t>(x) * image.stride_x()];
+  }
+  /// The pixel at the whole-numbered (@p x, @p y), possibly outside the image.
+  vx_uint8 pixel(float x, float y) const noexcept {
+    if (inside(x, y)) return at(static_cast<vx_uint32>(x), static_cast<vx_uint32>(y));
+    if (constant) return constant_value;
+    return at(clamp_index(x, x_begin, width), clamp_index(y, y_begin, height));
+  }
+};
+
+/// Coordinates that are not finite are moved outside the image (to -2), where the border decides.
+inline float finite_or_outside(float v) noexcept { return std::isfinite(v) ? v : -2.0f; }
+
+inline vx_uint8 sample_nearest(const SampledImage& src, float x, float y) noexcept {
+  return src.pixel(std::floor(finite_or_outside(x) + 0.5f), std::floor(finite_or_outside(y) + 0.5f));
+}
+
+inline vx_uint8 sample_bilinear(const SampledImage& src, float x, float y) noexcept {
+  x = finite_or_outside(x);
+  y = finite_or_outside(y);
+  const float x0 = std::floor(x), y0 = std::floor(y);
+  const float s = x - x0, t = y - y0;
+  vx_uint8 p00, p10, p01, p11;
+  if (x0 >= src.x_begin && x0 + 1.0f < src.width && y0 >= src.y_begin && y0 + 1.0f < src.height) {
+    // All four inside: no border checks.
+    const auto xi = static_cast<vx_uint32>(x0), yi = static_cast<vx_uint32>(y0);
+    p00 = src.at(xi, yi);
+    p10 = src.at(xi + 1, yi);
+    p01 = src.at(xi, yi + 1);
+    p11 = src.at(xi + 1, yi + 1);
+  } else {
+    p00 = src.pixel(x0, y0);
+    p10 = src.pixel(x0 + 1.0f, y0);
+    p01 = src.pixel(x0, y0 + 1.0f);
+    p11 = src.pixel(x0 + 1.0f, y0 + 1.0f);
+  }
+  const float v = (1.0f - s) * (1.0f - t) * p00 + s * (1.0f - t) * p10 + (1.0f - s) * t * p01 + s * t * p11;
+  return static_cast<vx_uint8>(std::min(v + 0.5f, src.u1 ? 1.0f : 255.0f));  // v >= 0: the weights are non-negative
+}
+
+/// Writes U8 or U1 pixels of one output row.
+struct RowWriter {
+  vx_uint8* row;
+  std::ptrdiff_t stride_x;
+  bool u1;
+  void put(vx_uint32 x, vx_uint8 v) const noexcept {
+    if (!u1) {
+      row[static_cast<std::ptrdiff_t>(x) * stride_x] = v;
+      return;
+    }
+    const auto bit = static_cast<vx_uint8>(1u << (x % 8));
+    row[x / 8] = static_cast<vx_uint8>(v ? (row[x / 8] | bit) : (row[x / 8] & ~bit));
+  }
+};
+
+/// out(x, y) = interpolation of @p src at coordinate(x, y) -> (sx, sy), for every output pixel; the
+/// interpolation is chosen once, outside the loop.
+template <typename Coordinate>
+void sample_image(const SampledImage& src, bool bilinear, const MappedImage& out, bool u1, Coordinate coordinate) noexcept {
+  for (vx_uint32 y = 0; y < out.height(); ++y) {
+    const RowWriter o{out.row(y), out.stride_x(), u1};
+    for (vx_uint32 x = 0; x < out.width(); ++x) {
+      float sx = 0.0f, sy = 0.0f;
+      coordinate(x, y, sx, sy);
+      o.put(x, bilinear ? sample_bilinear(src, sx, sy) : sample_nearest(src, sx, sy));
+    }
+  }
+}
+
+}  // namespace vg::openvx
