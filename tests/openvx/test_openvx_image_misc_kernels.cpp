@@ -672,7 +672,7 @@ TEST_F(OpenVx, CopyRefusesMismatchedAndUnsupportedObjects) {
   vx_int32 zero = 0;
   vx_scalar scalar = vxCreateScalar(context_, VX_TYPE_INT32, &zero);
   vx_pyramid pyr1 = vxCreatePyramid(context_, 2, VX_SCALE_PYRAMID_HALF, 16, 16, VX_DF_IMAGE_U8);
-  vx_pyramid pyr2 = vxCreatePyramid(context_, 2, VX_SCALE_PYRAMID_HALF, 16, 16, VX_DF_IMAGE_U8);
+  vx_pyramid pyr2 = vxCreatePyramid(context_, 3, VX_SCALE_PYRAMID_HALF, 16, 16, VX_DF_IMAGE_U8);  // another shape
   struct Case {
     vx_reference in, out;
     vx_status status;
@@ -680,7 +680,7 @@ TEST_F(OpenVx, CopyRefusesMismatchedAndUnsupportedObjects) {
   };
   const Case cases[] = {
       {ref(u8), ref(scalar), VX_ERROR_INVALID_TYPE, "one type"},
-      {ref(pyr1), ref(pyr2), VX_ERROR_NOT_SUPPORTED, "input of type"},
+      {ref(pyr1), ref(pyr2), VX_ERROR_INVALID_PARAMETERS, "levels"},
       {ref(u8), ref(s16), VX_ERROR_INVALID_FORMAT, "output"},
       {ref(u8), ref(small), VX_ERROR_INVALID_PARAMETERS, "output"},
   };

@@ -34,12 +34,6 @@ VX_API_ENTRY vx_node VX_API_CALL vxNonMaxSuppressionNode(vx_graph graph, vx_imag
 // Node creators: arithmetic, statistics and bitwise functions.
 
 // Node creators: control flow.
-VX_API_ENTRY vx_node VX_API_CALL vxScalarOperationNode(vx_graph graph, vx_enum, vx_scalar, vx_scalar, vx_scalar) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxSelectNode(vx_graph graph, vx_scalar, vx_reference, vx_reference, vx_reference) {
-  return not_implemented<vx_node>(graph);
-}
 
 // Node creators: pixel-wise arithmetic and depth conversion.
 

@@ -318,6 +318,22 @@ VX_API_ENTRY vx_node VX_API_CALL vxRemapNode(vx_graph graph, vx_image input, vx_
                         {as_reference(output), "output"}});
 }
 
+VX_API_ENTRY vx_node VX_API_CALL vxScalarOperationNode(vx_graph graph, vx_enum scalar_operation, vx_scalar a, vx_scalar b,
+                                                       vx_scalar output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar operation(graph, VX_TYPE_ENUM, &scalar_operation);
+  if (const vx_status s = operation.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_SCALAR_OPERATION, "vxScalarOperationNode",
+                       {{operation.ref(), "scalar_operation"}, {as_reference(a), "a"}, {as_reference(b), "b"}, {as_reference(output), "output"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxSelectNode(vx_graph graph, vx_scalar condition, vx_reference true_value, vx_reference false_value,
+                                              vx_reference output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  return standard_node(graph, VX_KERNEL_SELECT, "vxSelectNode",
+                       {{as_reference(condition), "condition"}, {true_value, "true_value"}, {false_value, "false_value"}, {output, "output"}});
+}
+
 VX_API_ENTRY vx_node VX_API_CALL vxColorConvertNode(vx_graph graph, vx_image input, vx_image output) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   return standard_node(graph, VX_KERNEL_COLOR_CONVERT, "vxColorConvertNode", {{as_reference(input), "input"}, {as_reference(output), "output"}});

@@ -18,10 +18,13 @@
 #include "image.hpp"
 #include "lut.hpp"
 #include "matrix.hpp"
+#include "object_array.hpp"
+#include "pyramid.hpp"
 #include "remap.hpp"
 #include "scalar.hpp"
 #include "kernels/standard_kernel_support.hpp"
 #include "tensor.hpp"
+#include "threshold.hpp"
 #include "user_data_object.hpp"
 
 namespace vg::openvx {
@@ -162,6 +165,21 @@ vx_status copy_flat(vx_reference input, vx_reference output) noexcept {
   return VX_SUCCESS;
 }
 
+vx_status copy_threshold(_vx_threshold* in, _vx_threshold* out) noexcept {
+  if (in == out) return VX_SUCCESS;
+  if (in->threshold_type != out->threshold_type) return VX_ERROR_INVALID_TYPE;
+  vx_pixel_value_t value, lower, upper, true_value, false_value;
+  {
+    const std::lock_guard guard(in->lock);
+    value = in->value, lower = in->lower, upper = in->upper, true_value = in->true_value, false_value = in->false_value;
+  }
+  const std::lock_guard guard(out->lock);
+  out->value = value, out->lower = lower, out->upper = upper, out->true_value = true_value, out->false_value = false_value;
+  return VX_SUCCESS;
+}
+
+}  // namespace
+
 bool copy_supported(vx_enum type) noexcept {
   switch (type) {
     case VX_TYPE_IMAGE:
@@ -173,10 +191,46 @@ bool copy_supported(vx_enum type) noexcept {
     case VX_TYPE_CONVOLUTION:
     case VX_TYPE_DISTRIBUTION:
     case VX_TYPE_REMAP:
-    case VX_TYPE_USER_DATA_OBJECT: return true;
+    case VX_TYPE_USER_DATA_OBJECT:
+    case VX_TYPE_THRESHOLD:
+    case VX_TYPE_PYRAMID:
+    case VX_TYPE_OBJECT_ARRAY: return true;
     default: return false;
   }
 }
+
+/// Copies @p input's contents into @p output, an object of the same type and attributes: images (every
+/// plane), scalars, arrays, tensors, the flat objects, thresholds, pyramids (level by level) and object
+/// arrays (item by item). Used by Copy and Select.
+vx_status copy_object(vx_reference input, vx_reference output) noexcept {
+  if (input == nullptr || output == nullptr || input->type != output->type) return VX_ERROR_INVALID_PARAMETERS;
+  switch (input->type) {
+    case VX_TYPE_IMAGE: return copy_image(reinterpret_cast<vx_image>(input), reinterpret_cast<vx_image>(output));
+    case VX_TYPE_SCALAR: return copy_scalar(static_cast<_vx_scalar*>(input), static_cast<_vx_scalar*>(output));
+    case VX_TYPE_ARRAY: return copy_array(static_cast<_vx_array*>(input), static_cast<_vx_array*>(output));
+    case VX_TYPE_TENSOR: return copy_tensor(static_cast<_vx_tensor_t*>(input), static_cast<_vx_tensor_t*>(output));
+    case VX_TYPE_THRESHOLD: return copy_threshold(static_cast<_vx_threshold*>(input), static_cast<_vx_threshold*>(output));
+    case VX_TYPE_PYRAMID: {
+      auto* in = static_cast<_vx_pyramid*>(input);
+      auto* out = static_cast<_vx_pyramid*>(output);
+      if (in->images.size() != out->images.size()) return VX_ERROR_INVALID_DIMENSION;
+      for (std::size_t i = 0; i < in->images.size(); ++i)
+        if (const vx_status s = copy_image(in->images[i], out->images[i]); s != VX_SUCCESS) return s;
+      return VX_SUCCESS;
+    }
+    case VX_TYPE_OBJECT_ARRAY: {
+      auto* in = static_cast<_vx_object_array*>(input);
+      auto* out = static_cast<_vx_object_array*>(output);
+      if (in->items.size() != out->items.size()) return VX_ERROR_INVALID_DIMENSION;
+      for (std::size_t i = 0; i < in->items.size(); ++i)
+        if (const vx_status s = copy_object(in->items[i], out->items[i]); s != VX_SUCCESS) return s;
+      return VX_SUCCESS;
+    }
+    default: return copy_flat(input, output);
+  }
+}
+
+namespace {
 
 vx_status VX_CALLBACK copy_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
   if (num != 2) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 2 parameters, got %u", num);
@@ -188,7 +242,7 @@ vx_status VX_CALLBACK copy_validate(vx_node node, const vx_reference parameters[
   }
   if (!copy_supported(input->type)) {
     return refuse(node, VX_ERROR_NOT_SUPPORTED, "input of type 0x%x: this library copies images, scalars, arrays, tensors, LUTs, matrices, convolutions, "
-                  "distributions, remaps and user data objects only",
+                  "distributions, remaps, thresholds, pyramids, object arrays and user data objects only",
                   static_cast<unsigned>(input->type));
   }
   if (input->type == VX_TYPE_IMAGE) {
@@ -211,15 +265,7 @@ vx_status VX_CALLBACK copy_validate(vx_node node, const vx_reference parameters[
 
 vx_status VX_CALLBACK copy_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 2) return VX_ERROR_INVALID_PARAMETERS;
-  const vx_reference input = parameters[0], output = parameters[1];
-  if (input == nullptr || output == nullptr || input->type != output->type) return VX_ERROR_INVALID_PARAMETERS;
-  switch (input->type) {
-    case VX_TYPE_IMAGE: return copy_image(reinterpret_cast<vx_image>(input), reinterpret_cast<vx_image>(output));
-    case VX_TYPE_SCALAR: return copy_scalar(static_cast<_vx_scalar*>(input), static_cast<_vx_scalar*>(output));
-    case VX_TYPE_ARRAY: return copy_array(static_cast<_vx_array*>(input), static_cast<_vx_array*>(output));
-    case VX_TYPE_TENSOR: return copy_tensor(static_cast<_vx_tensor_t*>(input), static_cast<_vx_tensor_t*>(output));
-    default: return copy_flat(input, output);
-  }
+  return copy_object(parameters[0], parameters[1]);
 }
 
 constexpr StandardKernelFunctions kDataKernels[] = {

@@ -46,6 +46,8 @@ std::span<const StandardKernelFunctions> data_kernels() noexcept;
 std::span<const StandardKernelFunctions> pyramid_kernels() noexcept;
 /// remap.cpp (Remap), fast_corners.cpp (FastCorners) and harris_corners.cpp (HarrisCorners).
 std::span<const StandardKernelFunctions> remap_kernels() noexcept;
+/// control_flow.cpp (Select, ScalarOperation).
+std::span<const StandardKernelFunctions> control_flow_kernels() noexcept;
 /// color_convert.cpp (ColorConvert) and geometric.cpp (ScaleImage, WarpAffine, WarpPerspective).
 std::span<const StandardKernelFunctions> color_convert_kernels() noexcept;
 std::span<const StandardKernelFunctions> geometric_kernels() noexcept;
@@ -73,6 +75,11 @@ vx_status VX_CALLBACK mean_stddev_function(vx_node node, const vx_reference* par
 vx_status VX_CALLBACK mean_stddev_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]);
 
 // --- validate helpers ---------------------------------------------------------------------------------
+
+/// Copies @p input's contents into @p output, of the same type and attributes (data.cpp: Copy, Select).
+vx_status copy_object(vx_reference input, vx_reference output) noexcept;
+/// Whether copy_object takes objects of @p type.
+bool copy_supported(vx_enum type) noexcept;
 
 /// Logs why @p node's validate refuses its parameters (prefixed with the kernel's name) and returns
 /// @p status.
