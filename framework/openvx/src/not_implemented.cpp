@@ -23,9 +23,6 @@ T not_implemented(Owner owner) noexcept {
 extern "C" {
 
 // Node creators: color, channels and per-pixel image functions.
-VX_API_ENTRY vx_node VX_API_CALL vxNonMaxSuppressionNode(vx_graph graph, vx_image, vx_image, vx_int32, vx_image) {
-  return not_implemented<vx_node>(graph);
-}
 
 // Node creators: filters.
 

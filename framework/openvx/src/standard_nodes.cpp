@@ -334,6 +334,15 @@ VX_API_ENTRY vx_node VX_API_CALL vxSelectNode(vx_graph graph, vx_scalar conditio
                        {{as_reference(condition), "condition"}, {true_value, "true_value"}, {false_value, "false_value"}, {output, "output"}});
 }
 
+VX_API_ENTRY vx_node VX_API_CALL vxNonMaxSuppressionNode(vx_graph graph, vx_image input, vx_image mask, vx_int32 win_size,
+                                                         vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar size(graph, VX_TYPE_INT32, &win_size);
+  if (const vx_status s = size.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_NON_MAX_SUPPRESSION, "vxNonMaxSuppressionNode",
+                       {{as_reference(input), "input"}, {as_reference(mask), "mask"}, {size.ref(), "win_size"}, {as_reference(output), "output"}});
+}
+
 VX_API_ENTRY vx_node VX_API_CALL vxColorConvertNode(vx_graph graph, vx_image input, vx_image output) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   return standard_node(graph, VX_KERNEL_COLOR_CONVERT, "vxColorConvertNode", {{as_reference(input), "input"}, {as_reference(output), "output"}});

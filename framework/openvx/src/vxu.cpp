@@ -239,6 +239,12 @@ VX_API_ENTRY vx_status VX_API_CALL vxuRemap(vx_context context, vx_image input, 
   return run_one_node(context, [&](vx_graph graph) { return vxRemapNode(graph, input, table, policy, output); });
 }
 
+VX_API_ENTRY vx_status VX_API_CALL vxuNonMaxSuppression(vx_context context, vx_image input, vx_image mask, vx_int32 win_size,
+                                                        vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxNonMaxSuppressionNode(graph, input, mask, win_size, output); });
+}
+
 VX_API_ENTRY vx_status VX_API_CALL vxuColorConvert(vx_context context, vx_image input, vx_image output) {
   if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
   return run_one_node(context, [&](vx_graph graph) { return vxColorConvertNode(graph, input, output); });

@@ -5,9 +5,6 @@
 extern "C" {
 
 // Color, channels and per-pixel image functions.
-VX_API_ENTRY vx_status VX_API_CALL vxuNonMaxSuppression(vx_context, vx_image, vx_image, vx_int32, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 
 // Filters.
 

@@ -46,6 +46,8 @@ std::span<const StandardKernelFunctions> data_kernels() noexcept;
 std::span<const StandardKernelFunctions> pyramid_kernels() noexcept;
 /// remap.cpp (Remap), fast_corners.cpp (FastCorners) and harris_corners.cpp (HarrisCorners).
 std::span<const StandardKernelFunctions> remap_kernels() noexcept;
+/// non_max_suppression.cpp (NonMaxSuppression).
+std::span<const StandardKernelFunctions> non_max_suppression_kernels() noexcept;
 /// control_flow.cpp (Select, ScalarOperation).
 std::span<const StandardKernelFunctions> control_flow_kernels() noexcept;
 /// color_convert.cpp (ColorConvert) and geometric.cpp (ScaleImage, WarpAffine, WarpPerspective).

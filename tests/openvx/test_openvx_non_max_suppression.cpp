@@ -1,0 +1,66 @@
+// The enhanced-vision kernel NonMaxSuppression against a reference written here from the specification
+// (and the conformance suite's tie rule: of a plateau, the last pixel in raster order stays).
+#include <VX/vx.h>
+#include <VX/vxu.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+
+#include "image_pixels.hpp"
+#include "openvx_fixture.hpp"
+
+namespace {
+
+using vg_openvx_test::image_of;
+using vg_openvx_test::OpenVx;
+using vg_openvx_test::Pixels;
+using vg_openvx_test::read_pixels;
+
+TEST_F(OpenVx, NonMaxSuppressionKeepsLocalMaximaAndMaskedPixels) {
+  std::mt19937 rng(17);
+  Pixels<vx_int16> in(23, 17);
+  std::uniform_int_distribution<int> values(-50, 50);  // few values: plateaus happen
+  for (vx_int16& v : in.values) v = static_cast<vx_int16>(values(rng) / 10);
+  Pixels<vx_uint8> mask(23, 17);
+  for (vx_uint32 y = 0; y < 17; ++y)
+    for (vx_uint32 x = 0; x < 23; ++x) mask.at(x, y) = (x % 5 == 0 && y % 3 == 0) ? 1 : 0;
+  vx_image src = image_of(context_, in), m = image_of(context_, mask);
+  for (vx_int32 win : {1, 3, 5}) {
+    for (bool with_mask : {false, true}) {
+      vx_image dst = vxCreateImage(context_, 23, 17, VX_DF_IMAGE_S16);
+      ASSERT_EQ(vxuNonMaxSuppression(context_, src, with_mask ? m : nullptr, win, dst), VX_SUCCESS);
+      const Pixels<vx_int16> out = read_pixels<vx_int16>(dst);
+      const int r = win / 2;
+      std::size_t wrong = 0;
+      for (int y = r; y < 17 - r; ++y)
+        for (int x = r; x < 23 - r; ++x) {
+          const vx_int16 v = in.at(static_cast<vx_uint32>(x), static_cast<vx_uint32>(y));
+          bool keep = true;
+          if (!(with_mask && mask.at(static_cast<vx_uint32>(x), static_cast<vx_uint32>(y)))) {
+            for (int j = -r; j <= r; ++j)
+              for (int i = -r; i <= r; ++i) {
+                if (with_mask && mask.at(static_cast<vx_uint32>(x + i), static_cast<vx_uint32>(y + j))) continue;
+                const vx_int16 n = in.at(static_cast<vx_uint32>(x + i), static_cast<vx_uint32>(y + j));
+                const bool before = j < 0 || (j == 0 && i <= 0);
+                if (before ? v < n : v <= n) keep = false;
+              }
+          }
+          const vx_int16 want = keep ? v : INT16_MIN;
+          if (out.at(static_cast<vx_uint32>(x), static_cast<vx_uint32>(y)) != want && ++wrong <= 3)
+            ADD_FAILURE() << "win " << win << " mask " << with_mask << ": (" << x << ", " << y << ") is "
+                          << out.at(static_cast<vx_uint32>(x), static_cast<vx_uint32>(y)) << ", expected " << want;
+        }
+      EXPECT_EQ(wrong, 0u);
+      EXPECT_EQ(vxReleaseImage(&dst), VX_SUCCESS);
+    }
+  }
+  // win_size must be odd and fit the image.
+  vx_image dst = vxCreateImage(context_, 23, 17, VX_DF_IMAGE_S16);
+  EXPECT_NE(vxuNonMaxSuppression(context_, src, nullptr, 4, dst), VX_SUCCESS);
+  EXPECT_TRUE(logged("win_size is 4"));
+  EXPECT_NE(vxuNonMaxSuppression(context_, src, nullptr, 19, dst), VX_SUCCESS);
+  for (vx_image* i : {&src, &m, &dst}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
+}
+
+}  // namespace
