@@ -94,8 +94,8 @@ int main(void) {
   /* Not implemented yet: every entry links and answers. */
   image = vxCreateImage(context, 64, 48, VX_DF_IMAGE_U8);
   CHECK(vxGetStatus((vx_reference)image), VX_SUCCESS);
-  CHECK(vxGetStatus((vx_reference)vxMatchTemplateNode(graph, image, image, VX_COMPARE_L1, image)), VX_ERROR_NOT_IMPLEMENTED);
-  CHECK(vxuMatchTemplate(context, NULL, NULL, VX_COMPARE_L1, NULL), VX_ERROR_NOT_IMPLEMENTED);
+  CHECK(vxGetStatus((vx_reference)vxBilateralFilterNode(graph, NULL, 5, 1.0f, 1.0f, NULL)), VX_ERROR_NOT_IMPLEMENTED);
+  CHECK(vxuBilateralFilter(context, NULL, 5, 1.0f, 1.0f, NULL), VX_ERROR_NOT_IMPLEMENTED);
 
   CHECK(vxReleaseImage(&image), VX_SUCCESS);
   CHECK(vxReleaseNode(&node), VX_SUCCESS);

@@ -343,6 +343,16 @@ VX_API_ENTRY vx_node VX_API_CALL vxNonMaxSuppressionNode(vx_graph graph, vx_imag
                        {{as_reference(input), "input"}, {as_reference(mask), "mask"}, {size.ref(), "win_size"}, {as_reference(output), "output"}});
 }
 
+VX_API_ENTRY vx_node VX_API_CALL vxMatchTemplateNode(vx_graph graph, vx_image src, vx_image templateImage, vx_enum matchingMethod,
+                                                     vx_image output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar method(graph, VX_TYPE_ENUM, &matchingMethod);
+  if (const vx_status s = method.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_MATCH_TEMPLATE, "vxMatchTemplateNode",
+                       {{as_reference(src), "src"}, {as_reference(templateImage), "templateImage"}, {method.ref(), "matchingMethod"},
+                        {as_reference(output), "output"}});
+}
+
 VX_API_ENTRY vx_node VX_API_CALL vxColorConvertNode(vx_graph graph, vx_image input, vx_image output) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   return standard_node(graph, VX_KERNEL_COLOR_CONVERT, "vxColorConvertNode", {{as_reference(input), "input"}, {as_reference(output), "output"}});

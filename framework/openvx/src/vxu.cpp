@@ -245,6 +245,12 @@ VX_API_ENTRY vx_status VX_API_CALL vxuNonMaxSuppression(vx_context context, vx_i
   return run_one_node(context, [&](vx_graph graph) { return vxNonMaxSuppressionNode(graph, input, mask, win_size, output); });
 }
 
+VX_API_ENTRY vx_status VX_API_CALL vxuMatchTemplate(vx_context context, vx_image src, vx_image templateImage, vx_enum matchingMethod,
+                                                    vx_image output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxMatchTemplateNode(graph, src, templateImage, matchingMethod, output); });
+}
+
 VX_API_ENTRY vx_status VX_API_CALL vxuColorConvert(vx_context context, vx_image input, vx_image output) {
   if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
   return run_one_node(context, [&](vx_graph graph) { return vxColorConvertNode(graph, input, output); });

@@ -1,5 +1,6 @@
-// The enhanced-vision kernel NonMaxSuppression against a reference written here from the specification
-// (and the conformance suite's tie rule: of a plateau, the last pixel in raster order stays).
+// The enhanced-vision kernels NonMaxSuppression, against a reference written here from the specification
+// (and the conformance suite's tie rule: of a plateau, the last pixel in raster order stays), and
+// MatchTemplate.
 #include <VX/vx.h>
 #include <VX/vxu.h>
 #include <gtest/gtest.h>
@@ -61,6 +62,43 @@ TEST_F(OpenVx, NonMaxSuppressionKeepsLocalMaximaAndMaskedPixels) {
   EXPECT_TRUE(logged("win_size is 4"));
   EXPECT_NE(vxuNonMaxSuppression(context_, src, nullptr, 19, dst), VX_SUCCESS);
   for (vx_image* i : {&src, &m, &dst}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
+}
+
+// MatchTemplate (enhanced vision): each method finds a template cut from the source where it was cut.
+TEST_F(OpenVx, MatchTemplateFindsTheTemplateWithEveryMethod) {
+  std::mt19937 rng(23);
+  vg_openvx_test::Pixels<vx_uint8> source = vg_openvx_test::random_pixels<vx_uint8>(40, 30, rng);
+  vg_openvx_test::Pixels<vx_uint8> templ(9, 7);
+  for (vx_uint32 y = 0; y < 7; ++y)
+    for (vx_uint32 x = 0; x < 9; ++x) templ.at(x, y) = source.at(x + 17, y + 11);
+  vx_image src = vg_openvx_test::image_of(context_, source), tpl = vg_openvx_test::image_of(context_, templ);
+  for (vx_enum method : {VX_COMPARE_HAMMING, VX_COMPARE_L1, VX_COMPARE_L2, VX_COMPARE_CCORR, VX_COMPARE_L2_NORM, VX_COMPARE_CCORR_NORM}) {
+    vx_image out = vxCreateImage(context_, 32, 24, VX_DF_IMAGE_S16);
+    ASSERT_EQ(vxuMatchTemplate(context_, src, tpl, method, out), VX_SUCCESS) << method;
+    const vg_openvx_test::Pixels<vx_int16> r = vg_openvx_test::read_pixels<vx_int16>(out);
+    const bool highest = method == VX_COMPARE_CCORR || method == VX_COMPARE_CCORR_NORM;
+    vx_uint32 bx = 0, by = 0;
+    for (vx_uint32 y = 0; y < 24; ++y)
+      for (vx_uint32 x = 0; x < 32; ++x)
+        if (highest ? r.at(x, y) > r.at(bx, by) : r.at(x, y) < r.at(bx, by)) {
+          bx = x;
+          by = y;
+        }
+    if (method != VX_COMPARE_CCORR) {  // plain correlation favours bright places, not the match
+      EXPECT_EQ(bx, 17u) << method;
+      EXPECT_EQ(by, 11u) << method;
+    }
+    if (method == VX_COMPARE_L1 || method == VX_COMPARE_L2 || method == VX_COMPARE_HAMMING) {
+      EXPECT_EQ(r.at(17, 11), 0);
+    }
+    if (method == VX_COMPARE_CCORR_NORM) {
+      EXPECT_EQ(r.at(17, 11), 256) << "1.0 in Q7.8";
+    }
+    EXPECT_EQ(vxReleaseImage(&out), VX_SUCCESS);
+  }
+  vx_image wrong = vxCreateImage(context_, 31, 24, VX_DF_IMAGE_S16);
+  EXPECT_NE(vxuMatchTemplate(context_, src, tpl, VX_COMPARE_L1, wrong), VX_SUCCESS) << "the output must be (W - w + 1) x (H - h + 1)";
+  for (vx_image* i : {&src, &tpl, &wrong}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
 }
 
 }  // namespace
