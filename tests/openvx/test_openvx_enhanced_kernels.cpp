@@ -1,4 +1,4 @@
-// The enhanced-vision kernels NonMaxSuppression, against a reference written here from the specification
+// The enhanced-vision kernels NonMaxSuppression, LBP and MatchTemplate. NonMaxSuppression against a reference written here from the specification
 // (and the conformance suite's tie rule: of a plateau, the last pixel in raster order stays), and
 // MatchTemplate.
 #include <VX/vx.h>
@@ -99,6 +99,52 @@ TEST_F(OpenVx, MatchTemplateFindsTheTemplateWithEveryMethod) {
   vx_image wrong = vxCreateImage(context_, 31, 24, VX_DF_IMAGE_S16);
   EXPECT_NE(vxuMatchTemplate(context_, src, tpl, VX_COMPARE_L1, wrong), VX_SUCCESS) << "the output must be (W - w + 1) x (H - h + 1)";
   for (vx_image* i : {&src, &tpl, &wrong}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
+}
+
+// LBP (enhanced vision): each format and window against the definitions, away from the edges.
+TEST_F(OpenVx, LbpFormatsFollowTheirDefinitions) {
+  std::mt19937 rng(29);
+  const Pixels<vx_uint8> in = vg_openvx_test::random_pixels<vx_uint8>(21, 15, rng, 0, 40);
+  vx_image src = image_of(context_, in);
+  struct Case {
+    vx_enum format;
+    vx_int8 size;
+  };
+  for (const Case c : {Case{VX_LBP, 3}, Case{VX_LBP, 5}, Case{VX_ULBP, 3}, Case{VX_ULBP, 5}, Case{VX_MLBP, 5}}) {
+    vx_image dst = vxCreateImage(context_, 21, 15, VX_DF_IMAGE_U8);
+    ASSERT_EQ(vxuLBP(context_, src, c.format, c.size, dst), VX_SUCCESS);
+    const Pixels<vx_uint8> out = read_pixels<vx_uint8>(dst);
+    // Neighbours clockwise from the top left (dy, dx).
+    const int three[8][2] = {{-1, -1}, {-1, 0}, {-1, 1}, {0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}};
+    const int five[8][2] = {{-1, -1}, {-2, 0}, {-1, 1}, {0, 2}, {1, 1}, {2, 0}, {1, -1}, {0, -2}};
+    const int corners[8][2] = {{-2, -2}, {-2, 0}, {-2, 2}, {0, 2}, {2, 2}, {2, 0}, {2, -2}, {0, -2}};
+    const auto& n = c.format == VX_MLBP ? corners : c.size == 3 ? three : five;
+    for (vx_uint32 y = 2; y < 13; ++y)
+      for (vx_uint32 x = 2; x < 19; ++x) {
+        int g[8], sum = 0;
+        for (int p = 0; p < 8; ++p) {
+          g[p] = in.at(x + static_cast<vx_uint32>(n[p][1]), y + static_cast<vx_uint32>(n[p][0]));
+          sum += g[p];
+        }
+        int want = 0;
+        if (c.format == VX_MLBP) {
+          for (int p = 0; p < 8; ++p) want |= (g[p] > (sum + 1) / 8) << p;
+        } else {
+          int changes = 0;
+          for (int p = 0; p < 8; ++p) {
+            want |= (g[p] >= in.at(x, y)) << p;
+            changes += (g[p] >= in.at(x, y)) != (g[(p + 7) % 8] >= in.at(x, y));
+          }
+          if (c.format == VX_ULBP && changes > 2) want = 9;
+        }
+        ASSERT_EQ(out.at(x, y), want) << "format " << c.format << " size " << int{c.size} << " at " << x << ", " << y;
+      }
+    EXPECT_EQ(vxReleaseImage(&dst), VX_SUCCESS);
+  }
+  vx_image dst = vxCreateImage(context_, 21, 15, VX_DF_IMAGE_U8);
+  EXPECT_NE(vxuLBP(context_, src, VX_MLBP, 3, dst), VX_SUCCESS) << "MLBP is 5x5 only";
+  EXPECT_NE(vxuLBP(context_, src, VX_LBP, 7, dst), VX_SUCCESS);
+  for (vx_image* i : {&src, &dst}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
 }
 
 }  // namespace

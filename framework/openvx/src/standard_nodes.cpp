@@ -353,6 +353,16 @@ VX_API_ENTRY vx_node VX_API_CALL vxMatchTemplateNode(vx_graph graph, vx_image sr
                         {as_reference(output), "output"}});
 }
 
+VX_API_ENTRY vx_node VX_API_CALL vxLBPNode(vx_graph graph, vx_image in, vx_enum format, vx_int8 kernel_size, vx_image out) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar format_scalar(graph, VX_TYPE_ENUM, &format);
+  if (const vx_status s = format_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  const ValueScalar size_scalar(graph, VX_TYPE_INT8, &kernel_size);
+  if (const vx_status s = size_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_LBP, "vxLBPNode",
+                       {{as_reference(in), "in"}, {format_scalar.ref(), "format"}, {size_scalar.ref(), "kernel_size"}, {as_reference(out), "out"}});
+}
+
 VX_API_ENTRY vx_node VX_API_CALL vxColorConvertNode(vx_graph graph, vx_image input, vx_image output) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   return standard_node(graph, VX_KERNEL_COLOR_CONVERT, "vxColorConvertNode", {{as_reference(input), "input"}, {as_reference(output), "output"}});

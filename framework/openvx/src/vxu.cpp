@@ -251,6 +251,11 @@ VX_API_ENTRY vx_status VX_API_CALL vxuMatchTemplate(vx_context context, vx_image
   return run_one_node(context, [&](vx_graph graph) { return vxMatchTemplateNode(graph, src, templateImage, matchingMethod, output); });
 }
 
+VX_API_ENTRY vx_status VX_API_CALL vxuLBP(vx_context context, vx_image in, vx_enum format, vx_int8 kernel_size, vx_image out) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxLBPNode(graph, in, format, kernel_size, out); });
+}
+
 VX_API_ENTRY vx_status VX_API_CALL vxuColorConvert(vx_context context, vx_image input, vx_image output) {
   if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
   return run_one_node(context, [&](vx_graph graph) { return vxColorConvertNode(graph, input, output); });

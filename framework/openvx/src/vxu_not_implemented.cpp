@@ -13,9 +13,6 @@ extern "C" {
 // Arithmetic, statistics and bitwise functions.
 
 // Geometry, features and optical flow.
-VX_API_ENTRY vx_status VX_API_CALL vxuLBP(vx_context, vx_image, vx_enum, vx_int8, vx_image) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 VX_API_ENTRY vx_status VX_API_CALL vxuHOGCells(vx_context, vx_image, vx_int32, vx_int32, vx_int32, vx_tensor,
     vx_tensor) {
   return VX_ERROR_NOT_IMPLEMENTED;
