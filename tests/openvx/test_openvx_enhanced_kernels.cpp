@@ -1,4 +1,4 @@
-// The enhanced-vision kernels NonMaxSuppression, LBP and MatchTemplate. NonMaxSuppression against a reference written here from the specification
+// The enhanced-vision kernels NonMaxSuppression, LBP, MatchTemplate and BilateralFilter. NonMaxSuppression against a reference written here from the specification
 // (and the conformance suite's tie rule: of a plateau, the last pixel in raster order stays), and
 // MatchTemplate.
 #include <VX/vx.h>
@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <algorithm>
+#include <cmath>
 #include <random>
+#include <vector>
 
 #include "image_pixels.hpp"
 #include "openvx_fixture.hpp"
@@ -145,6 +148,62 @@ TEST_F(OpenVx, LbpFormatsFollowTheirDefinitions) {
   EXPECT_NE(vxuLBP(context_, src, VX_MLBP, 3, dst), VX_SUCCESS) << "MLBP is 5x5 only";
   EXPECT_NE(vxuLBP(context_, src, VX_LBP, 7, dst), VX_SUCCESS);
   for (vx_image* i : {&src, &dst}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
+}
+
+// BilateralFilter (enhanced vision) on a 2-dimensional UINT8 tensor against the definition, every border
+// the specification names; a flat Q7.8 tensor is its own result.
+TEST_F(OpenVx, BilateralFilterWeighsByDistanceAndColour) {
+  const vx_size w = 19, h = 13;
+  std::mt19937 rng(31);
+  std::vector<vx_uint8> pixels(w * h);
+  for (vx_uint8& v : pixels) v = static_cast<vx_uint8>(rng() % 60);
+  const vx_size dims[2] = {w, h};
+  const vx_size strides[2] = {1, w};
+  vx_tensor src = vxCreateTensor(context_, 2, dims, VX_TYPE_UINT8, 0);
+  vx_tensor dst = vxCreateTensor(context_, 2, dims, VX_TYPE_UINT8, 0);
+  const vx_size start[2] = {0, 0};
+  ASSERT_EQ(vxCopyTensorPatch(src, 2, start, dims, strides, pixels.data(), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  const int diameter = 5, radius = 2;
+  const double sigma_space = 3.0, sigma_values = 8.0;
+  for (const vx_border_t border : {vg_openvx_test::border_of(VX_BORDER_REPLICATE), vg_openvx_test::border_of(VX_BORDER_CONSTANT, 50)}) {
+    ASSERT_EQ(vxSetContextAttribute(context_, VX_CONTEXT_IMMEDIATE_BORDER, &border, sizeof border), VX_SUCCESS);
+    ASSERT_EQ(vxuBilateralFilter(context_, src, diameter, static_cast<vx_float32>(sigma_space), static_cast<vx_float32>(sigma_values), dst),
+              VX_SUCCESS);
+    std::vector<vx_uint8> out(w * h);
+    ASSERT_EQ(vxCopyTensorPatch(dst, 2, start, dims, strides, out.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+    auto at = [&](int x, int y) -> int {
+      if (x < 0 || y < 0 || x >= static_cast<int>(w) || y >= static_cast<int>(h)) {
+        if (border.mode == VX_BORDER_CONSTANT) return border.constant_value.U8;
+        x = std::clamp(x, 0, static_cast<int>(w) - 1);
+        y = std::clamp(y, 0, static_cast<int>(h) - 1);
+      }
+      return pixels[static_cast<std::size_t>(y) * w + static_cast<std::size_t>(x)];
+    };
+    for (int y = 0; y < static_cast<int>(h); ++y)
+      for (int x = 0; x < static_cast<int>(w); ++x) {
+        double sum = 0, wsum = 0;
+        for (int j = -radius; j <= radius; ++j)
+          for (int i = -radius; i <= radius; ++i) {
+            if (i * i + j * j > radius * radius) continue;  // the disc
+            const int v = at(x + i, y + j), d = v - at(x, y);
+            const double weight = std::exp(-(i * i + j * j) / (2 * sigma_space * sigma_space)) * std::exp(-d * d / (2 * sigma_values * sigma_values));
+            sum += v * weight;
+            wsum += weight;
+          }
+        EXPECT_NEAR(out[static_cast<std::size_t>(y) * w + static_cast<std::size_t>(x)], std::round(sum / wsum), 1) << x << ", " << y;
+      }
+  }
+  EXPECT_NE(vxuBilateralFilter(context_, src, 4, 3.0f, 8.0f, dst), VX_SUCCESS) << "an even diameter";
+  EXPECT_TRUE(logged("diameter is 4"));
+  // A flat Q7.8 tensor is its own result.
+  vx_tensor q_src = vxCreateTensor(context_, 2, dims, VX_TYPE_INT16, 8), q_dst = vxCreateTensor(context_, 2, dims, VX_TYPE_INT16, 8);
+  std::vector<vx_int16> flat(w * h, 300), back(w * h);
+  const vx_size q_strides[2] = {2, 2 * w};
+  ASSERT_EQ(vxCopyTensorPatch(q_src, 2, start, dims, q_strides, flat.data(), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  ASSERT_EQ(vxuBilateralFilter(context_, q_src, 5, 3.0f, 8.0f, q_dst), VX_SUCCESS);
+  ASSERT_EQ(vxCopyTensorPatch(q_dst, 2, start, dims, q_strides, back.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  EXPECT_EQ(back, flat);
+  for (vx_tensor* t : {&src, &dst, &q_src, &q_dst}) EXPECT_EQ(vxReleaseTensor(t), VX_SUCCESS);
 }
 
 }  // namespace

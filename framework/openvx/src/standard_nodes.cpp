@@ -363,6 +363,19 @@ VX_API_ENTRY vx_node VX_API_CALL vxLBPNode(vx_graph graph, vx_image in, vx_enum 
                        {{as_reference(in), "in"}, {format_scalar.ref(), "format"}, {size_scalar.ref(), "kernel_size"}, {as_reference(out), "out"}});
 }
 
+VX_API_ENTRY vx_node VX_API_CALL vxBilateralFilterNode(vx_graph graph, vx_tensor src, vx_int32 diameter, vx_float32 sigmaSpace,
+                                                       vx_float32 sigmaValues, vx_tensor dst) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar d(graph, VX_TYPE_INT32, &diameter);
+  const ValueScalar space(graph, VX_TYPE_FLOAT32, &sigmaSpace);
+  const ValueScalar values(graph, VX_TYPE_FLOAT32, &sigmaValues);
+  for (const ValueScalar* v : {&d, &space, &values})
+    if (const vx_status s = v->status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_BILATERAL_FILTER, "vxBilateralFilterNode",
+                       {{as_reference(src), "src"}, {d.ref(), "diameter"}, {space.ref(), "sigmaSpace"}, {values.ref(), "sigmaValues"},
+                        {as_reference(dst), "dst"}});
+}
+
 VX_API_ENTRY vx_node VX_API_CALL vxColorConvertNode(vx_graph graph, vx_image input, vx_image output) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   return standard_node(graph, VX_KERNEL_COLOR_CONVERT, "vxColorConvertNode", {{as_reference(input), "input"}, {as_reference(output), "output"}});

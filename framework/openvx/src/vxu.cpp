@@ -256,6 +256,12 @@ VX_API_ENTRY vx_status VX_API_CALL vxuLBP(vx_context context, vx_image in, vx_en
   return run_one_node(context, [&](vx_graph graph) { return vxLBPNode(graph, in, format, kernel_size, out); });
 }
 
+VX_API_ENTRY vx_status VX_API_CALL vxuBilateralFilter(vx_context context, vx_tensor src, vx_int32 diameter, vx_float32 sigmaSpace,
+                                                      vx_float32 sigmaValues, vx_tensor dst) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxBilateralFilterNode(graph, src, diameter, sigmaSpace, sigmaValues, dst); });
+}
+
 VX_API_ENTRY vx_status VX_API_CALL vxuColorConvert(vx_context context, vx_image input, vx_image output) {
   if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
   return run_one_node(context, [&](vx_graph graph) { return vxColorConvertNode(graph, input, output); });

@@ -6,6 +6,7 @@
 // through their strides (views and tensors from handles included) and allocate nothing.
 #include <VX/vx.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -586,6 +587,186 @@ vx_status VX_CALLBACK convert_depth_function(vx_node, const vx_reference* parame
   return VX_SUCCESS;
 }
 
+
+// --- BilateralFilter ---------------------------------------------------------------------------------------
+// src and dst: tensors of 2 dimensions (width, height; one channel) or 3 (channels, width, height), UINT8
+// or INT16 Q7.8, of one shape. Each output element is the mean of the window's elements (the disc of the
+// given odd diameter) weighted by exp(-d^2 / (2 sigmaSpace^2)) for the distance d to the centre, times
+// exp(-c^2 / (2 sigmaValues^2)) for the colour distance c (the sum of the channels' absolute differences),
+// rounded. UINT8 looks the colour weight up per integer distance; Q7.8 interpolates a table of 4096 bins
+// per channel over the input's range (the conformance reference's scheme). Neighbours outside read the
+// node's border: CONSTANT the constant (U8 or S16 of the border value), else the nearest edge element.
+// The tables are on the stack: nothing is allocated per frame.
+
+constexpr vx_int32 kMaxBilateralDiameter = 15;
+constexpr vx_size kMaxBilateralChannels = 4;
+constexpr int kBinsPerChannel = 1 << 12;
+
+vx_status bilateral_scalars(const vx_reference* parameters, vx_int32& diameter, vx_float32& sigma_space, vx_float32& sigma_values) noexcept {
+  if (!scalar_value(parameters, 1, VX_TYPE_INT32, diameter) || !scalar_value(parameters, 2, VX_TYPE_FLOAT32, sigma_space) ||
+      !scalar_value(parameters, 3, VX_TYPE_FLOAT32, sigma_values)) {
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  return VX_SUCCESS;
+}
+
+bool bilateral_shape(const _vx_tensor_t* t) noexcept {
+  if (t->number_of_dims != 2 && t->number_of_dims != 3) return false;
+  if (t->number_of_dims == 3 && (t->dims[0] == 0 || t->dims[0] > kMaxBilateralChannels)) return false;
+  return (t->data_type == VX_TYPE_UINT8 && t->fixed_point_position == 0) ||
+         (t->data_type == VX_TYPE_INT16 && t->fixed_point_position == 8);
+}
+
+vx_status VX_CALLBACK bilateral_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 5) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 5 parameters, got %u", num);
+  const _vx_tensor_t* src = nullptr;
+  if (const vx_status s = input_tensor(node, parameters, 0, "src", src); s != VX_SUCCESS) return s;
+  if (!bilateral_shape(src)) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS,
+                  "src must have 2 dimensions (width, height) or 3 (channels 1..4, width, height) of UINT8 or INT16 Q7.8");
+  }
+  vx_int32 diameter = 0;
+  bool readable = false;
+  if (const vx_status s = typed_scalar(node, parameters, 1, "diameter", VX_TYPE_INT32, "VX_TYPE_INT32", &diameter, sizeof diameter, readable);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  if (readable && (diameter < 3 || diameter > kMaxBilateralDiameter || diameter % 2 == 0)) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS, "diameter is %d: it must be odd, 3..%d", diameter, kMaxBilateralDiameter);
+  }
+  vx_float32 sigma = 0.0f;
+  for (vx_uint32 i = 2; i <= 3; ++i) {
+    if (const vx_status s = typed_scalar(node, parameters, i, i == 2 ? "sigmaSpace" : "sigmaValues", VX_TYPE_FLOAT32, "VX_TYPE_FLOAT32", &sigma,
+                                         sizeof sigma, readable);
+        s != VX_SUCCESS) {
+      return s;
+    }
+    if (readable && !(sigma > 0.0f && std::isfinite(sigma))) {
+      return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s must be finite and above 0", i == 2 ? "sigmaSpace" : "sigmaValues");
+    }
+  }
+  return output_tensor(node, parameters, 4, "dst", src->number_of_dims, src->dims, src->data_type, src->fixed_point_position, metas[4]);
+}
+
+template <typename T>
+void bilateral(const _vx_tensor_t* src, const Operand& in, const Operand& out, int diameter, float sigma_space, float sigma_values,
+               const vx_border_t& border) noexcept {
+  const bool three = src->number_of_dims == 3;
+  const int channels = three ? static_cast<int>(src->dims[0]) : 1;
+  const int w = static_cast<int>(src->dims[three ? 1 : 0]), h = static_cast<int>(src->dims[three ? 2 : 1]);
+  const std::ptrdiff_t sc = three ? in.strides[0] : 0, sx = in.strides[three ? 1 : 0], sy = in.strides[three ? 2 : 1];
+  const std::ptrdiff_t oc = three ? out.strides[0] : 0, ox = out.strides[three ? 1 : 0], oy = out.strides[three ? 2 : 1];
+  const int radius = diameter / 2;
+  const double space_coeff = -0.5 / (static_cast<double>(sigma_space) * sigma_space);
+  const double color_coeff = -0.5 / (static_cast<double>(sigma_values) * sigma_values);
+  float space[kMaxBilateralDiameter * kMaxBilateralDiameter] = {};
+  for (int j = -radius; j <= radius; ++j)
+    for (int i = -radius; i <= radius; ++i) {
+      const double r = std::sqrt(static_cast<double>(i * i + j * j));
+      space[(j + radius) * diameter + (i + radius)] = r > radius ? 0.0f : static_cast<float>(std::exp(r * r * space_coeff));
+    }
+  auto value = [&](int x, int y, int c) -> int {
+    if (x < 0 || y < 0 || x >= w || y >= h) {
+      if (border.mode == VX_BORDER_CONSTANT) return std::is_same_v<T, vx_int16> ? border.constant_value.S16 : border.constant_value.U8;
+      x = std::clamp(x, 0, w - 1);
+      y = std::clamp(y, 0, h - 1);
+    }
+    return load<T>(in.base + y * sy + x * sx + c * sc);
+  };
+  // Colour weights: per integer distance (UINT8), or bins over the input's range (Q7.8).
+  static constexpr int kTable = kBinsPerChannel * static_cast<int>(kMaxBilateralChannels) + 2;
+  float color[kTable];
+  float scale_index = 1.0f;
+  if constexpr (std::is_same_v<T, vx_uint8>) {
+    for (int i = 0; i < 256 * channels; ++i) color[i] = static_cast<float>(std::exp(static_cast<double>(i) * i * color_coeff));
+  } else {
+    int lowest = 32767, highest = -32768;
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        for (int c = 0; c < channels; ++c) {
+          const int v = value(x, y, c);
+          lowest = std::min(lowest, v);
+          highest = std::max(highest, v);
+        }
+    if (highest == lowest) {  // a flat input is its own result
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+          for (int c = 0; c < channels; ++c) store<T>(out.base + y * oy + x * ox + c * oc, static_cast<T>(value(x, y, c)));
+      return;
+    }
+    const int bins = kBinsPerChannel * channels;
+    scale_index = static_cast<float>(bins) / static_cast<float>((highest - lowest) * channels);
+    float last = 1.0f;
+    for (int i = 0; i < bins + 2; ++i) {
+      const double d = i / static_cast<double>(scale_index);
+      color[i] = last > 0.0f ? static_cast<float>(std::exp(d * d * color_coeff)) : 0.0f;
+      last = color[i];
+    }
+  }
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      int centre[kMaxBilateralChannels] = {};
+      for (int c = 0; c < channels; ++c) centre[c] = value(x, y, c);
+      float sum[kMaxBilateralChannels] = {}, wsum = 0.0f;
+      for (int j = -radius; j <= radius; ++j)
+        for (int i = -radius; i <= radius; ++i) {
+          const float ws = space[(j + radius) * diameter + (i + radius)];
+          if (ws == 0.0f && i * i + j * j > radius * radius) continue;
+          int v[kMaxBilateralChannels] = {};
+          int distance = 0;
+          for (int c = 0; c < channels; ++c) {
+            v[c] = value(x + i, y + j, c);
+            distance += std::abs(v[c] - centre[c]);
+          }
+          float wc;
+          if constexpr (std::is_same_v<T, vx_uint8>) {
+            wc = color[distance];
+          } else {
+            float alpha = static_cast<float>(distance) * scale_index;
+            const int idx = static_cast<int>(std::floor(alpha));
+            alpha -= static_cast<float>(idx);
+            wc = idx + 1 < kTable ? color[idx] + alpha * (color[idx + 1] - color[idx]) : 0.0f;
+          }
+          const float weight = ws * wc;
+          for (int c = 0; c < channels; ++c) sum[c] += static_cast<float>(v[c]) * weight;
+          wsum += weight;
+        }
+      for (int c = 0; c < channels; ++c) {
+        const float r = wsum > 0.0f ? std::round(sum[c] / wsum) : static_cast<float>(centre[c]);
+        const float lo = static_cast<float>(std::numeric_limits<T>::min()), hi = static_cast<float>(std::numeric_limits<T>::max());
+        store<T>(out.base + y * oy + x * ox + c * oc, static_cast<T>(std::clamp(r, lo, hi)));
+      }
+    }
+}
+
+vx_status VX_CALLBACK bilateral_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 5) return VX_ERROR_INVALID_PARAMETERS;
+  vx_int32 diameter = 0;
+  vx_float32 sigma_space = 0.0f, sigma_values = 0.0f;
+  if (const vx_status s = bilateral_scalars(parameters, diameter, sigma_space, sigma_values); s != VX_SUCCESS) return s;
+  if (diameter < 3 || diameter > kMaxBilateralDiameter || diameter % 2 == 0 || !(sigma_space > 0.0f) || !(sigma_values > 0.0f)) {
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  vx_border_t border{};
+  if (const vx_status s = vxQueryNode(node, VX_NODE_BORDER, &border, sizeof border); s != VX_SUCCESS) return s;
+  const _vx_tensor_t* src = tensor_at(parameters, 0);
+  const _vx_tensor_t* dst = tensor_at(parameters, 4);
+  Operand in, out;
+  if (src == nullptr || dst == nullptr || !bilateral_shape(src) || !operand_of(parameters, 0, in) || !operand_of(parameters, 4, out)) {
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  if (dst->number_of_dims != src->number_of_dims || dst->data_type != src->data_type ||
+      !std::equal(src->dims, src->dims + src->number_of_dims, dst->dims)) {
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  if (src->data_type == VX_TYPE_UINT8) {
+    bilateral<vx_uint8>(src, in, out, diameter, sigma_space, sigma_values, border);
+  } else {
+    bilateral<vx_int16>(src, in, out, diameter, sigma_space, sigma_values, border);
+  }
+  return VX_SUCCESS;
+}
+
 constexpr StandardKernelFunctions kTensorKernels[] = {
     {VX_KERNEL_TENSOR_ADD, &add_sub_function<false>, &add_sub_validate},
     {VX_KERNEL_TENSOR_SUBTRACT, &add_sub_function<true>, &add_sub_validate},
@@ -593,6 +774,7 @@ constexpr StandardKernelFunctions kTensorKernels[] = {
     {VX_KERNEL_TENSOR_TABLE_LOOKUP, &table_lookup_function, &table_lookup_validate},
     {VX_KERNEL_TENSOR_TRANSPOSE, &transpose_function, &transpose_validate},
     {VX_KERNEL_TENSOR_CONVERT_DEPTH, &convert_depth_function, &convert_depth_validate},
+    {VX_KERNEL_BILATERAL_FILTER, &bilateral_function, &bilateral_validate},
 };
 
 }  // namespace
