@@ -1,4 +1,4 @@
-// The enhanced-vision kernels NonMaxSuppression, LBP, MatchTemplate and BilateralFilter. NonMaxSuppression against a reference written here from the specification
+// The enhanced-vision kernels NonMaxSuppression, LBP, MatchTemplate, BilateralFilter and TensorMatrixMultiply. NonMaxSuppression against a reference written here from the specification
 // (and the conformance suite's tie rule: of a plateau, the last pixel in raster order stays), and
 // MatchTemplate.
 #include <VX/vx.h>
@@ -204,6 +204,52 @@ TEST_F(OpenVx, BilateralFilterWeighsByDistanceAndColour) {
   ASSERT_EQ(vxCopyTensorPatch(q_dst, 2, start, dims, q_strides, back.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
   EXPECT_EQ(back, flat);
   for (vx_tensor* t : {&src, &dst, &q_src, &q_dst}) EXPECT_EQ(vxReleaseTensor(t), VX_SUCCESS);
+}
+
+// TensorMatrixMultiply (enhanced vision): INT8 with transposes and an addend, saturating; Q7.8 rounding.
+TEST_F(OpenVx, TensorMatrixMultiplyChainsTransposesAndSaturates) {
+  auto tensor = [&](vx_size cols, vx_size rows, vx_enum type, vx_int8 q, const void* data, vx_size item) {
+    const vx_size dims[2] = {cols, rows}, strides[2] = {item, item * cols}, start[2] = {0, 0};
+    vx_tensor t = vxCreateTensor(context_, 2, dims, type, q);
+    EXPECT_EQ(vxCopyTensorPatch(t, 2, start, dims, strides, const_cast<void*>(data), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+    return t;
+  };
+  // A (2 x 3) as stored transposed (3 columns... stored as 2 columns x 3 rows), B 3 x 2, C 2 x 2.
+  const vx_int8 a_t[6] = {1, 4, 2, 5, 3, 6};         // A^T: rows (1 4) (2 5) (3 6) -> A = (1 2 3; 4 5 6)
+  const vx_int8 b[6] = {1, 0, 0, 1, 100, 100};      // B = (1 0; 0 1; 100 100)
+  const vx_int8 c[4] = {1, 2, 3, 4};
+  vx_tensor ta = tensor(2, 3, VX_TYPE_INT8, 0, a_t, 1), tb = tensor(2, 3, VX_TYPE_INT8, 0, b, 1), tc = tensor(2, 2, VX_TYPE_INT8, 0, c, 1);
+  const vx_size out_dims[2] = {2, 2}, out_strides[2] = {1, 2}, start[2] = {0, 0};
+  vx_tensor out = vxCreateTensor(context_, 2, out_dims, VX_TYPE_INT8, 0);
+  const vx_tensor_matrix_multiply_params_t params{vx_true_e, vx_false_e, vx_false_e};
+  ASSERT_EQ(vxuTensorMatrixMultiply(context_, ta, tb, tc, &params, out), VX_SUCCESS);
+  vx_int8 got[4] = {};
+  ASSERT_EQ(vxCopyTensorPatch(out, 2, start, out_dims, out_strides, got, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  // A B = (301 302; 604 605) + C, saturated to INT8.
+  EXPECT_EQ(got[0], 127);
+  EXPECT_EQ(got[3], 127);
+  const vx_int8 small_b[6] = {1, 0, 0, 1, 1, 1};  // (1 0; 0 1; 1 1)
+  vx_tensor tb2 = tensor(2, 3, VX_TYPE_INT8, 0, small_b, 1);
+  ASSERT_EQ(vxuTensorMatrixMultiply(context_, ta, tb2, tc, &params, out), VX_SUCCESS);
+  ASSERT_EQ(vxCopyTensorPatch(out, 2, start, out_dims, out_strides, got, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  EXPECT_EQ(got[0], 1 + 3 + 1);  // (1 2 3).(1 0 1) + 1
+  EXPECT_EQ(got[1], 2 + 3 + 2);
+  EXPECT_EQ(got[2], 4 + 6 + 3);
+  EXPECT_EQ(got[3], 5 + 6 + 4);
+  // Shapes that do not chain are refused.
+  const vx_tensor_matrix_multiply_params_t plain{vx_false_e, vx_false_e, vx_false_e};
+  EXPECT_NE(vxuTensorMatrixMultiply(context_, ta, tb2, nullptr, &plain, out), VX_SUCCESS);
+  EXPECT_TRUE(logged("the matrices do not chain"));
+  // Q7.8: 1.5 x 2.25 = 3.375.
+  const vx_int16 qa[1] = {384}, qb[1] = {576};
+  vx_tensor q1 = tensor(1, 1, VX_TYPE_INT16, 8, qa, 2), q2 = tensor(1, 1, VX_TYPE_INT16, 8, qb, 2);
+  const vx_size one[2] = {1, 1}, q_strides[2] = {2, 2};
+  vx_tensor qo = vxCreateTensor(context_, 2, one, VX_TYPE_INT16, 8);
+  ASSERT_EQ(vxuTensorMatrixMultiply(context_, q1, q2, nullptr, &plain, qo), VX_SUCCESS);
+  vx_int16 q = 0;
+  ASSERT_EQ(vxCopyTensorPatch(qo, 2, start, one, q_strides, &q, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  EXPECT_EQ(q, 864);
+  for (vx_tensor* t : {&ta, &tb, &tc, &out, &tb2, &q1, &q2, &qo}) EXPECT_EQ(vxReleaseTensor(t), VX_SUCCESS);
 }
 
 }  // namespace

@@ -49,10 +49,6 @@ VX_API_ENTRY vx_node VX_API_CALL vxHoughLinesPNode(vx_graph graph, vx_image, con
 }
 
 // Node creators: tensor functions.
-VX_API_ENTRY vx_node VX_API_CALL vxTensorMatrixMultiplyNode(vx_graph graph, vx_tensor, vx_tensor, vx_tensor,
-    const vx_tensor_matrix_multiply_params_t*, vx_tensor) {
-  return not_implemented<vx_node>(graph);
-}
 
 // Node creators: data copy.
 

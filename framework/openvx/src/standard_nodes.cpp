@@ -69,6 +69,9 @@ vx_reference as_reference(void* handle) noexcept { return static_cast<vx_referen
 class ValueScalar {
  public:
   ValueScalar(vx_graph graph, vx_enum type, const void* value) noexcept : scalar_(vxCreateScalar(graph->context, type, value)) {}
+  /// A scalar holding a struct (vx_hough_lines_p_t, ...): vxCreateScalarWithSize.
+  ValueScalar(vx_graph graph, vx_enum type, const void* value, vx_size size) noexcept
+      : scalar_(vxCreateScalarWithSize(graph->context, type, value, size)) {}
   ~ValueScalar() {
     if (status() == VX_SUCCESS) (void)vxReleaseScalar(&scalar_);
   }
@@ -374,6 +377,18 @@ VX_API_ENTRY vx_node VX_API_CALL vxBilateralFilterNode(vx_graph graph, vx_tensor
   return standard_node(graph, VX_KERNEL_BILATERAL_FILTER, "vxBilateralFilterNode",
                        {{as_reference(src), "src"}, {d.ref(), "diameter"}, {space.ref(), "sigmaSpace"}, {values.ref(), "sigmaValues"},
                         {as_reference(dst), "dst"}});
+}
+
+VX_API_ENTRY vx_node VX_API_CALL vxTensorMatrixMultiplyNode(vx_graph graph, vx_tensor input1, vx_tensor input2, vx_tensor input3,
+                                                            const vx_tensor_matrix_multiply_params_t* matrix_multiply_params,
+                                                            vx_tensor output) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  if (matrix_multiply_params == nullptr) return fail(graph, VX_ERROR_INVALID_PARAMETERS);
+  const ValueScalar params(graph, VX_TYPE_TENSOR_MATRIX_MULTIPLY_PARAMS, matrix_multiply_params, sizeof *matrix_multiply_params);
+  if (const vx_status s = params.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_TENSOR_MATRIX_MULTIPLY, "vxTensorMatrixMultiplyNode",
+                       {{as_reference(input1), "input1"}, {as_reference(input2), "input2"}, {as_reference(input3), "input3"},
+                        {params.ref(), "matrix_multiply_params"}, {as_reference(output), "output"}});
 }
 
 VX_API_ENTRY vx_node VX_API_CALL vxColorConvertNode(vx_graph graph, vx_image input, vx_image output) {

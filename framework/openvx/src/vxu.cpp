@@ -262,6 +262,15 @@ VX_API_ENTRY vx_status VX_API_CALL vxuBilateralFilter(vx_context context, vx_ten
   return run_one_node(context, [&](vx_graph graph) { return vxBilateralFilterNode(graph, src, diameter, sigmaSpace, sigmaValues, dst); });
 }
 
+VX_API_ENTRY vx_status VX_API_CALL vxuTensorMatrixMultiply(vx_context context, vx_tensor input1, vx_tensor input2, vx_tensor input3,
+                                                           const vx_tensor_matrix_multiply_params_t* matrix_multiply_params,
+                                                           vx_tensor output) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) {
+    return vxTensorMatrixMultiplyNode(graph, input1, input2, input3, matrix_multiply_params, output);
+  });
+}
+
 VX_API_ENTRY vx_status VX_API_CALL vxuColorConvert(vx_context context, vx_image input, vx_image output) {
   if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
   return run_one_node(context, [&](vx_graph graph) { return vxColorConvertNode(graph, input, output); });

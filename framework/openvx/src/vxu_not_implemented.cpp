@@ -27,10 +27,6 @@ VX_API_ENTRY vx_status VX_API_CALL vxuHoughLinesP(vx_context, vx_image, const vx
 }
 
 // Tensor functions.
-VX_API_ENTRY vx_status VX_API_CALL vxuTensorMatrixMultiply(vx_context, vx_tensor, vx_tensor, vx_tensor,
-    const vx_tensor_matrix_multiply_params_t*, vx_tensor) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 
 // Data copy.
 

@@ -767,6 +767,123 @@ vx_status VX_CALLBACK bilateral_function(vx_node node, const vx_reference* param
   return VX_SUCCESS;
 }
 
+
+// --- TensorMatrixMultiply ----------------------------------------------------------------------------------
+// output = input1 x input2 (+ input3): 2-dimensional tensors (dims[0] columns, dims[1] rows), each of them
+// optionally transposed first (the params scalar), of one format: INT16 Q7.8 (products summed exactly, the
+// addend scaled by 256, then rounded half up to Q7.8), UINT8 or INT8 (summed exactly); saturated to the
+// output's type. input1 is M x N, input2 N x K, input3 and the output M x K (rows x columns).
+
+struct MatrixView {
+  const vx_uint8* base;
+  std::ptrdiff_t column_step, row_step;  // after the transpose
+  vx_size columns, rows;
+};
+
+MatrixView matrix_view(const _vx_tensor_t* t, bool transposed) noexcept {
+  const vx_uint8* base = t->memory->base + t->offset;
+  const auto s0 = static_cast<std::ptrdiff_t>(t->strides[0]), s1 = static_cast<std::ptrdiff_t>(t->strides[1]);
+  return transposed ? MatrixView{base, s1, s0, t->dims[1], t->dims[0]} : MatrixView{base, s0, s1, t->dims[0], t->dims[1]};
+}
+
+bool matrix_shapes(const _vx_tensor_t* a, const _vx_tensor_t* b, const _vx_tensor_t* c, const vx_tensor_matrix_multiply_params_t& p,
+                   vx_size out_dims[2]) noexcept {
+  if (a->number_of_dims != 2 || b->number_of_dims != 2 || (c != nullptr && c->number_of_dims != 2)) return false;
+  const vx_size m = a->dims[p.transpose_input1 ? 0 : 1], n = a->dims[p.transpose_input1 ? 1 : 0];
+  const vx_size b_rows = b->dims[p.transpose_input2 ? 0 : 1], k = b->dims[p.transpose_input2 ? 1 : 0];
+  if (n != b_rows) return false;
+  if (c != nullptr && (c->dims[p.transpose_input3 ? 0 : 1] != m || c->dims[p.transpose_input3 ? 1 : 0] != k)) return false;
+  out_dims[0] = k;
+  out_dims[1] = m;
+  return true;
+}
+
+vx_status VX_CALLBACK matrix_multiply_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 5) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 5 parameters, got %u", num);
+  const _vx_tensor_t *a = nullptr, *b = nullptr, *c = nullptr;
+  if (const vx_status s = arithmetic_input(node, parameters, 0, "input1", a); s != VX_SUCCESS) return s;
+  if (const vx_status s = arithmetic_input(node, parameters, 1, "input2", b); s != VX_SUCCESS) return s;
+  if (parameters[2] != nullptr) {
+    if (const vx_status s = arithmetic_input(node, parameters, 2, "input3", c); s != VX_SUCCESS) return s;
+  }
+  for (const _vx_tensor_t* t : {b, c}) {
+    if (t != nullptr && (t->data_type != a->data_type || t->fixed_point_position != a->fixed_point_position)) {
+      return refuse(node, VX_ERROR_INVALID_TYPE, "input1, input2 and input3 must have one data type");
+    }
+  }
+  vx_tensor_matrix_multiply_params_t params{};
+  bool readable = false;
+  if (const vx_status s = typed_scalar(node, parameters, 3, "matrix_multiply_params", VX_TYPE_TENSOR_MATRIX_MULTIPLY_PARAMS,
+                                       "VX_TYPE_TENSOR_MATRIX_MULTIPLY_PARAMS", &params, sizeof params, readable);
+      s != VX_SUCCESS) {
+    return s;
+  }
+  vx_size out_dims[2] = {};
+  if (readable && !matrix_shapes(a, b, c, params, out_dims)) {
+    return refuse(node, VX_ERROR_INVALID_DIMENSION,
+                  "the matrices do not chain: input1 must be M x N, input2 N x K and input3 M x K (rows x columns) after "
+                  "their transposes");
+  }
+  if (!readable) {
+    out_dims[0] = b->dims[0];
+    out_dims[1] = a->dims[1];
+  }
+  return output_tensor(node, parameters, 4, "output", 2, out_dims, a->data_type, a->fixed_point_position, metas[4]);
+}
+
+template <typename T>
+void matrix_multiply(const MatrixView& a, const MatrixView& b, const MatrixView* c, vx_uint8* out, const std::ptrdiff_t out_strides[2],
+                     bool q78) noexcept {
+  for (vx_size y = 0; y < a.rows; ++y)
+    for (vx_size x = 0; x < b.columns; ++x) {
+      std::int64_t sum = 0;
+      for (vx_size i = 0; i < a.columns; ++i) {
+        sum += static_cast<std::int64_t>(load<T>(a.base + static_cast<std::ptrdiff_t>(y) * a.row_step + static_cast<std::ptrdiff_t>(i) * a.column_step)) *
+               load<T>(b.base + static_cast<std::ptrdiff_t>(i) * b.row_step + static_cast<std::ptrdiff_t>(x) * b.column_step);
+      }
+      if (c != nullptr) {
+        const std::int64_t addend =
+            load<T>(c->base + static_cast<std::ptrdiff_t>(y) * c->row_step + static_cast<std::ptrdiff_t>(x) * c->column_step);
+        sum += q78 ? addend * 256 : addend;
+      }
+      if (q78) sum = (sum + 128) / 256;  // the reference's rounding (C division truncates towards zero)
+      const std::int64_t v = std::clamp<std::int64_t>(sum, std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
+      store<T>(out + static_cast<std::ptrdiff_t>(y) * out_strides[1] + static_cast<std::ptrdiff_t>(x) * out_strides[0], static_cast<T>(v));
+    }
+}
+
+vx_status VX_CALLBACK matrix_multiply_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 5) return VX_ERROR_INVALID_PARAMETERS;
+  const _vx_tensor_t* a = tensor_at(parameters, 0);
+  const _vx_tensor_t* b = tensor_at(parameters, 1);
+  const _vx_tensor_t* c = parameters[2] != nullptr ? tensor_at(parameters, 2) : nullptr;
+  const _vx_tensor_t* out = tensor_at(parameters, 4);
+  vx_tensor_matrix_multiply_params_t params{};
+  if (a == nullptr || b == nullptr || out == nullptr || (parameters[2] != nullptr && c == nullptr) ||
+      !scalar_value(parameters, 3, VX_TYPE_TENSOR_MATRIX_MULTIPLY_PARAMS, params)) {
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  vx_size out_dims[2] = {};
+  if (!matrix_shapes(a, b, c, params, out_dims) || out->number_of_dims != 2 || out->dims[0] != out_dims[0] || out->dims[1] != out_dims[1] ||
+      out->data_type != a->data_type) {
+    return VX_ERROR_INVALID_DIMENSION;
+  }
+  for (const _vx_tensor_t* t : {a, b, c, out})
+    if (t != nullptr && (!t->memory || t->memory->base == nullptr)) return VX_ERROR_NO_MEMORY;
+  const MatrixView va = matrix_view(a, params.transpose_input1 == vx_true_e), vb = matrix_view(b, params.transpose_input2 == vx_true_e);
+  MatrixView vc{};
+  if (c != nullptr) vc = matrix_view(c, params.transpose_input3 == vx_true_e);
+  vx_uint8* o = out->memory->base + out->offset;
+  const std::ptrdiff_t os[2] = {static_cast<std::ptrdiff_t>(out->strides[0]), static_cast<std::ptrdiff_t>(out->strides[1])};
+  switch (a->data_type) {
+    case VX_TYPE_INT16: matrix_multiply<vx_int16>(va, vb, c ? &vc : nullptr, o, os, true); break;
+    case VX_TYPE_UINT8: matrix_multiply<vx_uint8>(va, vb, c ? &vc : nullptr, o, os, false); break;
+    case VX_TYPE_INT8: matrix_multiply<vx_int8>(va, vb, c ? &vc : nullptr, o, os, false); break;
+    default: return VX_ERROR_INVALID_TYPE;
+  }
+  return VX_SUCCESS;
+}
+
 constexpr StandardKernelFunctions kTensorKernels[] = {
     {VX_KERNEL_TENSOR_ADD, &add_sub_function<false>, &add_sub_validate},
     {VX_KERNEL_TENSOR_SUBTRACT, &add_sub_function<true>, &add_sub_validate},
@@ -775,6 +892,7 @@ constexpr StandardKernelFunctions kTensorKernels[] = {
     {VX_KERNEL_TENSOR_TRANSPOSE, &transpose_function, &transpose_validate},
     {VX_KERNEL_TENSOR_CONVERT_DEPTH, &convert_depth_function, &convert_depth_validate},
     {VX_KERNEL_BILATERAL_FILTER, &bilateral_function, &bilateral_validate},
+    {VX_KERNEL_TENSOR_MATRIX_MULTIPLY, &matrix_multiply_function, &matrix_multiply_validate},
 };
 
 }  // namespace
