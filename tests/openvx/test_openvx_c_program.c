@@ -94,8 +94,8 @@ int main(void) {
   /* Not implemented yet: every entry links and answers. */
   image = vxCreateImage(context, 64, 48, VX_DF_IMAGE_U8);
   CHECK(vxGetStatus((vx_reference)image), VX_SUCCESS);
-  CHECK(vxGetStatus((vx_reference)vxHoughLinesPNode(graph, NULL, NULL, NULL, NULL)), VX_ERROR_NOT_IMPLEMENTED);
-  CHECK(vxuHoughLinesP(context, NULL, NULL, NULL, NULL), VX_ERROR_NOT_IMPLEMENTED);
+  CHECK(vxGetStatus((vx_reference)vxHOGCellsNode(graph, NULL, 8, 8, 9, NULL, NULL)), VX_ERROR_NOT_IMPLEMENTED);
+  CHECK(vxuHOGCells(context, NULL, 8, 8, 9, NULL, NULL), VX_ERROR_NOT_IMPLEMENTED);
 
   CHECK(vxReleaseImage(&image), VX_SUCCESS);
   CHECK(vxReleaseNode(&node), VX_SUCCESS);

@@ -43,10 +43,6 @@ VX_API_ENTRY vx_node VX_API_CALL vxHOGFeaturesNode(vx_graph graph, vx_image, vx_
     vx_size, vx_tensor) {
   return not_implemented<vx_node>(graph);
 }
-VX_API_ENTRY vx_node VX_API_CALL vxHoughLinesPNode(vx_graph graph, vx_image, const vx_hough_lines_p_t*, vx_array,
-    vx_scalar) {
-  return not_implemented<vx_node>(graph);
-}
 
 // Node creators: tensor functions.
 

@@ -391,6 +391,17 @@ VX_API_ENTRY vx_node VX_API_CALL vxTensorMatrixMultiplyNode(vx_graph graph, vx_t
                         {params.ref(), "matrix_multiply_params"}, {as_reference(output), "output"}});
 }
 
+VX_API_ENTRY vx_node VX_API_CALL vxHoughLinesPNode(vx_graph graph, vx_image input, const vx_hough_lines_p_t* params, vx_array lines_array,
+                                                   vx_scalar num_lines) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  if (params == nullptr) return fail(graph, VX_ERROR_INVALID_PARAMETERS);
+  const ValueScalar params_scalar(graph, VX_TYPE_HOUGH_LINES_PARAMS, params, sizeof *params);
+  if (const vx_status s = params_scalar.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_HOUGH_LINES_P, "vxHoughLinesPNode",
+                       {{as_reference(input), "input"}, {params_scalar.ref(), "params"}, {as_reference(lines_array), "lines_array"},
+                        {as_reference(num_lines), "num_lines"}});
+}
+
 VX_API_ENTRY vx_node VX_API_CALL vxColorConvertNode(vx_graph graph, vx_image input, vx_image output) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   return standard_node(graph, VX_KERNEL_COLOR_CONVERT, "vxColorConvertNode", {{as_reference(input), "input"}, {as_reference(output), "output"}});

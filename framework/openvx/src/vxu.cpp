@@ -271,6 +271,12 @@ VX_API_ENTRY vx_status VX_API_CALL vxuTensorMatrixMultiply(vx_context context, v
   });
 }
 
+VX_API_ENTRY vx_status VX_API_CALL vxuHoughLinesP(vx_context context, vx_image input, const vx_hough_lines_p_t* params,
+                                                  vx_array lines_array, vx_scalar num_lines) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxHoughLinesPNode(graph, input, params, lines_array, num_lines); });
+}
+
 VX_API_ENTRY vx_status VX_API_CALL vxuColorConvert(vx_context context, vx_image input, vx_image output) {
   if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
   return run_one_node(context, [&](vx_graph graph) { return vxColorConvertNode(graph, input, output); });

@@ -21,10 +21,6 @@ VX_API_ENTRY vx_status VX_API_CALL vxuHOGFeatures(vx_context, vx_image, vx_tenso
     vx_tensor) {
   return VX_ERROR_NOT_IMPLEMENTED;
 }
-VX_API_ENTRY vx_status VX_API_CALL vxuHoughLinesP(vx_context, vx_image, const vx_hough_lines_p_t*, vx_array,
-    vx_scalar) {
-  return VX_ERROR_NOT_IMPLEMENTED;
-}
 
 // Tensor functions.
 

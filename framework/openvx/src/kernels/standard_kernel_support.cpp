@@ -30,7 +30,7 @@ constexpr StandardKernelFunctions kImplemented[] = {
 void implement_standard_kernel(_vx_kernel* kernel) noexcept {
   for (std::span<const StandardKernelFunctions> family :
        {std::span<const StandardKernelFunctions>(kImplemented), arithmetic_kernels(), conversion_kernels(), filter_kernels(),
-        gradient_kernels(), statistics_kernels(), tensor_kernels(), data_kernels(), pyramid_kernels(), remap_kernels(), geometric_kernels(), color_convert_kernels(), control_flow_kernels(), non_max_suppression_kernels(), match_template_kernels(), lbp_kernels(), fast_kernels(),
+        gradient_kernels(), statistics_kernels(), tensor_kernels(), data_kernels(), pyramid_kernels(), remap_kernels(), geometric_kernels(), color_convert_kernels(), control_flow_kernels(), non_max_suppression_kernels(), match_template_kernels(), lbp_kernels(), hough_lines_kernels(), fast_kernels(),
         canny_kernels(), harris_kernels(), optical_flow_kernels()}) {
     for (const StandardKernelFunctions& k : family) {
       if (k.kernel_enum != kernel->enumeration) continue;

@@ -46,6 +46,8 @@ std::span<const StandardKernelFunctions> data_kernels() noexcept;
 std::span<const StandardKernelFunctions> pyramid_kernels() noexcept;
 /// remap.cpp (Remap), fast_corners.cpp (FastCorners) and harris_corners.cpp (HarrisCorners).
 std::span<const StandardKernelFunctions> remap_kernels() noexcept;
+/// hough_lines.cpp (HoughLinesP).
+std::span<const StandardKernelFunctions> hough_lines_kernels() noexcept;
 /// lbp.cpp (LBP).
 std::span<const StandardKernelFunctions> lbp_kernels() noexcept;
 /// match_template.cpp (MatchTemplate).
