@@ -702,7 +702,8 @@ TEST_F(OpenVx, ImagesFromATensorShareItsSlices) {
   vx_tensor tensor = vxCreateTensor(context_, 3, dims, VX_TYPE_INT16, 0);
   ASSERT_EQ(status_of(tensor), VX_SUCCESS);
   const vx_rectangle_t rect{1, 1, 5, 3};
-  vx_object_array images = vxCreateImageObjectArrayFromTensor(tensor, &rect, 2, 3, VX_DF_IMAGE_S16);  // slices 0 and 3
+  // jump is the byte stride between images (the conformance suite's reading): 3 slices of 6 x 4 x 2 bytes.
+  vx_object_array images = vxCreateImageObjectArrayFromTensor(tensor, &rect, 2, 3 * 48, VX_DF_IMAGE_S16);  // slices 0 and 3
   ASSERT_EQ(status_of(images), VX_SUCCESS);
   vx_size count = 0;
   EXPECT_EQ(vxQueryObjectArray(images, VX_OBJECT_ARRAY_NUMITEMS, &count, sizeof count), VX_SUCCESS);
@@ -733,9 +734,11 @@ TEST_F(OpenVx, ImagesFromATensorRefuseWhatDoesNotFit) {
   const vx_size dims[3] = {6, 4, 5};
   vx_tensor tensor = vxCreateTensor(context_, 3, dims, VX_TYPE_UINT8, 0);
   const vx_rectangle_t rect{0, 0, 6, 4}, too_wide{0, 0, 7, 4};
-  EXPECT_EQ(status_of(vxCreateImageObjectArrayFromTensor(tensor, &rect, 2, 3, VX_DF_IMAGE_S16)), VX_ERROR_INVALID_FORMAT) << "U8 data";
-  EXPECT_EQ(status_of(vxCreateImageObjectArrayFromTensor(tensor, &too_wide, 2, 3, VX_DF_IMAGE_U8)), VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(status_of(vxCreateImageObjectArrayFromTensor(tensor, &rect, 3, 3, VX_DF_IMAGE_U8)), VX_ERROR_INVALID_PARAMETERS) << "slice 6 of 5";
+  EXPECT_EQ(status_of(vxCreateImageObjectArrayFromTensor(tensor, &rect, 2, 3 * 24, VX_DF_IMAGE_S16)), VX_ERROR_INVALID_FORMAT) << "U8 data";
+  EXPECT_EQ(status_of(vxCreateImageObjectArrayFromTensor(tensor, &too_wide, 2, 3 * 24, VX_DF_IMAGE_U8)), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(status_of(vxCreateImageObjectArrayFromTensor(tensor, &rect, 3, 3 * 24, VX_DF_IMAGE_U8)), VX_ERROR_INVALID_PARAMETERS) << "slice 6 of 5";
+  EXPECT_EQ(status_of(vxCreateImageObjectArrayFromTensor(tensor, &rect, 2, 30, VX_DF_IMAGE_U8)), VX_ERROR_INVALID_PARAMETERS)
+      << "not a whole number of slices";
   EXPECT_EQ(status_of(vxCreateImageObjectArrayFromTensor(tensor, nullptr, 1, 1, VX_DF_IMAGE_U8)), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(vxCreateImageObjectArrayFromTensor(nullptr, &rect, 1, 1, VX_DF_IMAGE_U8), nullptr);
   const vx_size flat[2] = {6, 4};

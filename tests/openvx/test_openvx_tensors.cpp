@@ -419,9 +419,14 @@ TEST_F(OpenVx, TensorsOnApplicationMemoryAndHandleSwaps) {
   EXPECT_EQ(vxReleaseTensor(&view), VX_SUCCESS);
   EXPECT_EQ(vxReleaseTensor(&t), VX_SUCCESS);
   EXPECT_EQ(first[0], 1) << "the application's memory stays the application's";
-  // A library-allocated tensor has no handle to swap.
+  // A library-allocated tensor takes the application's memory too (the conformance suite swaps one): the
+  // previous pointer is the library's, which stays the tensor's until it goes, and swapping it back works.
   vx_tensor own = tensor3(context_, 2, 2, 2);
-  EXPECT_EQ(vxSwapTensorHandle(own, first, nullptr), VX_ERROR_INVALID_PARAMETERS);
+  void* library = nullptr;
+  ASSERT_EQ(vxSwapTensorHandle(own, first, &library), VX_SUCCESS);
+  EXPECT_NE(library, nullptr);
+  ASSERT_EQ(vxSwapTensorHandle(own, library, &previous), VX_SUCCESS);
+  EXPECT_EQ(previous, static_cast<void*>(first));
   EXPECT_EQ(vxReleaseTensor(&own), VX_SUCCESS);
 }
 
@@ -437,7 +442,16 @@ TEST_F(OpenVx, TensorsFromHandleRefuseBadArguments) {
   EXPECT_EQ(vxCreateTensorFromHandle(nullptr, 2, dims, VX_TYPE_INT32, 0, strides, memory, VX_MEMORY_TYPE_HOST), nullptr);
   EXPECT_EQ(status(2, dims, VX_TYPE_INT32, strides, memory, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
   EXPECT_EQ(status(2, dims, VX_TYPE_INT32, strides, memory, VX_MEMORY_TYPE_NONE), VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(status(2, dims, VX_TYPE_INT32, strides, nullptr, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
+  // A null pointer makes a tensor without memory until a swap gives it some (the conformance suite's form).
+  EXPECT_EQ(status(2, dims, VX_TYPE_INT32, strides, nullptr, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  {
+    vx_tensor empty = vxCreateTensorFromHandle(context_, 2, dims, VX_TYPE_INT32, 0, strides, nullptr, VX_MEMORY_TYPE_HOST);
+    const vx_size start[2] = {0, 0};
+    EXPECT_NE(vxCopyTensorPatch(empty, 2, start, dims, strides, memory, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+    ASSERT_EQ(vxSwapTensorHandle(empty, memory, nullptr), VX_SUCCESS);
+    EXPECT_EQ(vxCopyTensorPatch(empty, 2, start, dims, strides, memory, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+    EXPECT_EQ(vxReleaseTensor(&empty), VX_SUCCESS);
+  }
   EXPECT_EQ(status(2, dims, VX_TYPE_INT32, nullptr, memory, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(status(0, dims, VX_TYPE_INT32, strides, memory, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(status(2, dims, VX_TYPE_BOOL, strides, memory, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_TYPE);

@@ -47,8 +47,13 @@ VX_API_ENTRY vx_object_array VX_API_CALL vxCreateImageObjectArrayFromTensor(vx_t
       rect->end_y > tensor->dims[1]) {
     return fail(tensor, VX_ERROR_INVALID_PARAMETERS, "the rectangle is not inside the tensor's first two dimensions");
   }
-  if (array_size == 0 || jump == 0 || (array_size - 1) * jump >= tensor->dims[2]) {
-    return fail(tensor, VX_ERROR_INVALID_PARAMETERS, "array_size items, jump apart, do not fit the tensor's third dimension");
+  // jump is the byte stride from one image to the next, as the conformance suite passes it (the tensor's
+  // third stride for adjacent slices): whole slices only.
+  const vx_size slice = tensor->strides[2];
+  if (array_size == 0 || jump == 0 || slice == 0 || jump % slice != 0 || (array_size - 1) * (jump / slice) >= tensor->dims[2]) {
+    return fail(tensor, VX_ERROR_INVALID_PARAMETERS,
+                "array_size images, jump bytes apart, do not fit the tensor's third dimension (jump must be a multiple of its "
+                "third stride)");
   }
   if (!tensor->memory || tensor->memory->base == nullptr) {
     return fail(tensor, VX_ERROR_OPTIMIZED_AWAY, "the tensor has no memory (virtual, or its handle was taken back)");
@@ -64,7 +69,7 @@ VX_API_ENTRY vx_object_array VX_API_CALL vxCreateImageObjectArrayFromTensor(vx_t
   }
   const vx_size* stride = tensor->strides;
   for (vx_size i = 0; i < array_size; ++i) {
-    vx_uint8* first = tensor->memory->base + tensor->offset + (i * jump) * stride[2] + rect->start_y * stride[1] + rect->start_x * stride[0];
+    vx_uint8* first = tensor->memory->base + tensor->offset + i * jump + rect->start_y * stride[1] + rect->start_x * stride[0];
     vx_image image = image_on_memory(context, rect->end_x - rect->start_x, rect->end_y - rect->start_y, image_format, first,
                                      static_cast<vx_int32>(stride[0]), static_cast<vx_int32>(stride[1]), tensor);
     if (const vx_status s = vxGetStatus(reinterpret_cast<vx_reference>(image)); s != VX_SUCCESS) {

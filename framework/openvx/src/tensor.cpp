@@ -350,7 +350,9 @@ VX_API_ENTRY vx_tensor VX_API_CALL vxCreateTensorFromHandle(vx_context context, 
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
   const vx_size item_size = tensor_item_size(data_type);
   if (item_size == 0) return error_tensor(context, VX_ERROR_INVALID_TYPE);
-  if (memory_type != VX_MEMORY_TYPE_HOST || ptr == nullptr || !valid_shape(number_of_dims, dims) ||
+  // A null ptr makes a tensor without memory until vxSwapTensorHandle gives it some (the conformance suite
+  // creates them so).
+  if (memory_type != VX_MEMORY_TYPE_HOST || !valid_shape(number_of_dims, dims) ||
       !valid_user_strides(stride, dims, number_of_dims, item_size)) {
     log(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateTensorFromHandle: host memory, 1 to %zu dimensions and strides that "
         "do not overlap (the first at least the element size) are needed", kMaxTensorDims);
@@ -378,8 +380,11 @@ VX_API_ENTRY vx_tensor VX_API_CALL vxCreateTensorFromHandle(vx_context context, 
 
 VX_API_ENTRY vx_status VX_API_CALL vxSwapTensorHandle(vx_tensor tensor, void* new_ptr, void** prev_ptr) {
   if (!valid(tensor, VX_TYPE_TENSOR)) return VX_ERROR_INVALID_REFERENCE;
-  if (tensor->is_view || !tensor->memory || !tensor->memory->from_handle) {
-    log(reinterpret_cast<vx_reference>(tensor), VX_ERROR_INVALID_PARAMETERS, "vxSwapTensorHandle: the tensor was not created from a handle");
+  // Any tensor with memory of its own may take the application's (the conformance suite swaps one made by
+  // vxCreateTensor): the library's allocation stays with the tensor, and prev_ptr names it.
+  if (tensor->is_view || !tensor->memory) {
+    log(reinterpret_cast<vx_reference>(tensor), VX_ERROR_INVALID_PARAMETERS,
+        "vxSwapTensorHandle: a view (or a virtual tensor) has no memory of its own to swap");
     return VX_ERROR_INVALID_PARAMETERS;
   }
   TensorMemory& memory = *tensor->memory;
