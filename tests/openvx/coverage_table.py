@@ -13,7 +13,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 HEADERS = ROOT / "framework/openvx/include/VX"
 SOURCES = ROOT / "framework/openvx/src"
-STUBS = [SOURCES / "not_implemented.cpp", SOURCES / "vxu_not_implemented.cpp"]
+STUBS = [SOURCES / "not_implemented.cpp"]  # libvxu implements every immediate-mode function
 GROUPS = [  # header -> group name, in table order
     ("vx_api.h", "OpenVX 1.3 core"),
     ("vx_nodes.h", "OpenVX 1.3 graph-mode kernels"),

@@ -1,4 +1,4 @@
-// The enhanced-vision kernels NonMaxSuppression, LBP, MatchTemplate, BilateralFilter and TensorMatrixMultiply. NonMaxSuppression against a reference written here from the specification
+// The enhanced-vision kernels NonMaxSuppression, LBP, MatchTemplate, BilateralFilter, TensorMatrixMultiply and HOG. NonMaxSuppression against a reference written here from the specification
 // (and the conformance suite's tie rule: of a plateau, the last pixel in raster order stays), and
 // MatchTemplate.
 #include <VX/vx.h>
@@ -250,6 +250,49 @@ TEST_F(OpenVx, TensorMatrixMultiplyChainsTransposesAndSaturates) {
   ASSERT_EQ(vxCopyTensorPatch(qo, 2, start, one, q_strides, &q, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
   EXPECT_EQ(q, 864);
   for (vx_tensor* t : {&ta, &tb, &tc, &out, &tb2, &q1, &q2, &qo}) EXPECT_EQ(vxReleaseTensor(t), VX_SUCCESS);
+}
+
+// HOGCells and HOGFeatures (enhanced vision): columns in a 0, 0, 200, 200 pattern have horizontal gradients of
+// +200 (0 degrees, bin 0) and -200 (180 degrees, bin 4) only, each pixel adding 200/64 to its cell (the sum
+// truncated at each step, as the conformance reference adds), and blocks normalise them into features.
+TEST_F(OpenVx, HogCellsAndFeaturesOfStripes) {
+  Pixels<vx_uint8> stripes(32, 16);
+  for (vx_uint32 y = 0; y < 16; ++y)
+    for (vx_uint32 x = 0; x < 32; ++x) stripes.at(x, y) = (x / 2) % 2 ? 200 : 0;
+  vx_image image = image_of(context_, stripes);
+  const vx_size mag_dims[2] = {4, 2}, bin_dims[3] = {4, 2, 9};
+  vx_tensor magnitudes = vxCreateTensor(context_, 2, mag_dims, VX_TYPE_INT16, 8);
+  vx_tensor bins = vxCreateTensor(context_, 3, bin_dims, VX_TYPE_INT16, 8);
+  ASSERT_EQ(vxuHOGCells(context_, image, 8, 8, 9, magnitudes, bins), VX_SUCCESS);
+  std::vector<vx_int16> mags(8), hist(72);
+  const vx_size start[3] = {0, 0, 0}, mag_strides[2] = {2, 8}, bin_strides[3] = {2, 8, 16};
+  ASSERT_EQ(vxCopyTensorPatch(magnitudes, 2, start, mag_dims, mag_strides, mags.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  ASSERT_EQ(vxCopyTensorPatch(bins, 3, start, bin_dims, bin_strides, hist.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  for (int cell = 0; cell < 8; ++cell) {
+    const auto c = static_cast<std::size_t>(cell);
+    EXPECT_GT(mags[c], 100) << cell;  // 64 pixels, nearly all at 200/64 each
+    EXPECT_NEAR(hist[c * 9] + hist[c * 9 + 4], mags[c], 2) << "bins 0 and 4 hold the cell, " << cell;
+    for (int k : {1, 2, 3, 5, 6, 7, 8}) EXPECT_EQ(hist[c * 9 + static_cast<std::size_t>(k)], 0);
+  }
+  const vx_hog_t params{8, 8, 16, 16, 8, 9, 32, 16, 32, 0.2f};
+  const vx_size feature_dims[3] = {1, 1, 3 * 1 * 4 * 9};
+  vx_tensor features = vxCreateTensor(context_, 3, feature_dims, VX_TYPE_INT16, 8);
+  ASSERT_EQ(vxuHOGFeatures(context_, image, magnitudes, bins, &params, sizeof params, features), VX_SUCCESS);
+  std::vector<vx_int16> f(108);
+  const vx_size f_strides[3] = {2, 2, 2};
+  ASSERT_EQ(vxCopyTensorPatch(features, 3, start, feature_dims, f_strides, f.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  int non_zero = 0;
+  for (vx_int16 v : f) {
+    EXPECT_GE(v, 0);
+    EXPECT_LE(v, 256) << "normalised: at most 1.0 in Q7.8";
+    non_zero += v != 0;
+  }
+  EXPECT_EQ(non_zero, 3 * 4 * 2) << "bins 0 and 4 of each cell of each of the 3 blocks";
+  const vx_hog_t bad{8, 8, 12, 16, 8, 9, 32, 16, 32, 0.2f};  // a block of 1.5 cells
+  EXPECT_NE(vxuHOGFeatures(context_, image, magnitudes, bins, &bad, sizeof bad, features), VX_SUCCESS);
+  EXPECT_TRUE(logged("params do not fit"));
+  for (vx_tensor* t : {&magnitudes, &bins, &features}) EXPECT_EQ(vxReleaseTensor(t), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseImage(&image), VX_SUCCESS);
 }
 
 }  // namespace

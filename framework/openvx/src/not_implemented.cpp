@@ -35,14 +35,6 @@ extern "C" {
 // Node creators: pixel-wise arithmetic and depth conversion.
 
 // Node creators: features, geometry and optical flow.
-VX_API_ENTRY vx_node VX_API_CALL vxHOGCellsNode(vx_graph graph, vx_image, vx_int32, vx_int32, vx_int32, vx_tensor,
-    vx_tensor) {
-  return not_implemented<vx_node>(graph);
-}
-VX_API_ENTRY vx_node VX_API_CALL vxHOGFeaturesNode(vx_graph graph, vx_image, vx_tensor, vx_tensor, const vx_hog_t*,
-    vx_size, vx_tensor) {
-  return not_implemented<vx_node>(graph);
-}
 
 // Node creators: tensor functions.
 

@@ -402,6 +402,31 @@ VX_API_ENTRY vx_node VX_API_CALL vxHoughLinesPNode(vx_graph graph, vx_image inpu
                         {as_reference(num_lines), "num_lines"}});
 }
 
+VX_API_ENTRY vx_node VX_API_CALL vxHOGCellsNode(vx_graph graph, vx_image input, vx_int32 cell_width, vx_int32 cell_height,
+                                                vx_int32 num_bins, vx_tensor magnitudes, vx_tensor bins) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  const ValueScalar w(graph, VX_TYPE_INT32, &cell_width);
+  const ValueScalar h(graph, VX_TYPE_INT32, &cell_height);
+  const ValueScalar n(graph, VX_TYPE_INT32, &num_bins);
+  for (const ValueScalar* v : {&w, &h, &n})
+    if (const vx_status s = v->status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_HOG_CELLS, "vxHOGCellsNode",
+                       {{as_reference(input), "input"}, {w.ref(), "cell_width"}, {h.ref(), "cell_height"}, {n.ref(), "num_bins"},
+                        {as_reference(magnitudes), "magnitudes"}, {as_reference(bins), "bins"}});
+}
+
+// hog_param_size is not checked: the conformance suite passes 1 for a whole vx_hog_t.
+VX_API_ENTRY vx_node VX_API_CALL vxHOGFeaturesNode(vx_graph graph, vx_image input, vx_tensor magnitudes, vx_tensor bins, const vx_hog_t* params,
+                                                   vx_size /*hog_param_size*/, vx_tensor features) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  if (params == nullptr) return fail(graph, VX_ERROR_INVALID_PARAMETERS);
+  const ValueScalar p(graph, VX_TYPE_HOG_PARAMS, params, sizeof *params);
+  if (const vx_status s = p.status(); s != VX_SUCCESS) return fail(graph, s);
+  return standard_node(graph, VX_KERNEL_HOG_FEATURES, "vxHOGFeaturesNode",
+                       {{as_reference(input), "input"}, {as_reference(magnitudes), "magnitudes"}, {as_reference(bins), "bins"},
+                        {p.ref(), "params"}, {as_reference(features), "features"}});
+}
+
 VX_API_ENTRY vx_node VX_API_CALL vxColorConvertNode(vx_graph graph, vx_image input, vx_image output) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   return standard_node(graph, VX_KERNEL_COLOR_CONVERT, "vxColorConvertNode", {{as_reference(input), "input"}, {as_reference(output), "output"}});

@@ -277,6 +277,20 @@ VX_API_ENTRY vx_status VX_API_CALL vxuHoughLinesP(vx_context context, vx_image i
   return run_one_node(context, [&](vx_graph graph) { return vxHoughLinesPNode(graph, input, params, lines_array, num_lines); });
 }
 
+VX_API_ENTRY vx_status VX_API_CALL vxuHOGCells(vx_context context, vx_image input, vx_int32 cell_width, vx_int32 cell_height,
+                                               vx_int32 num_bins, vx_tensor magnitudes, vx_tensor bins) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) { return vxHOGCellsNode(graph, input, cell_width, cell_height, num_bins, magnitudes, bins); });
+}
+
+VX_API_ENTRY vx_status VX_API_CALL vxuHOGFeatures(vx_context context, vx_image input, vx_tensor magnitudes, vx_tensor bins,
+                                                  const vx_hog_t* params, vx_size hog_param_size, vx_tensor features) {
+  if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
+  return run_one_node(context, [&](vx_graph graph) {
+    return vxHOGFeaturesNode(graph, input, magnitudes, bins, params, hog_param_size, features);
+  });
+}
+
 VX_API_ENTRY vx_status VX_API_CALL vxuColorConvert(vx_context context, vx_image input, vx_image output) {
   if (!is_context(context)) return VX_ERROR_INVALID_REFERENCE;
   return run_one_node(context, [&](vx_graph graph) { return vxColorConvertNode(graph, input, output); });

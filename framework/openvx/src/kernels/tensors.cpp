@@ -13,6 +13,7 @@
 #include <cstring>
 #include <limits>
 
+#include "image.hpp"
 #include "lut.hpp"
 #include "scalar.hpp"
 #include "kernels/standard_kernel_support.hpp"
@@ -884,6 +885,191 @@ vx_status VX_CALLBACK matrix_multiply_function(vx_node, const vx_reference* para
   return VX_SUCCESS;
 }
 
+
+// --- HOGCells, HOGFeatures ---------------------------------------------------------------------------------
+// HOGCells: a U8 image into per-cell gradient statistics, INT16 Q7.8 tensors: magnitudes [cells_x, cells_y]
+// (optional) and bins [cells_x, cells_y, num_bins]. Per pixel, central differences (edges repeated), the
+// magnitude sqrt(gx^2 + gy^2) and the orientation atan2(gy, gx) in degrees over 0..360, binned into num_bins;
+// each pixel adds magnitude / (cell_width * cell_height) to its cell's magnitude and to its bin, the sum
+// truncated to an integer at each step, and the bins of one cell lie next to each other in memory (cell
+// after cell in row order): both as the conformance suite's reference computes and lays them out.
+// HOGFeatures: from those, per detection window (row order), per block of the window, per cell of the
+// block, per bin: the bin over the block's L2 norm of cell magnitudes, clipped at the threshold, in Q7.8,
+// then the block's values renormalised by their L2 norm (L2-Hys); written in that order.
+
+constexpr int kMaxHogBins = 360;
+
+vx_status VX_CALLBACK hog_cells_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 6) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 6 parameters, got %u", num);
+  const _vx_image* input = nullptr;
+  if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  vx_int32 v[3] = {};
+  const char* names[3] = {"cell_width", "cell_height", "num_bins"};
+  for (vx_uint32 i = 0; i < 3; ++i) {
+    bool readable = false;
+    if (const vx_status s = typed_scalar(node, parameters, 1 + i, names[i], VX_TYPE_INT32, "VX_TYPE_INT32", &v[i], sizeof v[i], readable);
+        s != VX_SUCCESS) {
+      return s;
+    }
+    if (!readable) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s must be known at verify", names[i]);
+  }
+  if (v[0] < 1 || v[1] < 1 || static_cast<vx_uint32>(v[0]) > input->width || static_cast<vx_uint32>(v[1]) > input->height ||
+      v[2] < 1 || v[2] > kMaxHogBins) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS, "cells must fit the image and num_bins be 1..%d", kMaxHogBins);
+  }
+  const vx_size cells[3] = {input->width / static_cast<vx_uint32>(v[0]), input->height / static_cast<vx_uint32>(v[1]), static_cast<vx_size>(v[2])};
+  if (parameters[4] != nullptr) {
+    if (const vx_status s = output_tensor(node, parameters, 4, "magnitudes", 2, cells, VX_TYPE_INT16, 8, metas[4]); s != VX_SUCCESS) return s;
+  }
+  return output_tensor(node, parameters, 5, "bins", 3, cells, VX_TYPE_INT16, 8, metas[5]);
+}
+
+/// Writes @p value at flat position @p index of @p t, counting the first dimension fastest.
+void store_flat(const _vx_tensor_t* t, vx_size index, vx_int16 value) noexcept {
+  std::ptrdiff_t offset = 0;
+  for (vx_size d = 0; d < t->number_of_dims; ++d) {
+    offset += static_cast<std::ptrdiff_t>((index % t->dims[d]) * t->strides[d]);
+    index /= t->dims[d];
+  }
+  store<vx_int16>(t->memory->base + t->offset + offset, value);
+}
+vx_int16 load_flat(const _vx_tensor_t* t, vx_size index) noexcept {
+  std::ptrdiff_t offset = 0;
+  for (vx_size d = 0; d < t->number_of_dims; ++d) {
+    offset += static_cast<std::ptrdiff_t>((index % t->dims[d]) * t->strides[d]);
+    index /= t->dims[d];
+  }
+  return load<vx_int16>(t->memory->base + t->offset + offset);
+}
+
+vx_status VX_CALLBACK hog_cells_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 6) return VX_ERROR_INVALID_PARAMETERS;
+  vx_int32 cw = 0, ch = 0, bins_num = 0;
+  if (!scalar_value(parameters, 1, VX_TYPE_INT32, cw) || !scalar_value(parameters, 2, VX_TYPE_INT32, ch) ||
+      !scalar_value(parameters, 3, VX_TYPE_INT32, bins_num) || cw < 1 || ch < 1 || bins_num < 1 || bins_num > kMaxHogBins) {
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
+  if (in.status() != VX_SUCCESS) return in.status();
+  const _vx_tensor_t* mags = parameters[4] != nullptr ? tensor_at(parameters, 4) : nullptr;
+  const _vx_tensor_t* bins = tensor_at(parameters, 5);
+  const int w = static_cast<int>(in.width()), h = static_cast<int>(in.height());
+  const int ncx = w / cw, ncy = h / ch;
+  for (const _vx_tensor_t* t : {mags, bins})
+    if (t != nullptr && (!t->memory || t->memory->base == nullptr || t->dims[0] != static_cast<vx_size>(ncx) || t->dims[1] != static_cast<vx_size>(ncy)))
+      return VX_ERROR_INVALID_PARAMETERS;
+  if (bins == nullptr || bins->number_of_dims != 3 || bins->dims[2] != static_cast<vx_size>(bins_num)) return VX_ERROR_INVALID_PARAMETERS;
+  // Accumulate in the output memory itself (int16, truncated at each step, as the reference does).
+  for (vx_size i = 0; i < static_cast<vx_size>(ncx) * static_cast<vx_size>(ncy); ++i) {
+    if (mags != nullptr) store_flat(mags, i, 0);
+    for (int k = 0; k < bins_num; ++k) store_flat(bins, i * static_cast<vx_size>(bins_num) + static_cast<vx_size>(k), 0);
+  }
+  const std::ptrdiff_t sx = in.stride_x();
+  auto at = [&](int x, int y) { return static_cast<float>(in.row(static_cast<vx_uint32>(y))[static_cast<std::ptrdiff_t>(x) * sx]); };
+  const float per_bin = static_cast<float>(bins_num) / 360.0f, area = static_cast<float>(cw * ch);
+  for (int y = 0; y < ncy * ch; ++y)
+    for (int x = 0; x < ncx * cw; ++x) {
+      const float gx = at(std::min(x + 1, w - 1), y) - at(std::max(x - 1, 0), y);
+      const float gy = at(x, std::min(y + 1, h - 1)) - at(x, std::max(y - 1, 0));
+      const float magnitude = std::sqrt(gx * gx + gy * gy);
+      float orientation = static_cast<float>(std::fmod(std::atan2(gy, gx + 1e-14f) * (180.0 / 3.14159265), 360.0));
+      if (orientation < 0.0f) orientation += 360.0f;
+      const int bin = std::min(static_cast<int>(std::floor(orientation * per_bin)), bins_num - 1);
+      const vx_size cell = static_cast<vx_size>((y / ch) * ncx + (x / cw));
+      const float share = magnitude / area;
+      if (mags != nullptr) store_flat(mags, cell, static_cast<vx_int16>(static_cast<float>(load_flat(mags, cell)) + share));
+      const vx_size b = cell * static_cast<vx_size>(bins_num) + static_cast<vx_size>(bin);
+      store_flat(bins, b, static_cast<vx_int16>(static_cast<float>(load_flat(bins, b)) + share));
+    }
+  return VX_SUCCESS;
+}
+
+vx_status VX_CALLBACK hog_features_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
+  if (num != 5) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 5 parameters, got %u", num);
+  const _vx_image* input = nullptr;
+  if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
+  vx_hog_t p{};
+  if (!valid(parameters[3], VX_TYPE_SCALAR) || as<_vx_scalar>(parameters[3])->data_type != VX_TYPE_HOG_PARAMS ||
+      vxCopyScalarWithSize(reinterpret_cast<vx_scalar>(parameters[3]), sizeof p, &p, VX_READ_ONLY, VX_MEMORY_TYPE_HOST) != VX_SUCCESS) {
+    return refuse(node, VX_ERROR_INVALID_TYPE, "params must be a readable VX_TYPE_HOG_PARAMS scalar");
+  }
+  if (p.cell_width < 1 || p.cell_height < 1 || p.block_width < p.cell_width || p.block_height < p.cell_height || p.block_stride < 1 ||
+      p.num_bins < 1 || p.num_bins > kMaxHogBins || p.window_width < p.block_width || p.window_height < p.block_height ||
+      p.window_stride < 1 || static_cast<vx_uint32>(p.window_width) > input->width || static_cast<vx_uint32>(p.window_height) > input->height ||
+      p.block_width % p.cell_width != 0 || p.block_height % p.cell_height != 0 || p.block_stride % p.cell_width != 0 ||
+      p.window_stride % p.cell_width != 0 || p.block_stride % p.cell_height != 0 || p.window_stride % p.cell_height != 0) {
+    return refuse(node, VX_ERROR_INVALID_PARAMETERS,
+                  "params do not fit: cells tile blocks, blocks and windows step by whole cells, windows fit the image");
+  }
+  const _vx_tensor_t* bins = nullptr;
+  if (const vx_status s = input_tensor(node, parameters, 2, "bins", bins); s != VX_SUCCESS) return s;
+  const vx_size per_window = static_cast<vx_size>((p.window_width - p.block_width) / p.block_stride + 1) *
+                             static_cast<vx_size>((p.window_height - p.block_height) / p.block_stride + 1) *
+                             static_cast<vx_size>((p.block_width / p.cell_width) * (p.block_height / p.cell_height)) *
+                             static_cast<vx_size>(p.num_bins);
+  const vx_size dims[3] = {(input->width - static_cast<vx_uint32>(p.window_width)) / static_cast<vx_uint32>(p.window_stride) + 1,
+                           (input->height - static_cast<vx_uint32>(p.window_height)) / static_cast<vx_uint32>(p.window_stride) + 1, per_window};
+  return output_tensor(node, parameters, 4, "features", 3, dims, VX_TYPE_INT16, 8, metas[4]);
+}
+
+vx_status VX_CALLBACK hog_features_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num != 5) return VX_ERROR_INVALID_PARAMETERS;
+  vx_hog_t p{};
+  if (!scalar_value(parameters, 3, VX_TYPE_HOG_PARAMS, p)) return VX_ERROR_INVALID_PARAMETERS;
+  const _vx_tensor_t* mags = parameters[1] != nullptr ? tensor_at(parameters, 1) : nullptr;
+  const _vx_tensor_t* bins = tensor_at(parameters, 2);
+  const _vx_tensor_t* features = tensor_at(parameters, 4);
+  if (mags == nullptr || bins == nullptr || features == nullptr) return VX_ERROR_INVALID_PARAMETERS;  // magnitudes needed for the norm
+  for (const _vx_tensor_t* t : {mags, bins, features})
+    if (!t->memory || t->memory->base == nullptr) return VX_ERROR_NO_MEMORY;
+  const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
+  if (in.status() != VX_SUCCESS) return in.status();
+  const int n_cellsx = static_cast<int>(in.width()) / p.cell_width;
+  const int windows_w = static_cast<int>(features->dims[0]), windows_h = static_cast<int>(features->dims[1]);
+  const int blocks_w = (p.window_width - p.block_width) / p.block_stride + 1, blocks_h = (p.window_height - p.block_height) / p.block_stride + 1;
+  const int cells_w = p.block_width / p.cell_width, cells_h = p.block_height / p.cell_height;
+  const vx_size cell_count = mags->dims[0] * mags->dims[1];
+  const vx_size total = features->dims[0] * features->dims[1] * features->dims[2];
+  vx_size out = 0;
+  for (int wy = 0; wy < windows_h; ++wy)
+    for (int wx = 0; wx < windows_w; ++wx)
+      for (int by = 0; by < blocks_h; ++by)
+        for (int bx = 0; bx < blocks_w; ++bx) {
+          // The block's first cell, in cells.
+          const int cx0 = (wx * p.window_stride + bx * p.block_stride) / p.cell_width;
+          const int cy0 = (wy * p.window_stride + by * p.block_stride) / p.cell_height;
+          float sum = 0.0f;
+          for (int y = 0; y < cells_h; ++y)
+            for (int x = 0; x < cells_w; ++x) {
+              const vx_size cell = static_cast<vx_size>((cy0 + y) * n_cellsx + cx0 + x);
+              if (cell >= cell_count) return VX_ERROR_INVALID_PARAMETERS;
+              const float m = load_flat(mags, cell);
+              sum += m * m;
+            }
+          sum = std::sqrt(sum + 1e-14f);
+          const vx_size first = out;
+          for (int y = 0; y < cells_h; ++y)
+            for (int x = 0; x < cells_w; ++x)
+              for (int k = 0; k < p.num_bins; ++k) {
+                const vx_size b = static_cast<vx_size>((cy0 + y) * n_cellsx + cx0 + x) * static_cast<vx_size>(p.num_bins) + static_cast<vx_size>(k);
+                const float hist = std::min(static_cast<float>(load_flat(bins, b)) / sum, p.threshold);
+                if (out >= total) return VX_ERROR_INVALID_PARAMETERS;
+                store_flat(features, out++, static_cast<vx_int16>(hist * 256.0f));
+              }
+          float renorm = 0.0f;
+          for (vx_size i = first; i < out; ++i) {
+            const float f = static_cast<float>(load_flat(features, i)) / 256.0f;
+            renorm += f * f;
+          }
+          renorm = std::sqrt(renorm + 1e-14f);
+          for (vx_size i = first; i < out; ++i) {
+            const float f = static_cast<float>(load_flat(features, i)) / 256.0f;
+            store_flat(features, i, static_cast<vx_int16>(f / renorm * 256.0f));
+          }
+        }
+  return VX_SUCCESS;
+}
+
 constexpr StandardKernelFunctions kTensorKernels[] = {
     {VX_KERNEL_TENSOR_ADD, &add_sub_function<false>, &add_sub_validate},
     {VX_KERNEL_TENSOR_SUBTRACT, &add_sub_function<true>, &add_sub_validate},
@@ -893,6 +1079,8 @@ constexpr StandardKernelFunctions kTensorKernels[] = {
     {VX_KERNEL_TENSOR_CONVERT_DEPTH, &convert_depth_function, &convert_depth_validate},
     {VX_KERNEL_BILATERAL_FILTER, &bilateral_function, &bilateral_validate},
     {VX_KERNEL_TENSOR_MATRIX_MULTIPLY, &matrix_multiply_function, &matrix_multiply_validate},
+    {VX_KERNEL_HOG_CELLS, &hog_cells_function, &hog_cells_validate},
+    {VX_KERNEL_HOG_FEATURES, &hog_features_function, &hog_features_validate},
 };
 
 }  // namespace
