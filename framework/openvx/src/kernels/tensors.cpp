@@ -924,23 +924,17 @@ vx_status VX_CALLBACK hog_cells_validate(vx_node node, const vx_reference parame
   return output_tensor(node, parameters, 5, "bins", 3, cells, VX_TYPE_INT16, 8, metas[5]);
 }
 
-/// Writes @p value at flat position @p index of @p t, counting the first dimension fastest.
-void store_flat(const _vx_tensor_t* t, vx_size index, vx_int16 value) noexcept {
+/// The element at flat position @p index of @p t, counting the first dimension fastest.
+vx_uint8* flat_element(const _vx_tensor_t* t, vx_size index) noexcept {
   std::ptrdiff_t offset = 0;
   for (vx_size d = 0; d < t->number_of_dims; ++d) {
     offset += static_cast<std::ptrdiff_t>((index % t->dims[d]) * t->strides[d]);
     index /= t->dims[d];
   }
-  store<vx_int16>(t->memory->base + t->offset + offset, value);
+  return t->memory->base + t->offset + offset;
 }
-vx_int16 load_flat(const _vx_tensor_t* t, vx_size index) noexcept {
-  std::ptrdiff_t offset = 0;
-  for (vx_size d = 0; d < t->number_of_dims; ++d) {
-    offset += static_cast<std::ptrdiff_t>((index % t->dims[d]) * t->strides[d]);
-    index /= t->dims[d];
-  }
-  return load<vx_int16>(t->memory->base + t->offset + offset);
-}
+void store_flat(const _vx_tensor_t* t, vx_size index, vx_int16 value) noexcept { store<vx_int16>(flat_element(t, index), value); }
+vx_int16 load_flat(const _vx_tensor_t* t, vx_size index) noexcept { return load<vx_int16>(flat_element(t, index)); }
 
 vx_status VX_CALLBACK hog_cells_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 6) return VX_ERROR_INVALID_PARAMETERS;
