@@ -291,6 +291,9 @@ TEST_F(OpenVx, HogCellsAndFeaturesOfStripes) {
   const vx_hog_t bad{8, 8, 12, 16, 8, 9, 32, 16, 32, 0.2f};  // a block of 1.5 cells
   EXPECT_NE(vxuHOGFeatures(context_, image, magnitudes, bins, &bad, sizeof bad, features), VX_SUCCESS);
   EXPECT_TRUE(logged("params do not fit"));
+  const vx_hog_t six_bins{8, 8, 16, 16, 8, 6, 32, 16, 32, 0.2f};  // bins hold 9 per cell: the reads would overrun
+  EXPECT_NE(vxuHOGFeatures(context_, image, magnitudes, bins, &six_bins, sizeof six_bins, features), VX_SUCCESS);
+  EXPECT_TRUE(logged("bins must be [4, 2, 6]"));
   for (vx_tensor* t : {&magnitudes, &bins, &features}) EXPECT_EQ(vxReleaseTensor(t), VX_SUCCESS);
   EXPECT_EQ(vxReleaseImage(&image), VX_SUCCESS);
 }

@@ -997,6 +997,12 @@ vx_status VX_CALLBACK hog_features_validate(vx_node node, const vx_reference par
   }
   const _vx_tensor_t* bins = nullptr;
   if (const vx_status s = input_tensor(node, parameters, 2, "bins", bins); s != VX_SUCCESS) return s;
+  if (parameters[1] == nullptr) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "magnitudes must be given (the blocks' norms need them)");
+  const vx_size cells_x = input->width / static_cast<vx_uint32>(p.cell_width), cells_y = input->height / static_cast<vx_uint32>(p.cell_height);
+  if (bins->number_of_dims != 3 || bins->dims[0] != cells_x || bins->dims[1] != cells_y || bins->dims[2] != static_cast<vx_size>(p.num_bins)) {
+    return refuse(node, VX_ERROR_INVALID_DIMENSION, "bins must be [%zu, %zu, %d], HOGCells' output for these params",
+                  static_cast<std::size_t>(cells_x), static_cast<std::size_t>(cells_y), p.num_bins);
+  }
   const vx_size per_window = static_cast<vx_size>((p.window_width - p.block_width) / p.block_stride + 1) *
                              static_cast<vx_size>((p.window_height - p.block_height) / p.block_stride + 1) *
                              static_cast<vx_size>((p.block_width / p.cell_width) * (p.block_height / p.cell_height)) *
@@ -1024,6 +1030,12 @@ vx_status VX_CALLBACK hog_features_function(vx_node, const vx_reference* paramet
   const int cells_w = p.block_width / p.cell_width, cells_h = p.block_height / p.cell_height;
   const vx_size cell_count = mags->dims[0] * mags->dims[1];
   const vx_size total = features->dims[0] * features->dims[1] * features->dims[2];
+  // The cells' tensors must be HOGCells' shapes for these parameters: every read below stays inside them.
+  if (mags->number_of_dims != 2 || bins->number_of_dims != 3 || features->number_of_dims != 3 || bins->dims[0] != mags->dims[0] ||
+      bins->dims[1] != mags->dims[1] || bins->dims[2] != static_cast<vx_size>(p.num_bins) ||
+      mags->dims[0] != static_cast<vx_size>(n_cellsx)) {
+    return VX_ERROR_INVALID_DIMENSION;
+  }
   vx_size out = 0;
   for (int wy = 0; wy < windows_h; ++wy)
     for (int wx = 0; wx < windows_w; ++wx)
