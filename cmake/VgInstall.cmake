@@ -153,6 +153,9 @@ vg_install_component(inference TARGETS vg_kernels_inference vg_inference_backend
                      INCLUDE_DIR ${PROJECT_SOURCE_DIR}/kernels/inference/include
                      REQUIRES framework ${_vg_npu_component}
                      DESCRIPTION "visiongraph: inference kernel (OpenCV DNN, Rockchip librknnrt)")
+vg_install_component(vision TARGETS vg_kernels_vision INCLUDE_DIR ${PROJECT_SOURCE_DIR}/kernels/vision/include
+                     REQUIRES framework
+                     DESCRIPTION "visiongraph: OpenVX's vision functions as kernels (Highway SIMD)")
 vg_install_component(rga TARGETS vg_kernels_rga INCLUDE_DIR ${PROJECT_SOURCE_DIR}/kernels/rga/include
                      REQUIRES framework npu detection
                      DESCRIPTION "visiongraph: letterboxing on Rockchip's RGA (librga loaded at run time)")
@@ -169,7 +172,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/NOTICE DESTINA
         COMPONENT runtime)
 
 # Every component name find_package may be asked for (to tell "not built here" from "no such component").
-set(VG_KNOWN_COMPONENTS framework yaml io service mqtt npu detection inference rga openvx)
+set(VG_KNOWN_COMPONENTS framework yaml io service mqtt npu detection inference vision rga openvx)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/visiongraphConfig.cmake.in
   ${PROJECT_BINARY_DIR}/visiongraphConfig.cmake INSTALL_DESTINATION ${VG_INSTALL_CMAKEDIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/visiongraphConfigVersion.cmake COMPATIBILITY SameMinorVersion)

@@ -71,10 +71,10 @@ fi
 
 # 2. The target's libraries. Only what the built libraries and tests link: OpenCV core/imgproc/dnn (not
 #    imgcodecs/videoio: their arm64 -dev packages would remove the amd64 OpenCV), yaml-cpp, libdrm,
-#    libmosquitto, GoogleTest.
+#    libmosquitto, GoogleTest, Highway (the vision kernels' SIMD: NEON / SVE paths tested under QEMU).
 multiarch_deps() {  # installs the multiarch packages; fails, leaving the machine as it was, if it cannot
   target_packages=(libopencv-core-dev libopencv-imgproc-dev libopencv-dnn-dev libyaml-cpp0.7 libdrm-dev
-                   libgtest-dev libgmock-dev libmosquitto-dev)
+                   libgtest-dev libgmock-dev libmosquitto-dev libhwy-dev)
   target_packages=("${target_packages[@]/%/:$arch}")
   mapfile -t missing < <(missing_of "${target_packages[@]}")
   if [ ${#missing[@]} -gt 0 ]; then
@@ -118,7 +118,7 @@ if [ "$mode" = sysroot ]; then
   sysroot="$build/sysroot"
   apt_state="$build/sysroot-apt"
   target_packages=(libc6 libstdc++6 libopencv-core-dev libopencv-imgproc-dev libopencv-dnn-dev libyaml-cpp-dev
-                   libdrm-dev libgtest-dev libgmock-dev libmosquitto-dev nlohmann-json3-dev)
+                   libdrm-dev libgtest-dev libgmock-dev libmosquitto-dev nlohmann-json3-dev libhwy-dev)
   stamp="$sysroot/.vg-packages"
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "${target_packages[*]}" ]; then
     echo "cross($arch): unpacking ${target_packages[*]} (and their dependencies) into $sysroot"

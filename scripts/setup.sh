@@ -7,6 +7,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   libopencv-dev libdrm-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
+  # the vision kernels' SIMD (kernels/vision): Highway, with run-time dispatch
+  libhwy-dev
   clang-14 libclang-rt-14-dev
   # live input (framework/io): GStreamer with appsink, DMA-BUF allocators, RTSP (client and, for the
   # tests, the server library), the MPEG-4 decoder of the sample video (libav)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the core (framework, example kernels, core tests), the live-input library, the OpenVX library and
+# Builds the core (framework, example kernels, core tests), the live-input library, the OpenVX library, the
+# vision kernels (every SIMD path the CPU runs) and
 # the NPU replica/async/verify-check suites once more under ASan+UBSan and once under TSan, with assert()
 # live (no NDEBUG), one tree per sanitizer, and runs those suites.
 # Usage: scripts/test_sanitizers.sh [address|thread]...
@@ -39,7 +40,7 @@ for kind in "${kinds[@]}"; do
   targets=(test_npu_replicas test_npu_async test_npu_verify_checks fake_rknnrt fake_rknnrt_old)
   while read -r name; do
     for t in "${all_targets[@]}"; do [ "$t" = "$name" ] && targets+=("$name") && break; done
-  done < <(cd "$build" && ctest -N -L 'core|lease|openvx' | sed -n 's/^ *Test *#[0-9]*: //p')
+  done < <(cd "$build" && ctest -N -L 'core|lease|openvx|vision' | sed -n 's/^ *Test *#[0-9]*: //p')
   cmake --build "$build" -j"${JOBS:-2}" --target "${targets[@]}"
   # The OpenVX fuzz test (test_openvx_fuzz) runs half a minute under ASan+UBSan, a few seconds under TSan.
   fuzz_seconds=5
@@ -47,7 +48,7 @@ for kind in "${kinds[@]}"; do
   (cd "$build" && \
    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 VG_FUZZ_SECONDS="$fuzz_seconds" \
-   ctest -L 'core|lease|openvx' --output-on-failure --timeout 300 -j2 && \
+   ctest -L 'core|lease|openvx|vision' --output-on-failure --timeout 300 -j2 && \
    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
    ctest -R '^test_npu_(replicas|async|verify_checks)$' --output-on-failure --timeout 300 -j2)

@@ -118,7 +118,7 @@ if has cli; then
   step "bin/visiongraph: RUNPATH $runpath, $(grep -c libvisiongraph "$work/ldd.txt") visiongraph libraries from the prefix"
 
   run_cli kernels >"$work/kernels.txt" || fail "visiongraph kernels"
-  expected_kernels=(vg.example.add)
+  expected_kernels=(vg.example.add vg.vision.gaussian3x3 vg.vision.threshold)
   has detection && expected_kernels+=(vg.detection.letterbox vg.detection.postprocess vg.detection.overlay)
   has inference && expected_kernels+=(vg.inference)
   for k in "${expected_kernels[@]}"; do

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "visiongraph/kernels/examples/module.hpp"
+#include "visiongraph/kernels/vision/module.hpp"
 #if VG_CLI_HAVE_DETECTION
 #include "visiongraph/kernels/detection/module.hpp"
 #endif
@@ -22,6 +23,7 @@ std::string default_assets_dir() { return yaml::default_assets_dir(); }
 yaml::BuildOptions default_build_options() {
   yaml::BuildOptions options;
   options.modules["vg.example"] = [] { return vg::examples::make_module(); };
+  options.modules["vg.vision"] = [] { return vg::vision::make_vision_module(); };
 #if VG_CLI_HAVE_DETECTION
   options.modules["vg.detection"] = [] { return vg::detection::make_detection_module(); };
 #endif

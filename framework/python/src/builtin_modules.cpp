@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "visiongraph/kernels/examples/module.hpp"
+#include "visiongraph/kernels/vision/module.hpp"
 #if VG_PY_HAVE_DETECTION
 #include "visiongraph/kernels/detection/module.hpp"
 #endif
@@ -21,6 +22,7 @@ const std::map<std::string, yaml::ModuleFactory, std::less<>>& builtin_modules()
   static const auto* modules = [] {
     auto* m = new std::map<std::string, yaml::ModuleFactory, std::less<>>;
     (*m)["vg.example"] = [] { return vg::examples::make_module(); };
+    (*m)["vg.vision"] = [] { return vg::vision::make_vision_module(); };
 #if VG_PY_HAVE_DETECTION
     (*m)["vg.detection"] = [] { return vg::detection::make_detection_module(); };
 #endif

@@ -27,7 +27,8 @@
 // any value but vx_false_e is 1). Their pixels are read one bit at a time, the border applied on each read;
 // the output's bits past its width are left as they were.
 //
-// The walk over the image (an interior loop without border checks, the one-pixel frame done separately)
+// U8 images with packed rows run the vision library's vectorised filters (kernels/vision, shared with the
+// vg.vision kernels). The walk over the image (an interior loop without border checks, the one-pixel frame done separately)
 // and the valid region are neighbourhood.hpp's, shared with Sobel3x3 and Convolve. Nothing is allocated
 // per frame.
 #include <VX/vx.h>
@@ -40,6 +41,7 @@
 #include "matrix.hpp"
 #include "kernels/neighbourhood.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "visiongraph/kernels/vision/filter3x3.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -47,6 +49,7 @@ namespace {
 // --- the operations, on the 9 values of a neighbourhood in row order (v[4] is the centre) ---------------
 
 struct DilateOp {
+  static constexpr vision::Filter3x3 kVision = vision::Filter3x3::dilate;
   static vx_uint8 apply(const vx_uint8 (&v)[9]) noexcept {
     vx_uint8 m = v[0];
     for (int i = 1; i < 9; ++i) m = std::max(m, v[i]);
@@ -55,6 +58,7 @@ struct DilateOp {
 };
 
 struct ErodeOp {
+  static constexpr vision::Filter3x3 kVision = vision::Filter3x3::erode;
   static vx_uint8 apply(const vx_uint8 (&v)[9]) noexcept {
     vx_uint8 m = v[0];
     for (int i = 1; i < 9; ++i) m = std::min(m, v[i]);
@@ -63,6 +67,7 @@ struct ErodeOp {
 };
 
 struct MedianOp {
+  static constexpr vision::Filter3x3 kVision = vision::Filter3x3::median;
   // A 19-exchange network that leaves the median of 9 values at index 4.
   static void order(vx_uint8& a, vx_uint8& b) noexcept {
     const vx_uint8 lo = std::min(a, b), hi = std::max(a, b);
@@ -84,6 +89,7 @@ struct MedianOp {
 };
 
 struct BoxOp {
+  static constexpr vision::Filter3x3 kVision = vision::Filter3x3::box;
   static vx_uint8 apply(const vx_uint8 (&v)[9]) noexcept {
     unsigned sum = 0;
     for (int i = 0; i < 9; ++i) sum += v[i];
@@ -92,6 +98,7 @@ struct BoxOp {
 };
 
 struct GaussianOp {
+  static constexpr vision::Filter3x3 kVision = vision::Filter3x3::gaussian;
   static vx_uint8 apply(const vx_uint8 (&v)[9]) noexcept {
     const unsigned corners = unsigned{v[0]} + v[2] + v[6] + v[8];
     const unsigned edges = unsigned{v[1]} + v[3] + v[5] + v[7];
@@ -163,6 +170,16 @@ vx_status VX_CALLBACK filter_function(vx_node node, const vx_reference* paramete
     return VX_SUCCESS;
   }
   const std::ptrdiff_t so = out.stride_x();
+  if (in.stride_x() == 1 && so == 1) {
+    // Packed rows (every image but a strided patch of one from a handle): the vision library's vectorised
+    // filter, the same one the vg.vision kernels run.
+    vision::Border vb;
+    vb.mode = border.mode == VX_BORDER_CONSTANT ? vision::BorderMode::constant : vision::BorderMode::replicate;
+    vb.constant = border.constant_value.U8;
+    vision::filter3x3(Op::kVision, {in.row(0), in.width(), in.height(), in.addressing().stride_y},
+                      {out.row(0), out.width(), out.height(), out.addressing().stride_y}, vb);
+    return VX_SUCCESS;
+  }
   for_each_neighbourhood<vx_uint8>(in, 1, 1, border, [&](const auto& w, vx_uint32 x, vx_uint32 y) {
     const vx_uint8 v[9] = {w(0, 0), w(0, 1), w(0, 2), w(1, 0), w(1, 1), w(1, 2), w(2, 0), w(2, 1), w(2, 2)};
     out.row(y)[static_cast<std::ptrdiff_t>(x) * so] = Op::apply(v);

@@ -1,0 +1,100 @@
+// The vision functions (kernels/vision, what the vg.vision kernels and libopenvx's 3x3 filters run) beside
+// OpenCV's function for the same work, one thread each, in the same run, at 1920x1080 and 640x480; and the
+// same functions forced onto Highway's portable (non-vector) path, to show what the SIMD brings.
+//   ./build/bench/bench_vision --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// OpenCV's GaussianBlur and blur round where OpenVX truncates; erode, dilate, medianBlur, threshold and
+// cvtColor compute the same bytes (tests/vision proves it for erode, dilate, median and cvtColor).
+#include <benchmark/benchmark.h>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <random>
+
+#include "visiongraph/kernels/vision/filter3x3.hpp"
+#include "visiongraph/kernels/vision/simd.hpp"
+#include "visiongraph/kernels/vision/threshold.hpp"
+#include "visiongraph/kernels/vision/to_gray.hpp"
+
+namespace {
+
+using namespace vg::vision;  // NOLINT: bench brevity
+
+enum class Work { gaussian, box, median, erode, dilate, threshold, to_gray };
+enum class Impl { vision, opencv, vision_portable };
+
+constexpr int kSizes[][2] = {{1920, 1080}, {640, 480}};
+
+cv::Mat random_mat(int w, int h, int type) {
+  cv::Mat m(h, w, type);
+  std::mt19937 rng(7);
+  for (auto it = m.datastart; it != m.dataend; ++it) *const_cast<uchar*>(it) = static_cast<uchar>(rng());
+  return m;
+}
+
+void run_vision(Work work, const cv::Mat& gray, const cv::Mat& bgr, cv::Mat& out) {
+  const ConstPlane in{gray.data, static_cast<std::uint32_t>(gray.cols), static_cast<std::uint32_t>(gray.rows), static_cast<std::ptrdiff_t>(gray.step)};
+  const Plane o{out.data, static_cast<std::uint32_t>(out.cols), static_cast<std::uint32_t>(out.rows), static_cast<std::ptrdiff_t>(out.step)};
+  switch (work) {
+    case Work::gaussian: return filter3x3(Filter3x3::gaussian, in, o);
+    case Work::box: return filter3x3(Filter3x3::box, in, o);
+    case Work::median: return filter3x3(Filter3x3::median, in, o);
+    case Work::erode: return filter3x3(Filter3x3::erode, in, o);
+    case Work::dilate: return filter3x3(Filter3x3::dilate, in, o);
+    case Work::threshold: return threshold(Threshold{}, in, o);
+    case Work::to_gray:
+      return to_gray({bgr.data, static_cast<std::uint32_t>(bgr.cols), static_cast<std::uint32_t>(bgr.rows), static_cast<std::ptrdiff_t>(bgr.step), true}, o);
+  }
+}
+
+void run_opencv(Work work, const cv::Mat& gray, const cv::Mat& bgr, cv::Mat& out) {
+  static const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, {3, 3});
+  switch (work) {
+    case Work::gaussian: return cv::GaussianBlur(gray, out, {3, 3}, 0, 0, cv::BORDER_REPLICATE);
+    case Work::box: return cv::blur(gray, out, {3, 3}, {-1, -1}, cv::BORDER_REPLICATE);
+    case Work::median: return cv::medianBlur(gray, out, 3);
+    case Work::erode: return cv::erode(gray, out, kernel, {-1, -1}, 1, cv::BORDER_REPLICATE);
+    case Work::dilate: return cv::dilate(gray, out, kernel, {-1, -1}, 1, cv::BORDER_REPLICATE);
+    case Work::threshold: cv::threshold(gray, out, 127, 255, cv::THRESH_BINARY); return;
+    case Work::to_gray: return cv::cvtColor(bgr, out, cv::COLOR_BGR2GRAY);
+  }
+}
+
+void BM_Vision(benchmark::State& state) {
+  const auto work = static_cast<Work>(state.range(0));
+  const auto impl = static_cast<Impl>(state.range(1));
+  const int w = kSizes[state.range(2)][0], h = kSizes[state.range(2)][1];
+  cv::setNumThreads(1);
+  const cv::Mat gray = random_mat(w, h, CV_8UC1), bgr = random_mat(w, h, CV_8UC3);
+  cv::Mat out(h, w, CV_8UC1);
+  if (impl == Impl::vision_portable) {
+    for (const SimdTarget& t : simd_targets())
+      if (t.name == "EMU128" || t.name == "SCALAR") force_simd_target(t.id);
+  }
+  for (auto _ : state) {
+    if (impl == Impl::opencv) {
+      run_opencv(work, gray, bgr, out);
+    } else {
+      run_vision(work, gray, bgr, out);
+    }
+    benchmark::DoNotOptimize(out.data);
+    benchmark::ClobberMemory();
+  }
+  state.SetLabel(impl == Impl::opencv ? "OpenCV" : impl == Impl::vision ? current_simd_target() : "portable");
+  force_simd_target(0);
+  state.SetItemsProcessed(state.iterations() * w * h);
+}
+
+void Args(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"work", "impl", "size"});
+  for (int work = 0; work <= 6; ++work)
+    for (int size = 0; size < 2; ++size)
+      for (int impl = 0; impl <= 2; ++impl) b->Args({work, impl, size});
+  b->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK(BM_Vision)->Apply(Args);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,50 @@
+"""The vg.vision kernels from Python: apps/vision/bright_regions.yaml on a numpy frame (the same results the
+visiongraph command gives), a graph built in Python, and the threshold command."""
+
+import numpy as np
+import pytest
+
+import visiongraph as vg
+
+pytestmark = pytest.mark.skipif("vg.vision" not in vg.builtin_modules(), reason="built without vg.vision")
+
+
+def scene():
+    """A bright square and single bright specks on a dark BGR frame."""
+    frame = np.full((240, 320, 3), 30, np.uint8)
+    frame[60:150, 100:180] = 230
+    for i in range(20):
+        frame[10 + 11 * i, 20 + 7 * i] = 255
+    return frame
+
+
+def test_bright_regions_graph_keeps_the_square_and_drops_the_specks(source_dir):
+    frame = scene()
+    g = vg.load_graph(str(source_dir / "apps" / "vision" / "bright_regions.yaml"), size=(320, 240))
+    g.process(inputs={"input": frame})
+    mask = g.image("annotated", copy=True)
+    assert mask.shape == (240, 320)
+    assert mask[100, 140] == 255
+    outside = mask.copy()
+    outside[58:152, 98:182] = 0
+    assert not outside.any(), "a speck survived the opening"
+    assert g.send_command("threshold", "set_threshold", 250) == "value=250"
+    g.process(inputs={"input": frame})
+    assert not g.image("annotated", copy=True).any(), "230 is not above 250"
+
+
+def test_a_graph_built_in_python_matches_the_definition():
+    ctx = vg.Context(modules=["vg.vision"])
+    assert "vg.vision.median3x3" in ctx.kernel_names()
+    g = vg.Graph(ctx, "median")
+    rng = np.random.default_rng(3)
+    image = rng.integers(0, 256, (31, 45), dtype=np.uint8)
+    g.add_image("in", 45, 31, "gray8")
+    g.add_image("out", 45, 31, "gray8")
+    g.add_node("median", "vg.vision.median3x3", parameters={"input": "in", "output": "out"})
+    g.verify()
+    g.process(inputs={"in": image})
+    out = g.image("out", copy=True)
+    padded = np.pad(image, 1, mode="edge")
+    windows = np.stack([padded[dy:dy + 31, dx:dx + 45] for dy in range(3) for dx in range(3)])
+    assert (out == np.median(windows, axis=0).astype(np.uint8)).all()

@@ -1,0 +1,150 @@
+// The vg.vision module (module.hpp): thin kernels over the functions of this library. Validate checks the
+// formats and attributes (naming the parameter or attribute at fault); create reads the attributes once;
+// process maps the frame's buffers to planes and calls the function.
+#include "visiongraph/kernels/vision/module.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "visiongraph/kernels/vision/filter3x3.hpp"
+#include "visiongraph/kernels/vision/threshold.hpp"
+#include "visiongraph/kernels/vision/to_gray.hpp"
+#include "visiongraph/visiongraph.hpp"
+
+namespace vg::vision {
+namespace {
+
+ConstPlane const_plane(const ImageView& view) noexcept {
+  return {view.plane(0), view.width(), view.height(), static_cast<std::ptrdiff_t>(view.stride(0))};
+}
+Plane plane(const ImageView& view) noexcept {
+  return {view.plane(0), view.width(), view.height(), static_cast<std::ptrdiff_t>(view.stride(0))};
+}
+
+/// The input image (parameter 0) in one of @p formats; the output (parameter 1) a gray8 image of its size.
+void validate_image_to_gray8(ValidateContext& v, std::initializer_list<ImageFormat> formats) {
+  const DataMeta& in = v.meta(0);
+  if (in.kind != DataKind::image) v.fail("input", "expects an image, got " + in.describe());
+  bool accepted = false;
+  std::string names;
+  for (ImageFormat f : formats) {
+    accepted = accepted || in.image.format == f;
+    names += (names.empty() ? "" : " or ") + std::string(to_string(f));
+  }
+  if (!accepted) v.fail("input", "expects a " + names + " image, got " + in.describe());
+  v.set_meta(1, DataMeta::image_of(in.image.width, in.image.height, ImageFormat::gray8));
+}
+
+std::uint8_t byte_attribute(ValidateContext& v, const char* key) {
+  const std::int64_t value = v.integer(key);
+  if (value < 0 || value > 255) v.fail(key, "must be 0..255, got " + std::to_string(value));
+  return static_cast<std::uint8_t>(value);
+}
+
+Border border_of(const std::string& mode_text, std::int64_t value) {
+  Border border;
+  parse_border_mode(mode_text, border.mode);  // validate checked it
+  border.constant = static_cast<std::uint8_t>(value);
+  return border;
+}
+
+template <Filter3x3 F>
+struct FilterKernel {
+  explicit FilterKernel(KernelContext& ctx) : border(border_of(ctx.string("border"), ctx.integer("border_value"))) {}
+  Status process(KernelContext& ctx) noexcept {
+    filter3x3(F, const_plane(ctx.image(0)), plane(ctx.image(1)), border);
+    return Status::ok;
+  }
+  Border border;
+};
+
+struct ThresholdKernel {
+  explicit ThresholdKernel(KernelContext& ctx) {
+    t.type = ctx.string("type") == "range" ? Threshold::Type::range : Threshold::Type::binary;
+    t.value = static_cast<std::uint8_t>(ctx.integer("value"));
+    t.lower = static_cast<std::uint8_t>(ctx.integer("lower"));
+    t.upper = static_cast<std::uint8_t>(ctx.integer("upper"));
+    t.true_value = static_cast<std::uint8_t>(ctx.integer("true_value"));
+    t.false_value = static_cast<std::uint8_t>(ctx.integer("false_value"));
+  }
+  Status process(KernelContext& ctx) noexcept {
+    threshold(t, const_plane(ctx.image(0)), plane(ctx.image(1)));
+    return Status::ok;
+  }
+  Status control(KernelContext&, const ControlCommand& cmd, CommandReply& reply) noexcept {
+    if (cmd.id != kSetThreshold) return Status::invalid_argument;
+    std::int64_t value = 0;
+    if (!cmd.read(value) || value < 0 || value > 255) return Status::invalid_argument;
+    t.value = static_cast<std::uint8_t>(value);
+    char text[32];
+    std::snprintf(text, sizeof text, "value=%d", static_cast<int>(t.value));
+    reply.write_text(text);
+    return Status::ok;
+  }
+  Threshold t;
+};
+
+Status to_gray_process(KernelContext& ctx) noexcept {
+  const ImageView in = ctx.image(0);
+  const ConstPackedRgb rgb{in.plane(0), in.width(), in.height(), static_cast<std::ptrdiff_t>(in.stride(0)),
+                           in.format() == ImageFormat::bgr24};
+  to_gray(rgb, plane(ctx.image(1)));
+  return Status::ok;
+}
+
+template <Filter3x3 F>
+void add_filter(Module& m, const char* name, const char* description) {
+  m.add(KernelDecl(name, description)
+            .input("input", DataKind::image, true, "gray8 image of any size")
+            .output("output", DataKind::image, true, "gray8 image of the input's size")
+            .attribute("border", "replicate", "outside the image: replicate (the nearest edge pixel) or constant")
+            .attribute("border_value", 0, "the constant border's value, 0..255")
+            .validate([](ValidateContext& v) {
+              BorderMode mode{};
+              if (!parse_border_mode(v.string("border"), mode))
+                v.fail("border", "must be replicate or constant, got '" + v.string("border") + "'");
+              byte_attribute(v, "border_value");
+              validate_image_to_gray8(v, {ImageFormat::gray8});
+            }));
+  m.implement(name, "cpu", callbacks_for<FilterKernel<F>>());
+}
+
+}  // namespace
+
+Module make_vision_module() {
+  Module m("vg.vision");
+  m.add(KernelDecl("vg.vision.to_gray", "packed BGR or RGB to gray (BT.601 luma, as OpenCV's cvtColor)")
+            .input("input", DataKind::image, true, "bgr24 or rgb24 image of any size")
+            .output("output", DataKind::image, true, "gray8 image of the input's size")
+            .validate([](ValidateContext& v) { validate_image_to_gray8(v, {ImageFormat::bgr24, ImageFormat::rgb24}); }));
+  m.implement("vg.vision.to_gray", "cpu", KernelCallbacks{nullptr, &to_gray_process, nullptr, nullptr});
+
+  add_filter<Filter3x3::gaussian>(m, "vg.vision.gaussian3x3", "OpenVX Gaussian3x3: [1 2 1; 2 4 2; 1 2 1] / 16, truncated");
+  add_filter<Filter3x3::box>(m, "vg.vision.box3x3", "OpenVX Box3x3: the 3x3 mean, truncated");
+  add_filter<Filter3x3::median>(m, "vg.vision.median3x3", "OpenVX Median3x3: the median of the 3x3 window");
+  add_filter<Filter3x3::erode>(m, "vg.vision.erode3x3", "OpenVX Erode3x3: the minimum of the 3x3 window");
+  add_filter<Filter3x3::dilate>(m, "vg.vision.dilate3x3", "OpenVX Dilate3x3: the maximum of the 3x3 window");
+
+  m.add(KernelDecl("vg.vision.threshold", "OpenVX Threshold: binary (in > value) or range (lower <= in <= upper)")
+            .input("input", DataKind::image, true, "gray8 image of any size")
+            .output("output", DataKind::image, true, "gray8 image of the input's size")
+            .attribute("type", "binary", "binary or range")
+            .attribute("value", 127, "binary: pixels above it are true_value")
+            .attribute("lower", 0, "range: lowest pixel value that is true_value")
+            .attribute("upper", 255, "range: highest pixel value that is true_value")
+            .attribute("true_value", 255, "output where the test holds")
+            .attribute("false_value", 0, "output elsewhere")
+            .command(kSetThreshold, "set_threshold", PayloadKind::integer, "binary: replace value (0..255); replies with it")
+            .validate([](ValidateContext& v) {
+              const std::string& type = v.string("type");
+              if (type != "binary" && type != "range") v.fail("type", "must be binary or range, got '" + type + "'");
+              for (const char* key : {"value", "lower", "upper", "true_value", "false_value"}) byte_attribute(v, key);
+              if (type == "range" && v.integer("lower") > v.integer("upper"))
+                v.fail("lower", "is above upper (" + std::to_string(v.integer("lower")) + " > " + std::to_string(v.integer("upper")) + ")");
+              validate_image_to_gray8(v, {ImageFormat::gray8});
+            }));
+  m.implement("vg.vision.threshold", "cpu", callbacks_for<ThresholdKernel>());
+  return m;
+}
+
+}  // namespace vg::vision

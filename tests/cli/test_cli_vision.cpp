@@ -1,0 +1,105 @@
+// apps/vision/bright_regions.yaml through `visiongraph run`: the vg.vision kernels from YAML on an image
+// the test draws (a bright square and specks on a dark ground: the mask keeps the square, the opening
+// removes the specks), on the sample video when scripts/fetch_assets.sh has run, and `visiongraph
+// kernels` listing the module.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "cli_runner.hpp"
+
+namespace {
+
+using vg::test::run_cli;
+namespace fs = std::filesystem;
+
+const std::string kGraph = VG_SOURCE_DIR "/apps/vision/bright_regions.yaml";
+
+class VisionCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("vg_cli_vision_" + std::to_string(::getpid()) + "_" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  fs::path dir;
+};
+
+TEST_F(VisionCliTest, TheBrightRegionsGraphKeepsTheSquareAndDropsTheSpecks) {
+  cv::Mat frame(240, 320, CV_8UC3, cv::Scalar(30, 30, 30));
+  cv::rectangle(frame, cv::Rect(100, 60, 80, 90), cv::Scalar(230, 230, 230), cv::FILLED);
+  for (int i = 0; i < 20; ++i) frame.at<cv::Vec3b>(10 + 11 * i, 20 + 7 * i) = cv::Vec3b(255, 255, 255);  // specks
+  ASSERT_TRUE(cv::imwrite((dir / "scene.png").string(), frame));
+  const auto r = run_cli("run " + kGraph + " --no-progress --input " + (dir / "scene.png").string() + " -o " + (dir / "out").string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  for (const char* node : {"to_gray", "smooth", "threshold", "erode", "dilate"})
+    EXPECT_NE(r.output.find(node), std::string::npos) << node << " in the per-node table\n" << r.output;
+  const cv::Mat mask = cv::imread((dir / "out" / "scene.png").string(), cv::IMREAD_GRAYSCALE);
+  ASSERT_FALSE(mask.empty()) << r.output;
+  ASSERT_EQ(mask.size(), frame.size());
+  EXPECT_EQ(mask.at<std::uint8_t>(100, 140), 255) << "inside the square";
+  EXPECT_EQ(mask.at<std::uint8_t>(200, 280), 0) << "dark ground";
+  cv::Mat outside = mask.clone();
+  cv::rectangle(outside, cv::Rect(98, 58, 84, 94), cv::Scalar(0), cv::FILLED);
+  EXPECT_EQ(cv::countNonZero(outside), 0) << "a speck survived the opening";
+  EXPECT_GT(cv::countNonZero(mask), 70 * 80) << "the square is kept";
+}
+
+TEST_F(VisionCliTest, TheSampleVideoGivesAMaskVideoOfEveryFrame) {
+  if (!vg::test::have_assets({"Megamind.avi"}))
+    GTEST_SKIP() << "Megamind.avi missing in " << vg::test::assets_dir() << ": run scripts/fetch_assets.sh";
+  const auto r = run_cli("run " + kGraph + " --no-progress --input " + (vg::test::assets_dir() / "Megamind.avi").string() + " -o " +
+                         (dir / "out").string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("270 frames completed, 0 failed"), std::string::npos) << r.output;
+  cv::VideoCapture video((dir / "out" / "annotated.mp4").string());
+  ASSERT_TRUE(video.isOpened());
+  cv::Mat frame;
+  int frames = 0;
+  bool any_bright = false;
+  while (video.read(frame)) {
+    ++frames;
+    any_bright = any_bright || cv::countNonZero(frame.reshape(1)) > 0;
+  }
+  EXPECT_EQ(frames, 270);
+  EXPECT_TRUE(any_bright);
+}
+
+TEST_F(VisionCliTest, KernelsListsTheVisionModule) {
+  const auto r = run_cli("kernels");
+  ASSERT_EQ(r.code, 0) << r.output;
+  for (const char* k : {"vg.vision.to_gray", "vg.vision.gaussian3x3", "vg.vision.box3x3", "vg.vision.median3x3",
+                        "vg.vision.erode3x3", "vg.vision.dilate3x3", "vg.vision.threshold"})
+    EXPECT_NE(r.output.find(k), std::string::npos) << k;
+  EXPECT_NE(r.output.find("set_threshold"), std::string::npos);
+}
+
+TEST_F(VisionCliTest, AWrongAttributeIsNamedWithItsNode) {
+  std::string yaml;
+  {
+    std::ifstream in(kGraph);
+    yaml.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const auto at = yaml.find("value: 140");
+  ASSERT_NE(at, std::string::npos);
+  yaml.replace(at, 10, "value: 999");
+  std::ofstream(dir / "bad.yaml") << yaml;
+  cv::imwrite((dir / "scene.png").string(), cv::Mat(32, 32, CV_8UC3, cv::Scalar(1, 2, 3)));
+  const auto r = run_cli("run " + (dir / "bad.yaml").string() + " --no-progress --input " + (dir / "scene.png").string() + " -o " +
+                         (dir / "out").string());
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.output.find("threshold"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("999"), std::string::npos) << r.output;
+}
+
+}  // namespace

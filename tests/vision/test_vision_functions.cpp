@@ -1,0 +1,198 @@
+// The vision functions (kernels/vision) on every instruction set Highway compiled in and this CPU runs
+// (AVX-512 / AVX2 / SSE4 here, NEON / SVE under QEMU in the arm64 cross build, the portable fallback
+// everywhere), against a reference written from the definitions, and against OpenCV's functions where they
+// compute the same thing (cvtColor, erode, dilate, medianBlur: bit-identical).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "visiongraph/kernels/vision/filter3x3.hpp"
+#include "visiongraph/kernels/vision/simd.hpp"
+#include "visiongraph/kernels/vision/threshold.hpp"
+#include "visiongraph/kernels/vision/to_gray.hpp"
+
+namespace {
+
+using namespace vg::vision;  // NOLINT: test brevity
+
+/// An 8-bit image with padding after each row (so stride != width is exercised; 0: rows packed and the
+/// allocation ends with the last pixel, so ASan sees any read past it), filled at random.
+struct TestImage {
+  TestImage(std::uint32_t w, std::uint32_t h, std::uint32_t channels, std::uint32_t seed, std::uint32_t padding = 7)
+      : width(w), height(h), stride(static_cast<std::ptrdiff_t>(w * channels + padding)), bytes(static_cast<std::size_t>(stride) * h) {
+    std::mt19937 rng(seed);
+    for (auto& b : bytes) b = static_cast<std::uint8_t>(rng());
+  }
+  ConstPlane cplane() const { return {bytes.data(), width, height, stride}; }
+  Plane plane() { return {bytes.data(), width, height, stride}; }
+  std::uint8_t at(std::uint32_t x, std::uint32_t y) const { return bytes[static_cast<std::size_t>(y) * static_cast<std::size_t>(stride) + x]; }
+  cv::Mat mat(int type) { return cv::Mat(static_cast<int>(height), static_cast<int>(width), type, bytes.data(), static_cast<std::size_t>(stride)); }
+
+  std::uint32_t width, height;
+  std::ptrdiff_t stride;
+  std::vector<std::uint8_t> bytes;
+};
+
+/// The reference: the definitions of filter3x3.hpp, one pixel at a time.
+std::uint8_t reference_filter(Filter3x3 f, const TestImage& in, Border border, int x, int y) {
+  std::vector<int> v;
+  for (int dy = -1; dy <= 1; ++dy) {
+    for (int dx = -1; dx <= 1; ++dx) {
+      int sx = x + dx, sy = y + dy;
+      const bool outside = sx < 0 || sy < 0 || sx >= static_cast<int>(in.width) || sy >= static_cast<int>(in.height);
+      if (outside && border.mode == BorderMode::constant) {
+        v.push_back(border.constant);
+        continue;
+      }
+      sx = std::clamp(sx, 0, static_cast<int>(in.width) - 1);
+      sy = std::clamp(sy, 0, static_cast<int>(in.height) - 1);
+      v.push_back(in.at(static_cast<std::uint32_t>(sx), static_cast<std::uint32_t>(sy)));
+    }
+  }
+  const int weights[9] = {1, 2, 1, 2, 4, 2, 1, 2, 1};
+  int sum = 0, weighted = 0;
+  for (int i = 0; i < 9; ++i) sum += v[static_cast<std::size_t>(i)], weighted += weights[i] * v[static_cast<std::size_t>(i)];
+  switch (f) {
+    case Filter3x3::gaussian: return static_cast<std::uint8_t>(weighted / 16);
+    case Filter3x3::box: return static_cast<std::uint8_t>(sum / 9);
+    case Filter3x3::erode: return static_cast<std::uint8_t>(*std::min_element(v.begin(), v.end()));
+    case Filter3x3::dilate: return static_cast<std::uint8_t>(*std::max_element(v.begin(), v.end()));
+    case Filter3x3::median: std::sort(v.begin(), v.end()); return static_cast<std::uint8_t>(v[4]);
+  }
+  return 0;
+}
+
+/// Runs the test body once per SIMD target, restoring the CPU's best afterwards.
+class EverySimdTarget : public ::testing::TestWithParam<SimdTarget> {
+ protected:
+  void SetUp() override { force_simd_target(GetParam().id); }
+  void TearDown() override { force_simd_target(0); }
+};
+
+std::string target_name(const ::testing::TestParamInfo<SimdTarget>& info) { return info.param.name; }
+
+constexpr Filter3x3 kFilters[] = {Filter3x3::gaussian, Filter3x3::box, Filter3x3::median, Filter3x3::erode, Filter3x3::dilate};
+
+TEST_P(EverySimdTarget, DispatchUsesTheForcedTarget) { EXPECT_EQ(current_simd_target(), GetParam().name); }
+
+TEST_P(EverySimdTarget, FiltersMatchTheReferenceAtEverySizeAndBorder) {
+  const std::pair<std::uint32_t, std::uint32_t> sizes[] = {{1, 1}, {2, 5}, {3, 3}, {4, 2}, {17, 9}, {33, 4}, {67, 33}, {130, 7}, {641, 11}};
+  const Border borders[] = {{BorderMode::replicate, 0}, {BorderMode::constant, 0}, {BorderMode::constant, 201}};
+  std::uint32_t seed = 1;
+  for (const auto& [w, h] : sizes) {
+    const TestImage in(w, h, 1, seed, seed % 2 == 0 ? 0 : 7);
+    ++seed;
+    for (Filter3x3 f : kFilters) {
+      for (const Border& border : borders) {
+        TestImage out(w, h, 1, 99);
+        const std::vector<std::uint8_t> before = out.bytes;
+        filter3x3(f, in.cplane(), out.plane(), border);
+        for (std::uint32_t y = 0; y < h; ++y) {
+          for (std::uint32_t x = 0; x < w; ++x) {
+            ASSERT_EQ(out.at(x, y), reference_filter(f, in, border, static_cast<int>(x), static_cast<int>(y)))
+                << to_string(f) << " " << w << "x" << h << " border " << (border.mode == BorderMode::constant ? "constant " : "replicate ")
+                << int{border.constant} << " at (" << x << ", " << y << ")";
+          }
+          // The row padding is not written.
+          for (std::ptrdiff_t p = w; p < out.stride; ++p) {
+            const std::size_t i = static_cast<std::size_t>(y) * static_cast<std::size_t>(out.stride) + static_cast<std::size_t>(p);
+            ASSERT_EQ(out.bytes[i], before[i]) << to_string(f) << " wrote padding of row " << y;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_P(EverySimdTarget, BandsOfRowsAddUpToTheWholeFrame) {
+  const TestImage in(203, 61, 1, 5);
+  for (Filter3x3 f : kFilters) {
+    TestImage whole(203, 61, 1, 0), banded(203, 61, 1, 0);
+    filter3x3(f, in.cplane(), whole.plane(), {});
+    for (std::uint32_t begin = 0; begin < 61; begin += 13) filter3x3(f, in.cplane(), banded.plane(), {}, {begin, begin + 13});
+    EXPECT_EQ(whole.bytes, banded.bytes) << to_string(f);
+  }
+}
+
+TEST(VisionFilters, BoxDivisionByMultiplyIsExactForEverySum) {
+  // The vector box filter divides by 9 as (sum * 7282) >> 16; every 3x3 sum of bytes is 0..2295.
+  for (unsigned sum = 0; sum <= 9 * 255; ++sum) ASSERT_EQ((sum * 7282u) >> 16, sum / 9u) << sum;
+}
+
+TEST_P(EverySimdTarget, ExtremesDoNotOverflow) {
+  for (std::uint8_t value : {std::uint8_t{0}, std::uint8_t{255}}) {
+    TestImage in(97, 5, 1, 0), out(97, 5, 1, 0);
+    std::fill(in.bytes.begin(), in.bytes.end(), value);
+    for (Filter3x3 f : kFilters) {
+      filter3x3(f, in.cplane(), out.plane(), {});
+      for (std::uint32_t y = 0; y < 5; ++y)
+        for (std::uint32_t x = 0; x < 97; ++x) ASSERT_EQ(out.at(x, y), value) << to_string(f);
+    }
+  }
+}
+
+TEST_P(EverySimdTarget, ErodeDilateAndMedianAreOpenCvsOwnResults) {
+  // Under a replicate border OpenCV computes the same functions: bit-identical at any size.
+  for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{640, 480}, {123, 45}}) {
+    TestImage in(w, h, 1, 3), out(w, h, 1, 0);
+    cv::Mat src = in.mat(CV_8UC1), expected;
+    const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, {3, 3});
+    filter3x3(Filter3x3::erode, in.cplane(), out.plane(), {});
+    cv::erode(src, expected, kernel, {-1, -1}, 1, cv::BORDER_REPLICATE);
+    EXPECT_EQ(cv::norm(out.mat(CV_8UC1), expected, cv::NORM_INF), 0.0) << "erode";
+    filter3x3(Filter3x3::dilate, in.cplane(), out.plane(), {});
+    cv::dilate(src, expected, kernel, {-1, -1}, 1, cv::BORDER_REPLICATE);
+    EXPECT_EQ(cv::norm(out.mat(CV_8UC1), expected, cv::NORM_INF), 0.0) << "dilate";
+    filter3x3(Filter3x3::median, in.cplane(), out.plane(), {});
+    cv::medianBlur(src, expected, 3);
+    EXPECT_EQ(cv::norm(out.mat(CV_8UC1), expected, cv::NORM_INF), 0.0) << "median";
+  }
+}
+
+TEST_P(EverySimdTarget, ThresholdBinaryAndRange) {
+  const TestImage in(333, 17, 1, 11);
+  for (const Threshold t : {Threshold{Threshold::Type::binary, 100, 0, 0, 255, 0}, Threshold{Threshold::Type::binary, 0, 0, 0, 7, 9},
+                            Threshold{Threshold::Type::binary, 255, 0, 0, 1, 2}, Threshold{Threshold::Type::range, 0, 50, 90, 200, 10},
+                            Threshold{Threshold::Type::range, 0, 0, 255, 3, 4}, Threshold{Threshold::Type::range, 0, 77, 77, 255, 0}}) {
+    TestImage out(333, 17, 1, 0);
+    threshold(t, in.cplane(), out.plane());
+    for (std::uint32_t y = 0; y < 17; ++y) {
+      for (std::uint32_t x = 0; x < 333; ++x) {
+        const std::uint8_t v = in.at(x, y);
+        const bool on = t.type == Threshold::Type::binary ? v > t.value : (v >= t.lower && v <= t.upper);
+        ASSERT_EQ(out.at(x, y), on ? t.true_value : t.false_value) << "pixel " << int{v} << " at " << x << "," << y;
+      }
+    }
+  }
+}
+
+TEST_P(EverySimdTarget, ToGrayIsOpenCvsCvtColor) {
+  for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{640, 480}, {37, 3}, {1, 1}}) {
+    TestImage in(w, h, 3, 21, 0), out(w, h, 1, 0, 0);
+    for (const bool bgr : {true, false}) {
+      to_gray({in.bytes.data(), w, h, in.stride, bgr}, out.plane());
+      cv::Mat expected;
+      cv::cvtColor(in.mat(CV_8UC3), expected, bgr ? cv::COLOR_BGR2GRAY : cv::COLOR_RGB2GRAY);
+      EXPECT_EQ(cv::norm(out.mat(CV_8UC1), expected, cv::NORM_INF), 0.0) << (bgr ? "BGR " : "RGB ") << w << "x" << h;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Simd, EverySimdTarget, ::testing::ValuesIn(simd_targets()), target_name);
+
+TEST(VisionSimd, TheCpusBestTargetIsChosenAndListedFirst) {
+  const std::vector<SimdTarget> targets = simd_targets();
+  ASSERT_FALSE(targets.empty());
+  EXPECT_EQ(current_simd_target(), targets.front().name);
+  // The portable fallback is always compiled in, so a test of the vector paths has a baseline to compare.
+  EXPECT_GE(targets.size(), 2u) << "only " << targets.front().name;
+}
+
+}  // namespace

@@ -1,0 +1,131 @@
+// The vg.vision kernels in graphs: results, attributes, the threshold command, and the errors verify gives
+// for wrong formats and attributes (naming the node and the parameter or attribute).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+#include "vision_graph.hpp"
+#include "visiongraph/kernels/vision/filter3x3.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using vg::vision::test::VisionGraph;
+
+std::uint8_t pixel(const vg::ImageView& img, std::uint32_t x, std::uint32_t y) { return img.plane(0)[y * img.stride(0) + x]; }
+
+TEST(VisionKernels, TheModuleListsEveryKernelWithItsParameters) {
+  const vg::Module m = vg::vision::make_vision_module();
+  for (const char* name : {"vg.vision.to_gray", "vg.vision.gaussian3x3", "vg.vision.box3x3", "vg.vision.median3x3",
+                           "vg.vision.erode3x3", "vg.vision.dilate3x3", "vg.vision.threshold"}) {
+    const vg::KernelDecl* decl = nullptr;
+    for (const vg::KernelDecl& k : m.kernels())
+      if (k.name() == name) decl = &k;
+    ASSERT_NE(decl, nullptr) << name;
+    EXPECT_EQ(decl->params().size(), 2u) << name;
+  }
+}
+
+TEST(VisionKernels, AnOpeningGraphRemovesSpecksAndKeepsTheSquare) {
+  vg::Context ctx;
+  ctx.load_module(vg::vision::make_vision_module());
+  VisionGraph vg_(ctx, 320, 240);
+  vg_.g.set_attribute(vg_.threshold, "value", std::int64_t{100});
+  vg_.g.verify();
+  vg_.fill_frame();
+  ASSERT_EQ(vg_.g.process(), vg::Status::ok) << vg_.g.last_error().describe();
+  const vg::ImageView gray = vg_.g.image(vg_.gray), mask = vg_.g.image(vg_.mask), opened = vg_.g.image(vg_.opened);
+  EXPECT_EQ(pixel(gray, 100, 70), 200);  // inside the square: the three weights sum to 2^15, so gray 200
+  EXPECT_EQ(pixel(gray, 5, 7), 200);     // a speck
+  EXPECT_EQ(pixel(mask, 5, 7), 0);       // blurred below 100: 20 + 180 * 4 / 16 = 65
+  EXPECT_EQ(pixel(mask, 100, 70), 255);
+  EXPECT_EQ(pixel(opened, 100, 70), 255);
+  EXPECT_EQ(pixel(opened, 300, 200), 0);
+  // No speck survives the opening anywhere outside the square.
+  int bright_outside = 0;
+  for (std::uint32_t y = 0; y < 240; ++y)
+    for (std::uint32_t x = 0; x < 320; ++x)
+      if ((x < 78 || x > 162 || y < 58 || y > 122) && pixel(opened, x, y) != 0) ++bright_outside;
+  EXPECT_EQ(bright_outside, 0);
+}
+
+TEST(VisionKernels, TheSetThresholdCommandChangesTheNextFrame) {
+  vg::Context ctx;
+  ctx.load_module(vg::vision::make_vision_module());
+  VisionGraph vg_(ctx, 64, 48);
+  vg_.g.verify();
+  vg_.fill_frame();
+  ASSERT_EQ(vg_.g.process(), vg::Status::ok);
+  EXPECT_EQ(pixel(vg_.g.image(vg_.mask), 0, 0), 0);  // 20 is not above 127
+  vg::CommandReply reply;
+  ASSERT_EQ(vg_.g.send_command(vg_.threshold, vg::ControlCommand::make(vg::vision::kSetThreshold, std::int64_t{10}), 1s, &reply),
+            vg::Status::ok);
+  EXPECT_EQ(reply.text(), "value=10");
+  ASSERT_EQ(vg_.g.process(), vg::Status::ok);
+  EXPECT_EQ(pixel(vg_.g.image(vg_.mask), 0, 0), 255);
+  EXPECT_EQ(vg_.g.send_command(vg_.threshold, vg::ControlCommand::make(vg::vision::kSetThreshold, std::int64_t{256}), 1s, &reply),
+            vg::Status::invalid_argument);
+}
+
+TEST(VisionKernels, ConstantBorderAndOtherFiltersRunFromAttributes) {
+  vg::Context ctx;
+  ctx.load_module(vg::vision::make_vision_module());
+  vg::Graph g(ctx, "g");
+  const vg::DataId in = g.add_data("in", vg::DataMeta::image_of(16, 8, vg::ImageFormat::gray8));
+  const vg::DataId out = g.add_data("out", vg::DataMeta::image_of(16, 8, vg::ImageFormat::gray8));
+  const vg::NodeId n = g.add_node("box", "vg.vision.box3x3");
+  g.bind(n, "input", in).bind(n, "output", out);
+  g.set_attribute(n, "border", std::string("constant")).set_attribute(n, "border_value", std::int64_t{0});
+  g.verify();
+  const vg::ImageView img = g.image(in);
+  for (std::uint32_t y = 0; y < 8; ++y) std::memset(img.plane(0) + y * img.stride(0), 90, 16);
+  ASSERT_EQ(g.process(), vg::Status::ok);
+  EXPECT_EQ(pixel(g.image(out), 0, 0), 40);  // 4 * 90 / 9
+  EXPECT_EQ(pixel(g.image(out), 5, 0), 60);  // 6 * 90 / 9
+  EXPECT_EQ(pixel(g.image(out), 5, 4), 90);
+}
+
+/// verify()'s message for a one-node graph of @p kernel over @p in_format, after @p configure.
+template <class Configure>
+std::string verify_error(const char* kernel, vg::ImageFormat in_format, Configure configure) {
+  vg::Context ctx;
+  ctx.load_module(vg::vision::make_vision_module());
+  vg::Graph g(ctx, "g");
+  const vg::DataId in = g.add_data("in", vg::DataMeta::image_of(16, 8, in_format));
+  const vg::DataId out = g.add_virtual("out", vg::DataKind::image);
+  const vg::NodeId n = g.add_node("stage", kernel);
+  g.bind(n, "input", in).bind(n, "output", out);
+  configure(g, n);
+  try {
+    g.verify();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "verified";
+}
+
+TEST(VisionKernels, VerifyNamesTheNodeAndWhatIsWrong) {
+  auto none = [](vg::Graph&, vg::NodeId) {};
+  std::string e = verify_error("vg.vision.gaussian3x3", vg::ImageFormat::bgr24, none);
+  EXPECT_NE(e.find("stage"), std::string::npos) << e;
+  EXPECT_NE(e.find("input"), std::string::npos) << e;
+  EXPECT_NE(e.find("gray8"), std::string::npos) << e;
+  e = verify_error("vg.vision.to_gray", vg::ImageFormat::gray8, none);
+  EXPECT_NE(e.find("bgr24 or rgb24"), std::string::npos) << e;
+  e = verify_error("vg.vision.median3x3", vg::ImageFormat::gray8,
+                   [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "border", std::string("mirror")); });
+  EXPECT_NE(e.find("border"), std::string::npos) << e;
+  EXPECT_NE(e.find("mirror"), std::string::npos) << e;
+  e = verify_error("vg.vision.threshold", vg::ImageFormat::gray8,
+                   [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "value", std::int64_t{300}); });
+  EXPECT_NE(e.find("value"), std::string::npos) << e;
+  EXPECT_NE(e.find("300"), std::string::npos) << e;
+  e = verify_error("vg.vision.threshold", vg::ImageFormat::gray8, [](vg::Graph& g, vg::NodeId n) {
+    g.set_attribute(n, "type", std::string("range")).set_attribute(n, "lower", std::int64_t{9}).set_attribute(n, "upper", std::int64_t{3});
+  });
+  EXPECT_NE(e.find("lower"), std::string::npos) << e;
+  EXPECT_EQ(verify_error("vg.vision.erode3x3", vg::ImageFormat::gray8, none), "verified");
+}
+
+}  // namespace
