@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -13,7 +16,9 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "visiongraph/kernels/vision/arithmetic.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
+#include "visiongraph/kernels/vision/gradients.hpp"
 #include "visiongraph/kernels/vision/simd.hpp"
 #include "visiongraph/kernels/vision/threshold.hpp"
 #include "visiongraph/kernels/vision/to_gray.hpp"
@@ -181,6 +186,112 @@ TEST_P(EverySimdTarget, ToGrayIsOpenCvsCvtColor) {
       cv::Mat expected;
       cv::cvtColor(in.mat(CV_8UC3), expected, bgr ? cv::COLOR_BGR2GRAY : cv::COLOR_RGB2GRAY);
       EXPECT_EQ(cv::norm(out.mat(CV_8UC1), expected, cv::NORM_INF), 0.0) << (bgr ? "BGR " : "RGB ") << w << "x" << h;
+    }
+  }
+}
+
+/// A U8 or S16 plane (S16: random over the whole range, with the extremes in the first pixels).
+struct TypedImage {
+  TypedImage(std::uint32_t w, std::uint32_t h, PixelType t, std::uint32_t seed, std::uint32_t padding = 3)
+      : image(w * static_cast<std::uint32_t>(pixel_size(t)), h, 1, seed, padding * static_cast<std::uint32_t>(pixel_size(t))), type(t), width(w) {
+    if (t == PixelType::s16 && w >= 4) {
+      const std::int16_t extremes[4] = {-32768, 32767, -32767, 0};
+      std::memcpy(image.bytes.data(), extremes, sizeof extremes);
+    }
+  }
+  ConstPixels cpixels() const { return {image.bytes.data(), width, image.height, image.stride, type}; }
+  Pixels pixels() { return {image.bytes.data(), width, image.height, image.stride, type}; }
+  int at(std::uint32_t x, std::uint32_t y) const {
+    const std::uint8_t* row = image.bytes.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(image.stride);
+    if (type == PixelType::u8) return row[x];
+    std::int16_t v;
+    std::memcpy(&v, row + 2 * x, 2);
+    return v;
+  }
+  TestImage image;
+  PixelType type;
+  std::uint32_t width;
+};
+
+int reference_arithmetic(Arithmetic op, int a, int b, PixelType out, Overflow overflow) {
+  const int exact = op == Arithmetic::add ? a + b : op == Arithmetic::subtract ? a - b : std::abs(a - b);
+  const int lo = out == PixelType::u8 ? 0 : -32768, hi = out == PixelType::u8 ? 255 : 32767;
+  if (overflow == Overflow::saturate || op == Arithmetic::absdiff) return std::clamp(exact, lo, hi);
+  return out == PixelType::u8 ? static_cast<std::uint8_t>(exact) : static_cast<std::int16_t>(static_cast<std::uint16_t>(exact));
+}
+
+TEST_P(EverySimdTarget, ArithmeticOfEveryTypeCombinationAndPolicy) {
+  const PixelType u8 = PixelType::u8, s16 = PixelType::s16;
+  const PixelType combos[][3] = {{u8, u8, u8}, {u8, u8, s16}, {u8, s16, s16}, {s16, u8, s16}, {s16, s16, s16}};
+  for (const auto& c : combos) {
+    for (Arithmetic op : {Arithmetic::add, Arithmetic::subtract, Arithmetic::absdiff}) {
+      for (Overflow overflow : {Overflow::wrap, Overflow::saturate}) {
+        const TypedImage a(141, 9, c[0], 31), b(141, 9, c[1], 32);
+        TypedImage out(141, 9, c[2], 33);
+        ASSERT_TRUE(arithmetic(op, a.cpixels(), b.cpixels(), out.pixels(), overflow));
+        for (std::uint32_t y = 0; y < 9; ++y)
+          for (std::uint32_t x = 0; x < 141; ++x)
+            ASSERT_EQ(out.at(x, y), reference_arithmetic(op, a.at(x, y), b.at(x, y), c[2], overflow))
+                << "op " << int(op) << " overflow " << int(overflow) << " types " << int(c[0]) << int(c[1]) << int(c[2]) << " at " << x << "," << y;
+      }
+    }
+  }
+  const TypedImage a(8, 2, s16, 1), b(8, 2, s16, 2);
+  TypedImage out(8, 2, u8, 3);
+  EXPECT_FALSE(arithmetic(Arithmetic::add, a.cpixels(), b.cpixels(), out.pixels(), Overflow::wrap)) << "S16 inputs into a U8 output";
+}
+
+TEST_P(EverySimdTarget, BitwiseFunctions) {
+  const TestImage a(77, 5, 1, 41), b(77, 5, 1, 42);
+  for (Bitwise op : {Bitwise::not_, Bitwise::and_, Bitwise::or_, Bitwise::xor_}) {
+    TestImage out(77, 5, 1, 0);
+    bitwise(op, a.cplane(), b.cplane(), out.plane());
+    for (std::uint32_t y = 0; y < 5; ++y) {
+      for (std::uint32_t x = 0; x < 77; ++x) {
+        const unsigned va = a.at(x, y), vb = b.at(x, y);
+        const unsigned want = op == Bitwise::not_ ? ~va : op == Bitwise::and_ ? va & vb : op == Bitwise::or_ ? va | vb : va ^ vb;
+        ASSERT_EQ(out.at(x, y), static_cast<std::uint8_t>(want)) << int(op);
+      }
+    }
+  }
+}
+
+TEST_P(EverySimdTarget, SobelMatchesTheOperatorsAtEveryBorder) {
+  for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{1, 1}, {2, 3}, {5, 4}, {67, 13}, {300, 6}}) {
+    const TestImage in(w, h, 1, w + h, 0);
+    for (const Border border : {Border{BorderMode::replicate, 0}, Border{BorderMode::constant, 77}}) {
+      TypedImage gx(w, h, PixelType::s16, 0), gy(w, h, PixelType::s16, 0);
+      sobel3x3(in.cplane(), gx.pixels(), gy.pixels(), border);
+      for (std::uint32_t y = 0; y < h; ++y) {
+        for (std::uint32_t x = 0; x < w; ++x) {
+          auto p = [&](int dx, int dy) {
+            int sx = static_cast<int>(x) + dx, sy = static_cast<int>(y) + dy;
+            if ((sx < 0 || sy < 0 || sx >= static_cast<int>(w) || sy >= static_cast<int>(h)) && border.mode == BorderMode::constant) return int{border.constant};
+            return int{in.at(static_cast<std::uint32_t>(std::clamp(sx, 0, static_cast<int>(w) - 1)), static_cast<std::uint32_t>(std::clamp(sy, 0, static_cast<int>(h) - 1)))};
+          };
+          const int want_x = -p(-1, -1) + p(1, -1) - 2 * p(-1, 0) + 2 * p(1, 0) - p(-1, 1) + p(1, 1);
+          const int want_y = -p(-1, -1) - 2 * p(0, -1) - p(1, -1) + p(-1, 1) + 2 * p(0, 1) + p(1, 1);
+          ASSERT_EQ(gx.at(x, y), want_x) << w << "x" << h << " at " << x << "," << y;
+          ASSERT_EQ(gy.at(x, y), want_y) << w << "x" << h << " at " << x << "," << y;
+        }
+      }
+      // Only one output asked for: the other is not touched.
+      TypedImage only_y(w, h, PixelType::s16, 0);
+      sobel3x3(in.cplane(), Pixels{}, only_y.pixels(), border);
+      EXPECT_EQ(only_y.image.bytes, gy.image.bytes);
+    }
+  }
+}
+
+TEST_P(EverySimdTarget, MagnitudeIsTheDefinitionInDouble) {
+  const TypedImage gx(203, 7, PixelType::s16, 51), gy(203, 7, PixelType::s16, 52);
+  TypedImage out(203, 7, PixelType::s16, 0);
+  magnitude(gx.cpixels(), gy.cpixels(), out.pixels());
+  for (std::uint32_t y = 0; y < 7; ++y) {
+    for (std::uint32_t x = 0; x < 203; ++x) {
+      const double a = gx.at(x, y), b = gy.at(x, y);
+      const double z = std::floor(std::sqrt(a * a + b * b) + 0.5);
+      ASSERT_EQ(out.at(x, y), static_cast<int>(std::min(z, 32767.0))) << a << "," << b;
     }
   }
 }

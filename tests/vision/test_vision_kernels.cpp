@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstring>
 #include <string>
+#include <utility>
 
 #include "vision_graph.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
@@ -17,13 +19,17 @@ std::uint8_t pixel(const vg::ImageView& img, std::uint32_t x, std::uint32_t y) {
 
 TEST(VisionKernels, TheModuleListsEveryKernelWithItsParameters) {
   const vg::Module m = vg::vision::make_vision_module();
-  for (const char* name : {"vg.vision.to_gray", "vg.vision.gaussian3x3", "vg.vision.box3x3", "vg.vision.median3x3",
-                           "vg.vision.erode3x3", "vg.vision.dilate3x3", "vg.vision.threshold"}) {
+  const std::pair<const char*, std::size_t> kernels[] = {
+      {"vg.vision.to_gray", 2},  {"vg.vision.gaussian3x3", 2}, {"vg.vision.box3x3", 2}, {"vg.vision.median3x3", 2},
+      {"vg.vision.erode3x3", 2}, {"vg.vision.dilate3x3", 2},   {"vg.vision.threshold", 2}, {"vg.vision.add", 3},
+      {"vg.vision.subtract", 3}, {"vg.vision.absdiff", 3},     {"vg.vision.not", 2},       {"vg.vision.and", 3},
+      {"vg.vision.or", 3},       {"vg.vision.xor", 3}};
+  for (const auto& [name, params] : kernels) {
     const vg::KernelDecl* decl = nullptr;
     for (const vg::KernelDecl& k : m.kernels())
       if (k.name() == name) decl = &k;
     ASSERT_NE(decl, nullptr) << name;
-    EXPECT_EQ(decl->params().size(), 2u) << name;
+    EXPECT_EQ(decl->params().size(), params) << name;
   }
 }
 
@@ -86,6 +92,55 @@ TEST(VisionKernels, ConstantBorderAndOtherFiltersRunFromAttributes) {
   EXPECT_EQ(pixel(g.image(out), 5, 4), 90);
 }
 
+TEST(VisionKernels, AbsdiffOfTwoFramesThenAndWithAMaskFindsWhatMoved) {
+  vg::Context ctx;
+  ctx.load_module(vg::vision::make_vision_module());
+  vg::Graph g(ctx, "motion");
+  const auto gray = vg::DataMeta::image_of(40, 20, vg::ImageFormat::gray8);
+  const vg::DataId previous = g.add_data("previous", gray), current = g.add_data("current", gray), region = g.add_data("region", gray);
+  const vg::DataId diff = g.add_virtual("diff", vg::DataKind::image), moved = g.add_data("moved", gray);
+  const vg::NodeId absdiff = g.add_node("absdiff", "vg.vision.absdiff");
+  g.bind(absdiff, "in1", previous).bind(absdiff, "in2", current).bind(absdiff, "out", diff);
+  const vg::NodeId mask = g.add_node("mask", "vg.vision.and");
+  g.bind(mask, "in1", diff).bind(mask, "in2", region).bind(mask, "out", moved);
+  g.verify();
+  auto fill = [&](vg::DataId id, auto value_at) {
+    const vg::ImageView img = g.image(id);
+    for (std::uint32_t y = 0; y < 20; ++y)
+      for (std::uint32_t x = 0; x < 40; ++x) img.plane(0)[y * img.stride(0) + x] = static_cast<std::uint8_t>(value_at(x, y));
+  };
+  fill(previous, [](std::uint32_t x, std::uint32_t) { return x < 10 ? 200 : 10; });
+  fill(current, [](std::uint32_t x, std::uint32_t) { return x >= 5 && x < 15 ? 200 : 10; });  // the bright bar moved right by 5
+  fill(region, [](std::uint32_t, std::uint32_t y) { return y < 10 ? 0xFF : 0x00; });           // only the top half counts
+  ASSERT_EQ(g.process(), vg::Status::ok) << g.last_error().describe();
+  const vg::ImageView out = g.image(moved);
+  EXPECT_EQ(pixel(out, 2, 3), 190);   // left the bar
+  EXPECT_EQ(pixel(out, 7, 3), 0);     // bright in both
+  EXPECT_EQ(pixel(out, 12, 3), 190);  // entered it
+  EXPECT_EQ(pixel(out, 12, 15), 0);   // outside the region
+  EXPECT_EQ(pixel(out, 30, 3), 0);
+}
+
+TEST(VisionKernels, SaturateAndWrapOverflow) {
+  for (const char* overflow : {"saturate", "wrap"}) {
+    vg::Context ctx;
+    ctx.load_module(vg::vision::make_vision_module());
+    vg::Graph g(ctx, "add");
+    const auto gray = vg::DataMeta::image_of(33, 2, vg::ImageFormat::gray8);
+    const vg::DataId a = g.add_data("a", gray), b = g.add_data("b", gray), sum = g.add_data("sum", gray);
+    const vg::NodeId add = g.add_node("add", "vg.vision.add");
+    g.bind(add, "in1", a).bind(add, "in2", b).bind(add, "out", sum);
+    g.set_attribute(add, "overflow", std::string(overflow));
+    g.verify();
+    for (const vg::DataId id : {a, b}) {
+      const vg::ImageView img = g.image(id);
+      for (std::uint32_t y = 0; y < 2; ++y) std::memset(img.plane(0) + y * img.stride(0), 200, 33);
+    }
+    ASSERT_EQ(g.process(), vg::Status::ok);
+    EXPECT_EQ(pixel(g.image(sum), 32, 1), std::string(overflow) == "saturate" ? 255 : 144) << overflow;  // 400 - 256
+  }
+}
+
 /// verify()'s message for a one-node graph of @p kernel over @p in_format, after @p configure.
 template <class Configure>
 std::string verify_error(const char* kernel, vg::ImageFormat in_format, Configure configure) {
@@ -126,6 +181,8 @@ TEST(VisionKernels, VerifyNamesTheNodeAndWhatIsWrong) {
   });
   EXPECT_NE(e.find("lower"), std::string::npos) << e;
   EXPECT_EQ(verify_error("vg.vision.erode3x3", vg::ImageFormat::gray8, none), "verified");
+  e = verify_error("vg.vision.not", vg::ImageFormat::rgb24, none);
+  EXPECT_NE(e.find("gray8"), std::string::npos) << e;
 }
 
 }  // namespace

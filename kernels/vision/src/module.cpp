@@ -5,7 +5,9 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
+#include "visiongraph/kernels/vision/arithmetic.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 #include "visiongraph/kernels/vision/threshold.hpp"
 #include "visiongraph/kernels/vision/to_gray.hpp"
@@ -92,6 +94,74 @@ Status to_gray_process(KernelContext& ctx) noexcept {
   return Status::ok;
 }
 
+/// Two gray8 inputs of one size (parameters 0, 1); the output (2) a gray8 image of that size.
+void validate_two_gray8(ValidateContext& v) {
+  const DataMeta& a = v.meta(0);
+  const DataMeta& b = v.meta(1);
+  for (const auto& [meta, name] : {std::pair{&a, "in1"}, std::pair{&b, "in2"}}) {
+    if (meta->kind != DataKind::image || meta->image.format != ImageFormat::gray8)
+      v.fail(name, "expects a gray8 image, got " + meta->describe());
+  }
+  if (a.image.width != b.image.width || a.image.height != b.image.height)
+    v.fail("in2", "is " + std::to_string(b.image.width) + "x" + std::to_string(b.image.height) + " but in1 is " +
+                      std::to_string(a.image.width) + "x" + std::to_string(a.image.height) + ": they must have one size");
+  v.set_meta(2, DataMeta::image_of(a.image.width, a.image.height, ImageFormat::gray8));
+}
+
+template <Arithmetic Op>
+struct ArithmeticKernel {
+  explicit ArithmeticKernel(KernelContext& ctx)
+      : overflow(ctx.string("overflow") == "wrap" ? Overflow::wrap : Overflow::saturate) {}
+  Status process(KernelContext& ctx) noexcept {
+    const ImageView a = ctx.image(0), b = ctx.image(1), o = ctx.image(2);
+    return arithmetic(Op, pixels_of(const_plane(a)), pixels_of(const_plane(b)), pixels_of(plane(o)), overflow) ? Status::ok
+                                                                                                                : Status::invalid_argument;
+  }
+  Overflow overflow;
+};
+
+template <Arithmetic Op>
+void add_arithmetic(Module& m, const char* name, const char* description) {
+  m.add(KernelDecl(name, description)
+            .input("in1", DataKind::image, true, "gray8 image")
+            .input("in2", DataKind::image, true, "gray8 image of in1's size")
+            .output("out", DataKind::image, true, "gray8 image of that size")
+            .attribute("overflow", "saturate", "a result outside 0..255: saturate (clamp) or wrap (low 8 bits); absdiff always saturates")
+            .validate([](ValidateContext& v) {
+              const std::string& overflow = v.string("overflow");
+              if (overflow != "saturate" && overflow != "wrap") v.fail("overflow", "must be saturate or wrap, got '" + overflow + "'");
+              validate_two_gray8(v);
+            }));
+  m.implement(name, "cpu", callbacks_for<ArithmeticKernel<Op>>());
+}
+
+template <Bitwise Op>
+Status bitwise_process(KernelContext& ctx) noexcept {
+  const ImageView a = ctx.image(0);
+  if constexpr (Op == Bitwise::not_) {
+    bitwise(Op, const_plane(a), const_plane(a), plane(ctx.image(1)));
+  } else {
+    bitwise(Op, const_plane(a), const_plane(ctx.image(1)), plane(ctx.image(2)));
+  }
+  return Status::ok;
+}
+
+template <Bitwise Op>
+void add_bitwise(Module& m, const char* name, const char* description) {
+  KernelDecl decl(name, description);
+  if constexpr (Op == Bitwise::not_) {
+    decl.input("input", DataKind::image, true, "gray8 image").output("output", DataKind::image, true, "gray8 image of its size");
+    decl.validate([](ValidateContext& v) { validate_image_to_gray8(v, {ImageFormat::gray8}); });
+  } else {
+    decl.input("in1", DataKind::image, true, "gray8 image")
+        .input("in2", DataKind::image, true, "gray8 image of in1's size")
+        .output("out", DataKind::image, true, "gray8 image of that size");
+    decl.validate([](ValidateContext& v) { validate_two_gray8(v); });
+  }
+  m.add(std::move(decl));
+  m.implement(name, "cpu", KernelCallbacks{nullptr, &bitwise_process<Op>, nullptr, nullptr});
+}
+
 template <Filter3x3 F>
 void add_filter(Module& m, const char* name, const char* description) {
   m.add(KernelDecl(name, description)
@@ -144,6 +214,14 @@ Module make_vision_module() {
               validate_image_to_gray8(v, {ImageFormat::gray8});
             }));
   m.implement("vg.vision.threshold", "cpu", callbacks_for<ThresholdKernel>());
+
+  add_arithmetic<Arithmetic::add>(m, "vg.vision.add", "OpenVX Add on gray8: in1 + in2");
+  add_arithmetic<Arithmetic::subtract>(m, "vg.vision.subtract", "OpenVX Subtract on gray8: in1 - in2");
+  add_arithmetic<Arithmetic::absdiff>(m, "vg.vision.absdiff", "OpenVX AbsDiff on gray8: |in1 - in2| (e.g. motion between two frames)");
+  add_bitwise<Bitwise::not_>(m, "vg.vision.not", "OpenVX Not: ~input");
+  add_bitwise<Bitwise::and_>(m, "vg.vision.and", "OpenVX And: in1 & in2 (e.g. masking)");
+  add_bitwise<Bitwise::or_>(m, "vg.vision.or", "OpenVX Or: in1 | in2");
+  add_bitwise<Bitwise::xor_>(m, "vg.vision.xor", "OpenVX Xor: in1 ^ in2");
   return m;
 }
 

@@ -24,6 +24,8 @@
 
 #include "scalar.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "kernels/vision_planes.hpp"
+#include "visiongraph/kernels/vision/arithmetic.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -66,15 +68,31 @@ Formats formats_of(const vx_reference* parameters, vx_uint32 i1, vx_uint32 i2, v
   return {as<_vx_image>(parameters[i1])->format, as<_vx_image>(parameters[i2])->format, as<_vx_image>(parameters[io])->format};
 }
 
+/// What the vision library computes for a kernel (Add, Subtract, AbsDiff), when it does.
+struct VisionArithmetic {
+  bool available = false;
+  vision::Arithmetic op = vision::Arithmetic::add;
+  vision::Overflow overflow = vision::Overflow::wrap;
+};
+
 /// Maps images @p i1, @p i2 (read) and @p io (written) and runs out = op(in1, in2) with the pixel types of
-/// their formats. @p make_op(In1{}, In2{}, Out{}) gives the per-pixel operation.
+/// their formats. @p make_op(In1{}, In2{}, Out{}) gives the per-pixel operation. With @p vision available
+/// and packed pixels, the vision library's vectorised function (the same results) runs instead.
 template <typename MakeOp>
-vx_status run_binary(const vx_reference* parameters, vx_uint32 i1, vx_uint32 i2, vx_uint32 io, MakeOp make_op) noexcept {
+vx_status run_binary(const vx_reference* parameters, vx_uint32 i1, vx_uint32 i2, vx_uint32 io, MakeOp make_op,
+                     VisionArithmetic vision = {}) noexcept {
   const Formats f = formats_of(parameters, i1, i2, io);
   const MappedImage in1(image_at(parameters, i1), VX_READ_ONLY);
   const MappedImage in2(image_at(parameters, i2), VX_READ_ONLY);
   const MappedImage out(image_at(parameters, io), VX_WRITE_ONLY);
   if (const vx_status s = mapped(in1, in2, out); s != VX_SUCCESS) return s;
+  if (vision.available) {
+    vision::Pixels a, b, o;
+    if (vision_pixels(in1, f.in1, a) && vision_pixels(in2, f.in2, b) && vision_pixels(out, f.out, o) &&
+        vision::arithmetic(vision.op, a, b, o, vision.overflow)) {
+      return VX_SUCCESS;
+    }
+  }
   return with_pixel_types(f.in1, f.in2, f.out, [&](auto a, auto b, auto o) {
     using In1 = decltype(a);
     using In2 = decltype(b);
@@ -168,7 +186,7 @@ vx_status VX_CALLBACK absdiff_function(vx_node, const vx_reference* parameters, 
       const int d = static_cast<int>(x) - static_cast<int>(y);
       return saturate_to<Out>(d < 0 ? -d : d);
     };
-  });
+  }, VisionArithmetic{true, vision::Arithmetic::absdiff, vision::Overflow::saturate});
 }
 
 // --- Add, Subtract ------------------------------------------------------------------------------------------
@@ -188,6 +206,7 @@ vx_status VX_CALLBACK add_subtract_validate(vx_node node, const vx_reference par
 /// values overflows, then brought to the output type: WRAP keeps the low bits, SATURATE clamps.
 template <int kSign>
 vx_status add_or_subtract(const vx_reference* parameters, vx_uint32 num) noexcept {
+  constexpr vision::Arithmetic kVisionOp = kSign > 0 ? vision::Arithmetic::add : vision::Arithmetic::subtract;
   if (num != 4) return VX_ERROR_INVALID_PARAMETERS;
   vx_enum policy = 0;
   if (const vx_status s = read_enum(parameters, 2, policy); s != VX_SUCCESS) return s;
@@ -196,12 +215,12 @@ vx_status add_or_subtract(const vx_reference* parameters, vx_uint32 num) noexcep
     return run_binary(parameters, 0, 1, 3, [](auto a, auto b, auto o) {
       using Out = decltype(o);
       return [](decltype(a) x, decltype(b) y) { return saturate_to<Out>(static_cast<int>(x) + kSign * static_cast<int>(y)); };
-    });
+    }, VisionArithmetic{true, kVisionOp, vision::Overflow::saturate});
   }
   return run_binary(parameters, 0, 1, 3, [](auto a, auto b, auto o) {
     using Out = decltype(o);
     return [](decltype(a) x, decltype(b) y) { return wrap_to<Out>(static_cast<int>(x) + kSign * static_cast<int>(y)); };
-  });
+  }, VisionArithmetic{true, kVisionOp, vision::Overflow::wrap});
 }
 
 vx_status VX_CALLBACK add_function(vx_node, const vx_reference* parameters, vx_uint32 num) { return add_or_subtract<1>(parameters, num); }

@@ -10,6 +10,8 @@
 #include "lut.hpp"
 #include "scalar.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "kernels/vision_planes.hpp"
+#include "visiongraph/kernels/vision/threshold.hpp"
 #include "threshold.hpp"
 
 namespace vg::openvx {
@@ -322,7 +324,17 @@ vx_status VX_CALLBACK threshold_function(vx_node, const vx_reference* parameters
   const MappedImage out(image_at(parameters, 2), VX_WRITE_ONLY);
   if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
   // BINARY: in > value gives true. RANGE: in > upper or in < lower gives false, otherwise true.
-  if (format == VX_DF_IMAGE_U8) {
+  if (format == VX_DF_IMAGE_U8 && !to_u1 && packed(in, 1) && packed(out, 1)) {
+    // U8 to U8 with packed pixels: the vision library's vectorised threshold (the same test).
+    vision::Threshold t;
+    t.type = type == VX_THRESHOLD_TYPE_BINARY ? vision::Threshold::Type::binary : vision::Threshold::Type::range;
+    t.value = value.U8;
+    t.lower = lower.U8;
+    t.upper = upper.U8;
+    t.true_value = true_value.U8;
+    t.false_value = false_value.U8;
+    vision::threshold(t, const_plane(in), plane(out));
+  } else if (format == VX_DF_IMAGE_U8) {
     if (type == VX_THRESHOLD_TYPE_BINARY) {
       const int v = value.U8;
       threshold_pixels<vx_uint8>(in, out, to_u1, true_value, false_value, [=](vx_uint8 p) { return p > v; });

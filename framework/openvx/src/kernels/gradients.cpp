@@ -15,6 +15,7 @@
 //              or S16 out (S16 unless a U8 image is given): sum = sum_{k,l} input(x + k0 - k, y + l0 - l) *
 //              C(k, l) (the matrix applied flipped, a true convolution), output = sum / scale truncated
 //              towards zero (C division, as the sample implementation has it), saturated to the output type.
+// Sobel3x3 and Magnitude on packed pixels run the vision library's vectorised functions (kernels/vision).
 // Sobel3x3 and Convolve take the node's border (neighbourhood.hpp: UNDEFINED, CONSTANT, REPLICATE; under
 // UNDEFINED the frame is computed as REPLICATE would and the valid region shrinks by the radius).
 #include <VX/vx.h>
@@ -28,6 +29,8 @@
 #include "graph.hpp"
 #include "kernels/neighbourhood.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "kernels/vision_planes.hpp"
+#include "visiongraph/kernels/vision/gradients.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -85,6 +88,14 @@ vx_status VX_CALLBACK sobel_function(vx_node node, const vx_reference* parameter
   if (!gx && !gy) return VX_ERROR_INVALID_PARAMETERS;
   const MappedImage* out_x = gx ? &*gx : nullptr;
   const MappedImage* out_y = gy ? &*gy : nullptr;
+  vision::Pixels vx_out, vy_out;  // null data: not asked for
+  if (packed(in, 1) && (!gx || vision_pixels(*gx, VX_DF_IMAGE_S16, vx_out)) && (!gy || vision_pixels(*gy, VX_DF_IMAGE_S16, vy_out))) {
+    vision::Border vb;
+    vb.mode = border.mode == VX_BORDER_CONSTANT ? vision::BorderMode::constant : vision::BorderMode::replicate;
+    vb.constant = border.constant_value.U8;
+    vision::sobel3x3(const_plane(in), vx_out, vy_out, vb);
+    return VX_SUCCESS;
+  }
   for_each_neighbourhood<vx_uint8>(in, 1, 1, border, [&](const auto& w, vx_uint32 x, vx_uint32 y) {
     const int p00 = w(0, 0), p01 = w(0, 1), p02 = w(0, 2), p10 = w(1, 0), p12 = w(1, 2), p20 = w(2, 0), p21 = w(2, 1), p22 = w(2, 2);
     if (out_x != nullptr) {
@@ -133,6 +144,18 @@ vx_status gradient_pair(const vx_reference* parameters, vx_uint32 num, Op op) no
 }
 
 vx_status VX_CALLBACK magnitude_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+  if (num == 3) {
+    // Packed pixels: the vision library's vectorised form of the same definition.
+    const MappedImage gx(image_at(parameters, 0), VX_READ_ONLY);
+    const MappedImage gy(image_at(parameters, 1), VX_READ_ONLY);
+    const MappedImage out(image_at(parameters, 2), VX_WRITE_ONLY);
+    if (const vx_status s = mapped(gx, gy, out); s != VX_SUCCESS) return s;
+    vision::Pixels a, b, o;
+    if (vision_pixels(gx, VX_DF_IMAGE_S16, a) && vision_pixels(gy, VX_DF_IMAGE_S16, b) && vision_pixels(out, VX_DF_IMAGE_S16, o)) {
+      vision::magnitude(a, b, o);
+      return VX_SUCCESS;
+    }
+  }
   return gradient_pair<vx_int16>(parameters, num, [](vx_int16 x, vx_int16 y) {
     // Each square at most 2^30, their sum at most 2^31: exact in uint32 and in double.
     const std::uint32_t sum = static_cast<std::uint32_t>(std::int32_t{x} * x) + static_cast<std::uint32_t>(std::int32_t{y} * y);

@@ -1,8 +1,11 @@
 // The bitwise standard kernels Not, And, Or and Xor on U8 or U1 images, each a function and a validate
-// (standard_kernel_support.hpp). U1 images go eight pixels (one byte) at a time.
+// (standard_kernel_support.hpp). U1 images go eight pixels (one byte) at a time; U8 images with packed
+// pixels run the vision library's vectorised functions (kernels/vision).
 #include <VX/vx.h>
 
 #include "kernels/standard_kernel_support.hpp"
+#include "kernels/vision_planes.hpp"
+#include "visiongraph/kernels/vision/arithmetic.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -24,7 +27,7 @@ vx_df_image format_at(const vx_reference* parameters, vx_uint32 index) noexcept 
 /// Runs out = op(in1, in2) on the images of parameters 0, 1 and 2 (And, Or, Xor): pixel by pixel on U8,
 /// byte by byte on U1 (the operations are bitwise, so a byte of U1 pixels is eight results at once).
 template <typename Op>
-vx_status bitwise_binary(const vx_reference* parameters, vx_uint32 num, Op op) noexcept {
+vx_status bitwise_binary(const vx_reference* parameters, vx_uint32 num, vision::Bitwise vision_op, Op op) noexcept {
   if (num != 3) return VX_ERROR_INVALID_PARAMETERS;
   const MappedImage in1(image_at(parameters, 0), VX_READ_ONLY);
   const MappedImage in2(image_at(parameters, 1), VX_READ_ONLY);
@@ -32,6 +35,8 @@ vx_status bitwise_binary(const vx_reference* parameters, vx_uint32 num, Op op) n
   if (const vx_status s = mapped(in1, in2, out); s != VX_SUCCESS) return s;
   if (format_at(parameters, 2) == VX_DF_IMAGE_U1) {
     for_each_u1_byte(in1, in2, out, op);
+  } else if (packed(in1, 1) && packed(in2, 1) && packed(out, 1)) {
+    vision::bitwise(vision_op, const_plane(in1), const_plane(in2), plane(out));
   } else {
     for_each_pixel<vx_uint8, vx_uint8, vx_uint8>(in1, in2, out, op);
   }
@@ -57,6 +62,8 @@ vx_status VX_CALLBACK not_function(vx_node, const vx_reference* parameters, vx_u
   const auto invert = [](vx_uint8 a) { return static_cast<vx_uint8>(~a); };
   if (format_at(parameters, 1) == VX_DF_IMAGE_U1) {
     for_each_u1_byte(in, out, invert);
+  } else if (packed(in, 1) && packed(out, 1)) {
+    vision::bitwise(vision::Bitwise::not_, const_plane(in), const_plane(in), plane(out));
   } else {
     for_each_pixel<vx_uint8, vx_uint8>(in, out, invert);
   }
@@ -80,15 +87,15 @@ vx_status VX_CALLBACK bitwise_binary_validate(vx_node node, const vx_reference p
 }
 
 vx_status VX_CALLBACK and_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
-  return bitwise_binary(parameters, num, [](vx_uint8 a, vx_uint8 b) { return static_cast<vx_uint8>(a & b); });
+  return bitwise_binary(parameters, num, vision::Bitwise::and_, [](vx_uint8 a, vx_uint8 b) { return static_cast<vx_uint8>(a & b); });
 }
 
 vx_status VX_CALLBACK or_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
-  return bitwise_binary(parameters, num, [](vx_uint8 a, vx_uint8 b) { return static_cast<vx_uint8>(a | b); });
+  return bitwise_binary(parameters, num, vision::Bitwise::or_, [](vx_uint8 a, vx_uint8 b) { return static_cast<vx_uint8>(a | b); });
 }
 
 vx_status VX_CALLBACK xor_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
-  return bitwise_binary(parameters, num, [](vx_uint8 a, vx_uint8 b) { return static_cast<vx_uint8>(a ^ b); });
+  return bitwise_binary(parameters, num, vision::Bitwise::xor_, [](vx_uint8 a, vx_uint8 b) { return static_cast<vx_uint8>(a ^ b); });
 }
 
 }  // namespace vg::openvx

@@ -8,6 +8,8 @@
 /// | vg.vision.to_gray | input (bgr24 / rgb24), output (gray8) | BT.601 luma, as OpenCV's cvtColor |
 /// | vg.vision.gaussian3x3, box3x3, median3x3, erode3x3, dilate3x3 | input (gray8), output (gray8) | OpenVX's 3x3 filters |
 /// | vg.vision.threshold | input (gray8), output (gray8) | binary or range threshold; `set_threshold` command |
+/// | vg.vision.add, subtract, absdiff | in1, in2 (gray8), out (gray8) | OpenVX's arithmetic; `overflow: saturate / wrap` |
+/// | vg.vision.not / and, or, xor | input / in1, in2 (gray8), output / out (gray8) | bitwise |
 ///
 /// Filters take a `border` attribute (replicate, the default, or constant with `border_value`).
 /// All run on target kind "cpu" and allocate nothing per frame.

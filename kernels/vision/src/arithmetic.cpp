@@ -1,0 +1,182 @@
+// Add, Subtract, AbsDiff and the bitwise functions (arithmetic.hpp). Compiled once per Highway target as
+// filter3x3.cpp is.
+//
+// U8 x U8 -> U8 works on byte vectors (Highway's wrapping and saturating byte arithmetic). Every other
+// combination works on 16-bit lanes: a U8 input is widened to int16 (0..255), and int16 arithmetic then
+// gives exactly OpenVX's results: wrapping Add/Sub keeps the low 16 bits, the saturating forms clamp to
+// -32768..32767, and |a - b| saturated is max(sat(a - b), sat(b - a)).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "arithmetic.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+#include "visiongraph/kernels/vision/arithmetic.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace vg::vision::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+template <Arithmetic Op, bool Saturate, class D, class V>
+HWY_INLINE V apply(D, V a, V b) {
+  if constexpr (Op == Arithmetic::add) {
+    return Saturate ? hn::SaturatedAdd(a, b) : hn::Add(a, b);
+  } else if constexpr (Op == Arithmetic::subtract) {
+    return Saturate ? hn::SaturatedSub(a, b) : hn::Sub(a, b);
+  } else if constexpr (hwy::IsSigned<hn::TFromV<V>>()) {
+    return hn::Max(hn::SaturatedSub(a, b), hn::SaturatedSub(b, a));
+  } else {
+    return hn::Or(hn::SaturatedSub(a, b), hn::SaturatedSub(b, a));  // one of the two is 0
+  }
+}
+
+// The scalar forms, for row tails: the same results, from int.
+template <Arithmetic Op>
+HWY_INLINE int exact(int a, int b) {
+  return Op == Arithmetic::add ? a + b : Op == Arithmetic::subtract ? a - b : std::abs(a - b);
+}
+template <class Out>
+HWY_INLINE Out narrow(int v, bool saturate) {
+  if (saturate) {
+    constexpr int lo = std::is_same_v<Out, std::uint8_t> ? 0 : -32768, hi = std::is_same_v<Out, std::uint8_t> ? 255 : 32767;
+    return static_cast<Out>(std::clamp(v, lo, hi));
+  }
+  return static_cast<Out>(static_cast<std::make_unsigned_t<Out>>(v));
+}
+
+template <Arithmetic Op, bool Saturate>
+void bytes_rows(ConstPixels a, ConstPixels b, Pixels out, std::uint32_t begin, std::uint32_t end) {
+  const hn::ScalableTag<std::uint8_t> d;
+  const std::size_t lanes = hn::Lanes(d), width = a.width;
+  for (std::uint32_t y = begin; y < end; ++y) {
+    const std::uint8_t* pa = a.row<std::uint8_t>(y);
+    const std::uint8_t* pb = b.row<std::uint8_t>(y);
+    std::uint8_t* po = out.row<std::uint8_t>(y);
+    std::size_t x = 0;
+    for (; x + lanes <= width; x += lanes) hn::StoreU(apply<Op, Saturate>(d, hn::LoadU(d, pa + x), hn::LoadU(d, pb + x)), d, po + x);
+    for (; x < width; ++x) po[x] = narrow<std::uint8_t>(exact<Op>(pa[x], pb[x]), Saturate || Op == Arithmetic::absdiff);
+  }
+}
+
+/// A row of A (U8 or S16) as int16 lanes.
+template <class In, class D>
+HWY_INLINE hn::Vec<D> load_i16(D d, const In* p) {
+  if constexpr (std::is_same_v<In, std::uint8_t>) {
+    return hn::PromoteTo(d, hn::LoadU(hn::Rebind<std::uint8_t, D>(), p));
+  } else {
+    return hn::LoadU(d, p);
+  }
+}
+
+template <Arithmetic Op, bool Saturate, class A, class B>
+void words_rows(ConstPixels a, ConstPixels b, Pixels out, std::uint32_t begin, std::uint32_t end) {
+  const hn::ScalableTag<std::int16_t> d;
+  const std::size_t lanes = hn::Lanes(d), width = a.width;
+  for (std::uint32_t y = begin; y < end; ++y) {
+    const A* pa = a.row<A>(y);
+    const B* pb = b.row<B>(y);
+    std::int16_t* po = out.row<std::int16_t>(y);
+    std::size_t x = 0;
+    for (; x + lanes <= width; x += lanes) hn::StoreU(apply<Op, Saturate>(d, load_i16(d, pa + x), load_i16(d, pb + x)), d, po + x);
+    for (; x < width; ++x) po[x] = narrow<std::int16_t>(exact<Op>(pa[x], pb[x]), Saturate || Op == Arithmetic::absdiff);
+  }
+}
+
+template <Arithmetic Op, bool Saturate>
+bool typed_rows(ConstPixels a, ConstPixels b, Pixels out, std::uint32_t begin, std::uint32_t end) {
+  using U8 = std::uint8_t;
+  using S16 = std::int16_t;
+  const PixelType ta = a.type, tb = b.type, to = out.type;
+  if (ta == PixelType::u8 && tb == PixelType::u8) {
+    if (to == PixelType::u8) {
+      bytes_rows<Op, Saturate>(a, b, out, begin, end);
+    } else {
+      words_rows<Op, Saturate, U8, U8>(a, b, out, begin, end);
+    }
+    return true;
+  }
+  if (to != PixelType::s16) return false;
+  if (ta == PixelType::u8) {
+    words_rows<Op, Saturate, U8, S16>(a, b, out, begin, end);
+  } else if (tb == PixelType::u8) {
+    words_rows<Op, Saturate, S16, U8>(a, b, out, begin, end);
+  } else {
+    words_rows<Op, Saturate, S16, S16>(a, b, out, begin, end);
+  }
+  return true;
+}
+
+bool ArithmeticRows(Arithmetic op, ConstPixels a, ConstPixels b, Pixels out, Overflow overflow, std::uint32_t begin, std::uint32_t end) {
+  const bool saturate = overflow == Overflow::saturate;
+  switch (op) {
+    case Arithmetic::add:
+      return saturate ? typed_rows<Arithmetic::add, true>(a, b, out, begin, end) : typed_rows<Arithmetic::add, false>(a, b, out, begin, end);
+    case Arithmetic::subtract:
+      return saturate ? typed_rows<Arithmetic::subtract, true>(a, b, out, begin, end)
+                      : typed_rows<Arithmetic::subtract, false>(a, b, out, begin, end);
+    case Arithmetic::absdiff: return typed_rows<Arithmetic::absdiff, true>(a, b, out, begin, end);
+  }
+  return false;
+}
+
+template <Bitwise Op>
+void bitwise_rows(ConstPlane a, ConstPlane b, Plane out, std::uint32_t begin, std::uint32_t end) {
+  const hn::ScalableTag<std::uint8_t> d;
+  const std::size_t lanes = hn::Lanes(d), width = a.width;
+  for (std::uint32_t y = begin; y < end; ++y) {
+    const std::uint8_t* pa = a.row(y);
+    const std::uint8_t* pb = Op == Bitwise::not_ ? pa : b.row(y);
+    std::uint8_t* po = out.row(y);
+    std::size_t x = 0;
+    for (; x + lanes <= width; x += lanes) {
+      const auto va = hn::LoadU(d, pa + x);
+      if constexpr (Op == Bitwise::not_) {
+        hn::StoreU(hn::Not(va), d, po + x);
+      } else {
+        const auto vb = hn::LoadU(d, pb + x);
+        hn::StoreU(Op == Bitwise::and_ ? hn::And(va, vb) : Op == Bitwise::or_ ? hn::Or(va, vb) : hn::Xor(va, vb), d, po + x);
+      }
+    }
+    for (; x < width; ++x) {
+      const unsigned va = pa[x], vb = pb[x];
+      po[x] = static_cast<std::uint8_t>(Op == Bitwise::not_ ? ~va : Op == Bitwise::and_ ? va & vb : Op == Bitwise::or_ ? va | vb : va ^ vb);
+    }
+  }
+}
+
+void BitwiseRows(Bitwise op, ConstPlane a, ConstPlane b, Plane out, std::uint32_t begin, std::uint32_t end) {
+  switch (op) {
+    case Bitwise::not_: return bitwise_rows<Bitwise::not_>(a, b, out, begin, end);
+    case Bitwise::and_: return bitwise_rows<Bitwise::and_>(a, b, out, begin, end);
+    case Bitwise::or_: return bitwise_rows<Bitwise::or_>(a, b, out, begin, end);
+    case Bitwise::xor_: return bitwise_rows<Bitwise::xor_>(a, b, out, begin, end);
+  }
+}
+
+}  // namespace vg::vision::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace vg::vision {
+
+HWY_EXPORT(ArithmeticRows);
+HWY_EXPORT(BitwiseRows);
+
+bool arithmetic(Arithmetic op, ConstPixels a, ConstPixels b, Pixels out, Overflow overflow, Rows rows) noexcept {
+  const std::uint32_t end = std::min(rows.end, out.height);
+  if (rows.begin >= end || a.width == 0) return true;
+  return HWY_DYNAMIC_DISPATCH(ArithmeticRows)(op, a, b, out, overflow, rows.begin, end);
+}
+
+void bitwise(Bitwise op, ConstPlane a, ConstPlane b, Plane out, Rows rows) noexcept {
+  const std::uint32_t end = std::min(rows.end, out.height);
+  if (rows.begin >= end || a.width == 0) return;
+  HWY_DYNAMIC_DISPATCH(BitwiseRows)(op, a, b, out, rows.begin, end);
+}
+
+}  // namespace vg::vision
+#endif
