@@ -3,7 +3,9 @@
 // same functions forced onto Highway's portable (non-vector) path, to show what the SIMD brings.
 //   ./build/bench/bench_vision --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // OpenCV's GaussianBlur and blur round where OpenVX truncates; erode, dilate, medianBlur, threshold and
-// cvtColor compute the same bytes (tests/vision proves it for erode, dilate, median and cvtColor).
+// cvtColor compute the same bytes (tests/vision proves it for erode, dilate, median and cvtColor); so do add,
+// absdiff, bitwise_and and Sobel (16-bit, replicated border). OpenCV has no 16-bit magnitude: its float
+// cv::magnitude is the nearest same work.
 #include <benchmark/benchmark.h>
 
 #include <opencv2/core.hpp>
@@ -11,7 +13,9 @@
 
 #include <random>
 
+#include "visiongraph/kernels/vision/arithmetic.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
+#include "visiongraph/kernels/vision/gradients.hpp"
 #include "visiongraph/kernels/vision/simd.hpp"
 #include "visiongraph/kernels/vision/threshold.hpp"
 #include "visiongraph/kernels/vision/to_gray.hpp"
@@ -20,7 +24,8 @@ namespace {
 
 using namespace vg::vision;  // NOLINT: bench brevity
 
-enum class Work { gaussian, box, median, erode, dilate, threshold, to_gray };
+enum class Work { gaussian, box, median, erode, dilate, threshold, to_gray, add, absdiff, bitwise_and, sobel, magnitude };
+constexpr int kWorks = 12;
 enum class Impl { vision, opencv, vision_portable };
 
 constexpr int kSizes[][2] = {{1920, 1080}, {640, 480}};
@@ -32,7 +37,19 @@ cv::Mat random_mat(int w, int h, int type) {
   return m;
 }
 
-void run_vision(Work work, const cv::Mat& gray, const cv::Mat& bgr, cv::Mat& out) {
+/// The second operand and the outputs of the two-input and gradient functions, made outside the loop.
+struct Extra {
+  cv::Mat gray2, gx, gy, gx_f32, gy_f32, out16, out_f32;
+};
+
+vg::vision::Pixels pixels16(cv::Mat& m) {
+  return {m.data, static_cast<std::uint32_t>(m.cols), static_cast<std::uint32_t>(m.rows), static_cast<std::ptrdiff_t>(m.step), PixelType::s16};
+}
+vg::vision::ConstPixels pixels8(const cv::Mat& m) {
+  return {m.data, static_cast<std::uint32_t>(m.cols), static_cast<std::uint32_t>(m.rows), static_cast<std::ptrdiff_t>(m.step), PixelType::u8};
+}
+
+void run_vision(Work work, const cv::Mat& gray, const cv::Mat& bgr, cv::Mat& out, Extra& e) {
   const ConstPlane in{gray.data, static_cast<std::uint32_t>(gray.cols), static_cast<std::uint32_t>(gray.rows), static_cast<std::ptrdiff_t>(gray.step)};
   const Plane o{out.data, static_cast<std::uint32_t>(out.cols), static_cast<std::uint32_t>(out.rows), static_cast<std::ptrdiff_t>(out.step)};
   switch (work) {
@@ -44,10 +61,15 @@ void run_vision(Work work, const cv::Mat& gray, const cv::Mat& bgr, cv::Mat& out
     case Work::threshold: return threshold(Threshold{}, in, o);
     case Work::to_gray:
       return to_gray({bgr.data, static_cast<std::uint32_t>(bgr.cols), static_cast<std::uint32_t>(bgr.rows), static_cast<std::ptrdiff_t>(bgr.step), true}, o);
+    case Work::add: arithmetic(Arithmetic::add, pixels8(gray), pixels8(e.gray2), pixels_of(o), Overflow::saturate); return;
+    case Work::absdiff: arithmetic(Arithmetic::absdiff, pixels8(gray), pixels8(e.gray2), pixels_of(o), Overflow::saturate); return;
+    case Work::bitwise_and: return bitwise(Bitwise::and_, in, {e.gray2.data, in.width, in.height, static_cast<std::ptrdiff_t>(e.gray2.step)}, o);
+    case Work::sobel: return sobel3x3(in, pixels16(e.gx), pixels16(e.gy));
+    case Work::magnitude: return magnitude(pixels16(e.gx), pixels16(e.gy), pixels16(e.out16));
   }
 }
 
-void run_opencv(Work work, const cv::Mat& gray, const cv::Mat& bgr, cv::Mat& out) {
+void run_opencv(Work work, const cv::Mat& gray, const cv::Mat& bgr, cv::Mat& out, Extra& e) {
   static const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, {3, 3});
   switch (work) {
     case Work::gaussian: return cv::GaussianBlur(gray, out, {3, 3}, 0, 0, cv::BORDER_REPLICATE);
@@ -57,6 +79,14 @@ void run_opencv(Work work, const cv::Mat& gray, const cv::Mat& bgr, cv::Mat& out
     case Work::dilate: return cv::dilate(gray, out, kernel, {-1, -1}, 1, cv::BORDER_REPLICATE);
     case Work::threshold: cv::threshold(gray, out, 127, 255, cv::THRESH_BINARY); return;
     case Work::to_gray: return cv::cvtColor(bgr, out, cv::COLOR_BGR2GRAY);
+    case Work::add: return cv::add(gray, e.gray2, out);
+    case Work::absdiff: return cv::absdiff(gray, e.gray2, out);
+    case Work::bitwise_and: return cv::bitwise_and(gray, e.gray2, out);
+    case Work::sobel:
+      cv::Sobel(gray, e.gx, CV_16S, 1, 0, 3, 1, 0, cv::BORDER_REPLICATE);
+      cv::Sobel(gray, e.gy, CV_16S, 0, 1, 3, 1, 0, cv::BORDER_REPLICATE);
+      return;
+    case Work::magnitude: return cv::magnitude(e.gx_f32, e.gy_f32, e.out_f32);  // OpenCV has no S16 magnitude: float
   }
 }
 
@@ -67,15 +97,22 @@ void BM_Vision(benchmark::State& state) {
   cv::setNumThreads(1);
   const cv::Mat gray = random_mat(w, h, CV_8UC1), bgr = random_mat(w, h, CV_8UC3);
   cv::Mat out(h, w, CV_8UC1);
+  Extra e;
+  e.gray2 = random_mat(w, h, CV_8UC1) / 2 + 64;
+  cv::Sobel(gray, e.gx, CV_16S, 1, 0);
+  cv::Sobel(gray, e.gy, CV_16S, 0, 1);
+  e.gx.convertTo(e.gx_f32, CV_32F);
+  e.gy.convertTo(e.gy_f32, CV_32F);
+  e.out16.create(h, w, CV_16S);
   if (impl == Impl::vision_portable) {
     for (const SimdTarget& t : simd_targets())
       if (t.name == "EMU128" || t.name == "SCALAR") force_simd_target(t.id);
   }
   for (auto _ : state) {
     if (impl == Impl::opencv) {
-      run_opencv(work, gray, bgr, out);
+      run_opencv(work, gray, bgr, out, e);
     } else {
-      run_vision(work, gray, bgr, out);
+      run_vision(work, gray, bgr, out, e);
     }
     benchmark::DoNotOptimize(out.data);
     benchmark::ClobberMemory();
@@ -87,7 +124,7 @@ void BM_Vision(benchmark::State& state) {
 
 void Args(benchmark::internal::Benchmark* b) {
   b->ArgNames({"work", "impl", "size"});
-  for (int work = 0; work <= 6; ++work)
+  for (int work = 0; work < kWorks; ++work)
     for (int size = 0; size < 2; ++size)
       for (int impl = 0; impl <= 2; ++impl) b->Args({work, impl, size});
   b->Unit(benchmark::kMicrosecond);
