@@ -1,0 +1,129 @@
+// What an OpenVX graph buys over calling the same kernels one by one: Gaussian3x3 -> Box3x3 -> Median3x3 ->
+// Erode3x3 (replicated borders) on a U8 frame, at 1920x1080 and 640x480, as
+//   graph      one graph, the three intermediates virtual, verified once, vxProcessGraph timed;
+//   immediate  four libvxu calls (vxuGaussian3x3, ...), each building, verifying and running its graph;
+//   opencv     cv::GaussianBlur, cv::blur, cv::medianBlur, cv::erode on one thread (the same work; the
+//              first two round where OpenVX truncates);
+//   direct     the vision library's four functions called in a row (no framework at all: the floor).
+// Wall-clock time (the graph's nodes run on the cpu0 worker thread, not the calling one).
+//   ./build/bench/bench_openvx_chain --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include <VX/vx.h>
+#include <VX/vxu.h>
+#include <benchmark/benchmark.h>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <random>
+
+#include "visiongraph/kernels/vision/filter3x3.hpp"
+
+namespace {
+
+constexpr vx_uint32 kSizes[][2] = {{1920, 1080}, {640, 480}};
+
+cv::Mat random_frame(vx_uint32 w, vx_uint32 h) {
+  cv::Mat m(static_cast<int>(h), static_cast<int>(w), CV_8UC1);
+  std::mt19937 rng(5);
+  for (auto it = m.begin<std::uint8_t>(); it != m.end<std::uint8_t>(); ++it) *it = static_cast<std::uint8_t>(rng());
+  return m;
+}
+
+vx_image image_from(vx_context context, const cv::Mat& m) {
+  const auto w = static_cast<vx_uint32>(m.cols), h = static_cast<vx_uint32>(m.rows);
+  vx_image image = vxCreateImage(context, w, h, VX_DF_IMAGE_U8);
+  const vx_rectangle_t all{0, 0, w, h};
+  vx_imagepatch_addressing_t addressing = VX_IMAGEPATCH_ADDR_INIT;
+  addressing.dim_x = w;
+  addressing.dim_y = h;
+  addressing.stride_x = 1;
+  addressing.stride_y = static_cast<vx_int32>(m.step);
+  vxCopyImagePatch(image, &all, 0, &addressing, const_cast<std::uint8_t*>(m.ptr<std::uint8_t>()), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+  return image;
+}
+
+void replicate(vx_node node) {
+  vx_border_t border{};
+  border.mode = VX_BORDER_REPLICATE;
+  vxSetNodeAttribute(node, VX_NODE_BORDER, &border, sizeof border);
+  vxSetNodeTarget(node, VX_TARGET_STRING, "cpu0");
+  vxReleaseNode(&node);
+}
+
+void BM_ChainGraph(benchmark::State& state) {
+  const vx_uint32 w = kSizes[state.range(0)][0], h = kSizes[state.range(0)][1];
+  vx_context context = vxCreateContext();
+  vx_graph graph = vxCreateGraph(context);
+  vx_image in = image_from(context, random_frame(w, h)), out = vxCreateImage(context, w, h, VX_DF_IMAGE_U8);
+  vx_image a = vxCreateVirtualImage(graph, w, h, VX_DF_IMAGE_U8), b = vxCreateVirtualImage(graph, w, h, VX_DF_IMAGE_U8),
+           c = vxCreateVirtualImage(graph, w, h, VX_DF_IMAGE_U8);
+  replicate(vxGaussian3x3Node(graph, in, a));
+  replicate(vxBox3x3Node(graph, a, b));
+  replicate(vxMedian3x3Node(graph, b, c));
+  replicate(vxErode3x3Node(graph, c, out));
+  if (vxVerifyGraph(graph) != VX_SUCCESS) state.SkipWithError("vxVerifyGraph failed");
+  for (auto _ : state) {
+    if (vxProcessGraph(graph) != VX_SUCCESS) state.SkipWithError("vxProcessGraph failed");
+  }
+  for (vx_image* i : {&in, &out, &a, &b, &c}) vxReleaseImage(i);
+  vxReleaseGraph(&graph);
+  vxReleaseContext(&context);
+}
+
+void BM_ChainImmediate(benchmark::State& state) {
+  const vx_uint32 w = kSizes[state.range(0)][0], h = kSizes[state.range(0)][1];
+  vx_context context = vxCreateContext();
+  vx_border_t border{};
+  border.mode = VX_BORDER_REPLICATE;
+  vxSetContextAttribute(context, VX_CONTEXT_IMMEDIATE_BORDER, &border, sizeof border);
+  vx_image in = image_from(context, random_frame(w, h)), out = vxCreateImage(context, w, h, VX_DF_IMAGE_U8);
+  vx_image a = vxCreateImage(context, w, h, VX_DF_IMAGE_U8), b = vxCreateImage(context, w, h, VX_DF_IMAGE_U8),
+           c = vxCreateImage(context, w, h, VX_DF_IMAGE_U8);
+  for (auto _ : state) {
+    if (vxuGaussian3x3(context, in, a) != VX_SUCCESS || vxuBox3x3(context, a, b) != VX_SUCCESS ||
+        vxuMedian3x3(context, b, c) != VX_SUCCESS || vxuErode3x3(context, c, out) != VX_SUCCESS) {
+      state.SkipWithError("an immediate call failed");
+    }
+  }
+  for (vx_image* i : {&in, &out, &a, &b, &c}) vxReleaseImage(i);
+  vxReleaseContext(&context);
+}
+
+void BM_ChainOpenCv(benchmark::State& state) {
+  const vx_uint32 w = kSizes[state.range(0)][0], h = kSizes[state.range(0)][1];
+  cv::setNumThreads(1);
+  const cv::Mat in = random_frame(w, h);
+  cv::Mat a, b, c, out;
+  const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, {3, 3});
+  for (auto _ : state) {
+    cv::GaussianBlur(in, a, {3, 3}, 0, 0, cv::BORDER_REPLICATE);
+    cv::blur(a, b, {3, 3}, {-1, -1}, cv::BORDER_REPLICATE);
+    cv::medianBlur(b, c, 3);
+    cv::erode(c, out, kernel, {-1, -1}, 1, cv::BORDER_REPLICATE);
+    benchmark::DoNotOptimize(out.data);
+  }
+}
+
+void BM_ChainDirect(benchmark::State& state) {
+  using namespace vg::vision;  // NOLINT: bench brevity
+  const vx_uint32 w = kSizes[state.range(0)][0], h = kSizes[state.range(0)][1];
+  cv::Mat in = random_frame(w, h), a(in.size(), CV_8UC1), b(in.size(), CV_8UC1), c(in.size(), CV_8UC1), out(in.size(), CV_8UC1);
+  auto p = [&](cv::Mat& m) { return Plane{m.data, w, h, static_cast<std::ptrdiff_t>(m.step)}; };
+  for (auto _ : state) {
+    filter3x3(Filter3x3::gaussian, p(in), p(a));
+    filter3x3(Filter3x3::box, p(a), p(b));
+    filter3x3(Filter3x3::median, p(b), p(c));
+    filter3x3(Filter3x3::erode, p(c), p(out));
+    benchmark::DoNotOptimize(out.data);
+  }
+}
+
+void Sizes(benchmark::internal::Benchmark* b) { b->ArgName("size")->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond); }
+BENCHMARK(BM_ChainGraph)->Apply(Sizes);
+BENCHMARK(BM_ChainImmediate)->Apply(Sizes);
+BENCHMARK(BM_ChainOpenCv)->Apply(Sizes);
+BENCHMARK(BM_ChainDirect)->Apply(Sizes);
+
+}  // namespace
+
+BENCHMARK_MAIN();
