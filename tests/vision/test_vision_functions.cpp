@@ -303,7 +303,11 @@ TEST(VisionSimd, TheCpusBestTargetIsChosenAndListedFirst) {
   ASSERT_FALSE(targets.empty());
   EXPECT_EQ(current_simd_target(), targets.front().name);
   // The portable fallback is always compiled in, so a test of the vector paths has a baseline to compare.
+  // Debian's armhf ABI (VFPv3-D16, no NEON guaranteed) leaves Highway only its scalar target there.
+#if defined(__x86_64__) || defined(__aarch64__)
   EXPECT_GE(targets.size(), 2u) << "only " << targets.front().name;
+#endif
+  EXPECT_EQ(targets.back().name, std::string("SCALAR"));
 }
 
 }  // namespace
