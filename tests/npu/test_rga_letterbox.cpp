@@ -530,13 +530,14 @@ TEST_F(RgaKernel, ZeroAllocationsPerFrameOnRga) {
   lg.g.verify();
   ASSERT_EQ(lg.g.process(), vg::Status::ok);  // first frame: imports and the pad fill
   vg::test::arm_alloc_counter();
-  for (int i = 0; i < 1000; ++i) ASSERT_EQ(lg.g.process(), vg::Status::ok);
+  for (int i = 0; i < VG_RGA_ZERO_ALLOC_FRAMES; ++i) ASSERT_EQ(lg.g.process(), vg::Status::ok);
   const vg::test::AllocCounts counts = vg::test::disarm_alloc_counter();
   EXPECT_EQ(counts.news, 0u);
   if (vg::test::malloc_counted()) {
     EXPECT_EQ(counts.mallocs, 0u);
   }
-  EXPECT_NE(lg.engine().find("engine=rga rga_frames=1001"), std::string::npos) << lg.engine();
+  const std::string frames = "engine=rga rga_frames=" + std::to_string(VG_RGA_ZERO_ALLOC_FRAMES + 1);
+  EXPECT_NE(lg.engine().find(frames), std::string::npos) << lg.engine();
 }
 
 #endif
