@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "vision_graph.hpp"
@@ -23,7 +24,7 @@ TEST(VisionKernels, TheModuleListsEveryKernelWithItsParameters) {
       {"vg.vision.to_gray", 2},  {"vg.vision.gaussian3x3", 2}, {"vg.vision.box3x3", 2}, {"vg.vision.median3x3", 2},
       {"vg.vision.erode3x3", 2}, {"vg.vision.dilate3x3", 2},   {"vg.vision.threshold", 2}, {"vg.vision.add", 3},
       {"vg.vision.subtract", 3}, {"vg.vision.absdiff", 3},     {"vg.vision.not", 2},       {"vg.vision.and", 3},
-      {"vg.vision.or", 3},       {"vg.vision.xor", 3}};
+      {"vg.vision.or", 3},       {"vg.vision.xor", 3},        {"vg.vision.multiply", 3}};
   for (const auto& [name, params] : kernels) {
     const vg::KernelDecl* decl = nullptr;
     for (const vg::KernelDecl& k : m.kernels())
@@ -138,6 +139,51 @@ TEST(VisionKernels, SaturateAndWrapOverflow) {
     }
     ASSERT_EQ(g.process(), vg::Status::ok);
     EXPECT_EQ(pixel(g.image(sum), 32, 1), std::string(overflow) == "saturate" ? 255 : 144) << overflow;  // 400 - 256
+  }
+}
+
+// A soft mask: image * mask / 255, rounded to nearest, keeps what the mask keeps and dims the rest.
+TEST(VisionKernels, MultiplyByASoftMask) {
+  vg::Context ctx;
+  ctx.load_module(vg::vision::make_vision_module());
+  vg::Graph g(ctx, "soft_mask");
+  const auto gray = vg::DataMeta::image_of(37, 3, vg::ImageFormat::gray8);
+  const vg::DataId image = g.add_data("image", gray), mask = g.add_data("mask", gray), out = g.add_data("out", gray);
+  const vg::NodeId n = g.add_node("multiply", "vg.vision.multiply");
+  g.bind(n, "in1", image).bind(n, "in2", mask).bind(n, "out", out);
+  g.set_attribute(n, "scale", 1.0 / 255).set_attribute(n, "rounding", std::string("nearest_even"));
+  g.verify();
+  const vg::ImageView img = g.image(image), m = g.image(mask);
+  for (std::uint32_t y = 0; y < 3; ++y) {
+    std::memset(img.plane(0) + y * img.stride(0), 200, 37);
+    for (std::uint32_t x = 0; x < 37; ++x) m.plane(0)[y * m.stride(0) + x] = static_cast<std::uint8_t>(x < 10 ? 255 : x < 20 ? 128 : 0);
+  }
+  ASSERT_EQ(g.process(), vg::Status::ok) << g.last_error().describe();
+  EXPECT_EQ(pixel(g.image(out), 3, 1), 200);
+  EXPECT_EQ(pixel(g.image(out), 15, 1), 100);  // 200 * 128 / 255 = 100.39
+  EXPECT_EQ(pixel(g.image(out), 30, 2), 0);
+}
+
+TEST(VisionKernels, MultiplyRefusesABadScaleOrRounding) {
+  for (const auto& [key, bad, text] : {std::tuple{"scale", 0, "-2"}, std::tuple{"rounding", 1, "up"}, std::tuple{"overflow", 1, "clip"}}) {
+    vg::Context ctx;
+    ctx.load_module(vg::vision::make_vision_module());
+    vg::Graph g(ctx, "g");
+    const auto gray = vg::DataMeta::image_of(8, 8, vg::ImageFormat::gray8);
+    const vg::DataId a = g.add_data("a", gray), b = g.add_data("b", gray), out = g.add_data("out", gray);
+    const vg::NodeId n = g.add_node("stage", "vg.vision.multiply");
+    g.bind(n, "in1", a).bind(n, "in2", b).bind(n, "out", out);
+    if (bad == 0) g.set_attribute(n, key, -2.0);
+    else g.set_attribute(n, key, std::string(text));
+    try {
+      g.verify();
+      ADD_FAILURE() << key << " " << text << " verified";
+    } catch (const std::exception& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("stage"), std::string::npos) << what;
+      EXPECT_NE(what.find(key), std::string::npos) << what;
+      EXPECT_NE(what.find(text), std::string::npos) << what;
+    }
   }
 }
 

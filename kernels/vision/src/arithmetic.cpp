@@ -1,4 +1,4 @@
-// Add, Subtract, AbsDiff and the bitwise functions (arithmetic.hpp). Compiled once per Highway target as
+// Add, Subtract, AbsDiff, Multiply and the bitwise functions (arithmetic.hpp). Compiled once per Highway target as
 // filter3x3.cpp is.
 //
 // U8 x U8 -> U8 works on byte vectors (Highway's wrapping and saturating byte arithmetic). Every other
@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cmath>
 #include <cstdlib>
+#include <type_traits>
 
 #include "visiongraph/kernels/vision/arithmetic.hpp"
 
@@ -123,6 +125,97 @@ bool ArithmeticRows(Arithmetic op, ConstPixels a, ConstPixels b, Pixels out, Ove
   return false;
 }
 
+// --- Multiply: double lanes, operation for operation the definition -----------------------------------
+
+inline double round_half_even(double v) noexcept {
+  double t = std::trunc(v);
+  const double fraction = std::fabs(v - t);
+  if (fraction > 0.5 || (fraction == 0.5 && std::fmod(t, 2.0) != 0.0)) t += std::copysign(1.0, v);
+  return t;
+}
+
+/// One pixel: the scalar form, also for blocks whose results do not fit int32 under wrap.
+template <class Out>
+inline Out multiply_one(int a, int b, double scale, bool saturate, bool nearest_even) noexcept {
+  const double scaled = static_cast<double>(a * b) * scale;
+  const double r = nearest_even ? round_half_even(scaled) : std::trunc(scaled);
+  constexpr double lo = std::is_same_v<Out, std::uint8_t> ? 0.0 : -32768.0, hi = std::is_same_v<Out, std::uint8_t> ? 255.0 : 32767.0;
+  if (saturate) return static_cast<Out>(r < lo ? lo : r > hi ? hi : r);
+  // Wrap: the low bits; beyond int64 the low 16 bits through fmod (exact), 2^16 being a multiple of 2^8.
+  const double low = std::fabs(r) < 0x1p62 ? r : std::fmod(r, 0x1p16);
+  return static_cast<Out>(static_cast<std::make_unsigned_t<Out>>(static_cast<std::int64_t>(low)));
+}
+
+#if HWY_HAVE_FLOAT64
+template <class In, class D>
+HWY_INLINE auto load_i32(D /*d64*/, const In* p) {
+  const hn::Rebind<std::int32_t, D> d32;
+  return hn::PromoteTo(d32, hn::LoadU(hn::Rebind<In, D>(), p));
+}
+#endif
+
+template <class A, class B, class Out>
+void multiply_rows(ConstPixels a, ConstPixels b, Pixels out, double scale, bool saturate, bool nearest_even, std::uint32_t begin,
+                   std::uint32_t end) {
+  const std::size_t width = a.width;
+  for (std::uint32_t y = begin; y < end; ++y) {
+    const A* pa = a.row<A>(y);
+    const B* pb = b.row<B>(y);
+    Out* po = out.row<Out>(y);
+    std::size_t x = 0;
+#if HWY_HAVE_FLOAT64
+    const hn::ScalableTag<double> d;
+    const hn::Rebind<std::int32_t, decltype(d)> d32;
+    const hn::Rebind<std::uint32_t, decltype(d)> du32;
+    const hn::Rebind<Out, decltype(d)> dout;
+    const std::size_t lanes = hn::Lanes(d);
+    constexpr double lo = std::is_same_v<Out, std::uint8_t> ? 0.0 : -32768.0, hi = std::is_same_v<Out, std::uint8_t> ? 255.0 : 32767.0;
+    const auto vscale = hn::Set(d, scale), vlo = hn::Set(d, lo), vhi = hn::Set(d, hi), int32_span = hn::Set(d, 0x1p31);
+    for (; x + lanes <= width; x += lanes) {
+      const auto product = hn::Mul(load_i32(d, pa + x), load_i32(d, pb + x));  // exact: at most 2^30
+      const auto scaled = hn::Mul(hn::PromoteTo(d, product), vscale);
+      const auto r = nearest_even ? hn::Round(scaled) : hn::Trunc(scaled);
+      if (saturate) {
+        hn::StoreU(hn::DemoteTo(dout, hn::DemoteTo(d32, hn::Min(hn::Max(r, vlo), vhi))), dout, po + x);
+      } else if (hn::AllTrue(d, hn::Lt(hn::Abs(r), int32_span))) {
+        // The low bits of the int32: truncating narrowing of the unsigned view.
+        const auto bits = hn::BitCast(du32, hn::DemoteTo(d32, r));
+        const hn::Rebind<hwy::MakeUnsigned<Out>, decltype(d)> dnarrow;
+        hn::StoreU(hn::BitCast(dout, hn::TruncateTo(dnarrow, bits)), dout, po + x);
+      } else {
+        for (std::size_t i = x; i < x + lanes; ++i) po[i] = multiply_one<Out>(pa[i], pb[i], scale, false, nearest_even);
+      }
+    }
+#endif
+    for (; x < width; ++x) po[x] = multiply_one<Out>(pa[x], pb[x], scale, saturate, nearest_even);
+  }
+}
+
+bool MultiplyRows(ConstPixels a, ConstPixels b, Pixels out, double scale, Overflow overflow, bool nearest_even, std::uint32_t begin,
+                  std::uint32_t end) {
+  using U8 = std::uint8_t;
+  using S16 = std::int16_t;
+  const bool saturate = overflow == Overflow::saturate;
+  const PixelType ta = a.type, tb = b.type, to = out.type;
+  if (ta == PixelType::u8 && tb == PixelType::u8) {
+    if (to == PixelType::u8) {
+      multiply_rows<U8, U8, U8>(a, b, out, scale, saturate, nearest_even, begin, end);
+    } else {
+      multiply_rows<U8, U8, S16>(a, b, out, scale, saturate, nearest_even, begin, end);
+    }
+    return true;
+  }
+  if (to != PixelType::s16) return false;
+  if (ta == PixelType::u8) {
+    multiply_rows<U8, S16, S16>(a, b, out, scale, saturate, nearest_even, begin, end);
+  } else if (tb == PixelType::u8) {
+    multiply_rows<S16, U8, S16>(a, b, out, scale, saturate, nearest_even, begin, end);
+  } else {
+    multiply_rows<S16, S16, S16>(a, b, out, scale, saturate, nearest_even, begin, end);
+  }
+  return true;
+}
+
 template <Bitwise Op>
 void bitwise_rows(ConstPlane a, ConstPlane b, Plane out, std::uint32_t begin, std::uint32_t end) {
   const hn::ScalableTag<std::uint8_t> d;
@@ -164,7 +257,14 @@ HWY_AFTER_NAMESPACE();
 namespace vg::vision {
 
 HWY_EXPORT(ArithmeticRows);
+HWY_EXPORT(MultiplyRows);
 HWY_EXPORT(BitwiseRows);
+
+bool multiply(ConstPixels a, ConstPixels b, Pixels out, double scale, Overflow overflow, bool nearest_even, Rows rows) noexcept {
+  const std::uint32_t end = std::min(rows.end, out.height);
+  if (rows.begin >= end || a.width == 0) return true;
+  return HWY_DYNAMIC_DISPATCH(MultiplyRows)(a, b, out, scale, overflow, nearest_even, rows.begin, end);
+}
 
 bool arithmetic(Arithmetic op, ConstPixels a, ConstPixels b, Pixels out, Overflow overflow, Rows rows) noexcept {
   const std::uint32_t end = std::min(rows.end, out.height);

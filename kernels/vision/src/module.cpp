@@ -3,6 +3,7 @@
 // process maps the frame's buffers to planes and calls the function.
 #include "visiongraph/kernels/vision/module.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -135,6 +136,43 @@ void add_arithmetic(Module& m, const char* name, const char* description) {
   m.implement(name, "cpu", callbacks_for<ArithmeticKernel<Op>>());
 }
 
+struct MultiplyKernel {
+  explicit MultiplyKernel(KernelContext& ctx)
+      : scale(ctx.number("scale")),
+        overflow(ctx.string("overflow") == "wrap" ? Overflow::wrap : Overflow::saturate),
+        nearest_even(ctx.string("rounding") == "nearest_even") {}
+  Status process(KernelContext& ctx) noexcept {
+    const ImageView a = ctx.image(0), b = ctx.image(1), o = ctx.image(2);
+    return multiply(pixels_of(const_plane(a)), pixels_of(const_plane(b)), pixels_of(plane(o)), scale, overflow, nearest_even)
+               ? Status::ok
+               : Status::invalid_argument;
+  }
+  double scale;
+  Overflow overflow;
+  bool nearest_even;
+};
+
+void add_multiply(Module& m) {
+  m.add(KernelDecl("vg.vision.multiply", "OpenVX Multiply on gray8: in1 * in2 * scale, rounded (e.g. masking by a soft mask, scale 1/255)")
+            .input("in1", DataKind::image, true, "gray8 image")
+            .input("in2", DataKind::image, true, "gray8 image of in1's size")
+            .output("out", DataKind::image, true, "gray8 image of that size")
+            .attribute("scale", 1.0, "factor applied to the product, finite and not negative (1/255 keeps 0..255 in 0..255)")
+            .attribute("overflow", "saturate", "a result outside 0..255: saturate (clamp) or wrap (low 8 bits)")
+            .attribute("rounding", "zero", "zero (truncate) or nearest_even")
+            .validate([](ValidateContext& v) {
+              const double scale = v.number("scale");
+              if (!std::isfinite(scale) || scale < 0) v.fail("scale", "must be a finite number not below 0, got " + std::to_string(scale));
+              const std::string& overflow = v.string("overflow");
+              if (overflow != "saturate" && overflow != "wrap") v.fail("overflow", "must be saturate or wrap, got '" + overflow + "'");
+              const std::string& rounding = v.string("rounding");
+              if (rounding != "zero" && rounding != "nearest_even")
+                v.fail("rounding", "must be zero or nearest_even, got '" + rounding + "'");
+              validate_two_gray8(v);
+            }));
+  m.implement("vg.vision.multiply", "cpu", callbacks_for<MultiplyKernel>());
+}
+
 template <Bitwise Op>
 Status bitwise_process(KernelContext& ctx) noexcept {
   const ImageView a = ctx.image(0);
@@ -218,6 +256,7 @@ Module make_vision_module() {
   add_arithmetic<Arithmetic::add>(m, "vg.vision.add", "OpenVX Add on gray8: in1 + in2");
   add_arithmetic<Arithmetic::subtract>(m, "vg.vision.subtract", "OpenVX Subtract on gray8: in1 - in2");
   add_arithmetic<Arithmetic::absdiff>(m, "vg.vision.absdiff", "OpenVX AbsDiff on gray8: |in1 - in2| (e.g. motion between two frames)");
+  add_multiply(m);
   add_bitwise<Bitwise::not_>(m, "vg.vision.not", "OpenVX Not: ~input");
   add_bitwise<Bitwise::and_>(m, "vg.vision.and", "OpenVX And: in1 & in2 (e.g. masking)");
   add_bitwise<Bitwise::or_>(m, "vg.vision.or", "OpenVX Or: in1 | in2");

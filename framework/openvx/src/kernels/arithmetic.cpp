@@ -68,11 +68,15 @@ Formats formats_of(const vx_reference* parameters, vx_uint32 i1, vx_uint32 i2, v
   return {as<_vx_image>(parameters[i1])->format, as<_vx_image>(parameters[i2])->format, as<_vx_image>(parameters[io])->format};
 }
 
-/// What the vision library computes for a kernel (Add, Subtract, AbsDiff), when it does.
+/// What the vision library computes for a kernel (Add, Subtract, AbsDiff, or Multiply with its scale and
+/// rounding), when it does.
 struct VisionArithmetic {
   bool available = false;
   vision::Arithmetic op = vision::Arithmetic::add;
   vision::Overflow overflow = vision::Overflow::wrap;
+  bool multiply = false;
+  double scale = 1.0;
+  bool nearest_even = false;
 };
 
 /// Maps images @p i1, @p i2 (read) and @p io (written) and runs out = op(in1, in2) with the pixel types of
@@ -89,7 +93,8 @@ vx_status run_binary(const vx_reference* parameters, vx_uint32 i1, vx_uint32 i2,
   if (vision.available) {
     vision::Pixels a, b, o;
     if (vision_pixels(in1, f.in1, a) && vision_pixels(in2, f.in2, b) && vision_pixels(out, f.out, o) &&
-        vision::arithmetic(vision.op, a, b, o, vision.overflow)) {
+        (vision.multiply ? vision::multiply(a, b, o, vision.scale, vision.overflow, vision.nearest_even)
+                         : vision::arithmetic(vision.op, a, b, o, vision.overflow))) {
       return VX_SUCCESS;
     }
   }
@@ -294,6 +299,8 @@ vx_status VX_CALLBACK multiply_validate(vx_node node, const vx_reference paramet
 /// brought to the output type: the specification's reference formulas, operation for operation.
 template <bool kSaturate, bool kNearestEven>
 vx_status multiply_pixels(const vx_reference* parameters, double scale) noexcept {
+  VisionArithmetic vision{true, vision::Arithmetic::add, kSaturate ? vision::Overflow::saturate : vision::Overflow::wrap, true, scale,
+                          kNearestEven};
   return run_binary(parameters, 0, 1, 5, [scale](auto a, auto b, auto o) {
     using Out = decltype(o);
     return [scale](decltype(a) x, decltype(b) y) {
@@ -306,7 +313,7 @@ vx_status multiply_pixels(const vx_reference* parameters, double scale) noexcept
         return wrap_double<Out>(rounded);
       }
     };
-  });
+  }, vision);
 }
 
 vx_status VX_CALLBACK multiply_function(vx_node, const vx_reference* parameters, vx_uint32 num) {

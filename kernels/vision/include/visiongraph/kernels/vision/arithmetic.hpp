@@ -20,6 +20,12 @@ enum class Arithmetic : std::uint8_t { add, subtract, absdiff };
 /// writes nothing) for another combination. All three planes have one size.
 bool arithmetic(Arithmetic op, ConstPixels a, ConstPixels b, Pixels out, Overflow overflow, Rows rows = {}) noexcept;
 
+/// @brief OpenVX's Multiply: out = round(double(a * b) * scale), the product exact in int32 and multiplied by
+/// @p scale in one double operation, rounded toward zero or to nearest even (@p nearest_even), then brought
+/// to out's type by @p overflow (wrap keeps the low bits of the integer). Types as arithmetic(); @p scale
+/// finite and not negative. Returns false (writing nothing) for another type combination.
+bool multiply(ConstPixels a, ConstPixels b, Pixels out, double scale, Overflow overflow, bool nearest_even, Rows rows = {}) noexcept;
+
 enum class Bitwise : std::uint8_t { not_, and_, or_, xor_ };
 
 /// @brief out = ~a, a & b, a | b or a ^ b (b unused by not_), output rows @p rows only.
