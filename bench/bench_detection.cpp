@@ -17,6 +17,7 @@
 #include "visiongraph/kernels/detection/blazeface.hpp"
 #include "visiongraph/kernels/detection/postprocess.hpp"
 #include "visiongraph/kernels/detection/preprocess.hpp"
+#include "visiongraph/kernels/detection/tracker.hpp"
 
 namespace {
 
@@ -350,7 +351,79 @@ const PreCase kPreCases[] = {
     {"preprocess_1280x720_to_416_u8", 1280, 720, 416, TensorFormat::u8_nhwc, PixelMapping::none(), 114},
 };
 
+// --- tracker --------------------------------------------------------------------------------------------
+// Tracker::update per frame with N objects moving on a grid (a little jitter, a few missed each frame),
+// against cv::dnn::NMSBoxes on the same N boxes (a per-frame cost every detector already pays) and against
+// copying the packet in (the least any per-frame step costs).
+
+/// 64 frames of N objects, cycled (the tracker sees them as one long scene: positions keep increasing).
+std::vector<DetectionPacket> tracker_scene(int n) {
+  std::vector<DetectionPacket> frames(64);
+  for (int f = 0; f < 64; ++f) {
+    DetectionPacket& p = frames[static_cast<std::size_t>(f)];
+    p.flags = kDetectionsValid;
+    for (int i = 0; i < n; ++i) {
+      if ((i * 7 + f) % 23 == 0) continue;  // missed now and then
+      const float x = static_cast<float>((i % 16) * 120) + 0.5f * static_cast<float>(f), y = static_cast<float>((i / 16) * 80);
+      const float jitter = static_cast<float>((i * 13 + f * 5) % 5) - 2.0f;
+      p.items[p.count++] = Detection{x + jitter, y, x + 60 + jitter, y + 60, 0.8f, 0, 0, 0, {}};
+    }
+  }
+  return frames;
+}
+
+void bench_tracker(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const std::vector<DetectionPacket> frames = tracker_scene(n);
+  auto tracker = std::make_unique<Tracker>();
+  auto packet = std::make_unique<DetectionPacket>();
+  std::size_t f = 0;
+  for (auto _ : state) {
+    *packet = frames[f++ % frames.size()];
+    tracker->update(*packet);
+    benchmark::DoNotOptimize(packet->items[0].track_id);
+  }
+  state.counters["confirmed"] = tracker->confirmed_tracks();
+}
+
+void bench_tracker_nms_baseline(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const std::vector<DetectionPacket> frames = tracker_scene(n);
+  std::vector<cv::Rect2d> boxes;
+  std::vector<float> scores;
+  std::vector<int> keep;
+  std::size_t f = 0;
+  for (auto _ : state) {
+    const DetectionPacket& p = frames[f++ % frames.size()];
+    boxes.clear();
+    scores.clear();
+    for (std::uint32_t i = 0; i < p.count; ++i) {
+      const Detection& d = p.items[i];
+      boxes.emplace_back(d.x0, d.y0, d.x1 - d.x0, d.y1 - d.y0);
+      scores.push_back(d.score);
+    }
+    cv::dnn::NMSBoxes(boxes, scores, 0.5f, 0.45f, keep);
+    benchmark::DoNotOptimize(keep.data());
+  }
+}
+
+void bench_tracker_copy_baseline(benchmark::State& state) {
+  const std::vector<DetectionPacket> frames = tracker_scene(static_cast<int>(state.range(0)));
+  auto packet = std::make_unique<DetectionPacket>();
+  std::size_t f = 0;
+  for (auto _ : state) {
+    *packet = frames[f++ % frames.size()];
+    benchmark::DoNotOptimize(packet->items[0].x0);
+    benchmark::ClobberMemory();
+  }
+}
+
 const int kRegistered = [] {
+  for (const int n : {10, 50, 200}) {
+    benchmark::RegisterBenchmark("tracker/ours", bench_tracker)->Arg(n)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("tracker/nms_baseline", bench_tracker_nms_baseline)->Arg(n)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("tracker/copy_baseline", bench_tracker_copy_baseline)->Arg(n)->Unit(benchmark::kMicrosecond);
+  }
   for (const PreCase& c : kPreCases) {
     benchmark::RegisterBenchmark((std::string(c.name) + "/ours").c_str(), bench_pre_ours, c, true)
         ->Unit(benchmark::kMicrosecond);

@@ -11,7 +11,11 @@
 #include <opencv2/videoio.hpp>
 
 #include <filesystem>
+#include <cmath>
 #include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -139,6 +143,33 @@ TEST_F(FaceDetectCliTest, MegamindVideoGivesOneLinePerFrameInOrderAndAReadableAn
     }
   }
   EXPECT_GT(with_faces, 200u) << "faces are on screen in most of the clip";
+  // The tracker (vg.detection.track, min_hits 3): the clip has four shots (cuts before frames 98, 154 and
+  // 200; the last one a close-up of the man with glasses where the woman was, checked by eye on the annotated
+  // video). Each face gets its id on its third frame and keeps it to the end of its shot: the woman and the
+  // man of the first shot two ids for frames 3..97, then one id per shot; no id moves from one face to
+  // another (a switch would show as a jump of its box).
+  std::map<int, std::pair<std::size_t, std::size_t>> id_frames;  // id -> first, last frame
+  std::map<int, Box> last_box;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::set<int> in_frame;
+    for (const json& d : lines[i]["detections"]) {
+      const int id = d.value("track_id", 0);
+      if (id == 0) continue;
+      EXPECT_TRUE(in_frame.insert(id).second) << "id " << id << " twice in frame " << i;
+      const Box b = box_of(d);
+      if (auto it = last_box.find(id); it != last_box.end()) {
+        EXPECT_LT(std::abs(b.cx() - it->second.cx()) + std::abs(b.cy() - it->second.cy()), 40) << "id " << id << " jumped at frame " << i;
+      }
+      last_box[id] = b;
+      id_frames.try_emplace(id, i, i).first->second.second = i;
+    }
+  }
+  ASSERT_EQ(id_frames.size(), 5u) << "two faces in the first shot, one in each of the three others";
+  EXPECT_EQ(id_frames.begin()->second.first, 3u);
+  EXPECT_EQ(lines[50]["detections"].size(), 2u);
+  EXPECT_EQ(lines[50]["detections"][0].value("track_id", 0) + lines[50]["detections"][1].value("track_id", 0), 3)
+      << "ids 1 and 2 in the first shot";
+  EXPECT_GE(std::prev(id_frames.end())->second.second, 260u) << "the last shot's face keeps its id to the end";
   // Checked by eye on frames 1 and 135 of the annotated video (the test writes them as
   // /tmp/vg_cli_megamind_{1,135,260}.png): frame 1 shows a woman's face on the left (about x 200..337,
   // y 183..321) and a man's face in the background on the right (about x 422..493, y 203..273);

@@ -586,14 +586,16 @@ TEST_F(ServiceCliTest, ARunningServiceReportsItsStatsAndMetrics) {
   EXPECT_GT(j["fps"].get<double>(), 0.0);
   EXPECT_EQ(j["source"]["spec"], video());
   EXPECT_GT(j["memory"]["resident_bytes"].get<std::int64_t>(), 0);
-  ASSERT_EQ(j["nodes"].size(), 4u);
+  ASSERT_EQ(j["nodes"].size(), 5u);
   EXPECT_EQ(j["nodes"][1]["name"], "detector");
+  EXPECT_EQ(j["nodes"][3]["name"], "track");
   EXPECT_GT(j["nodes"][1]["executions"].get<int>(), 0);
 
   const auto [help_code, help] = shell(cli + " ctl " + sock.string() + " help");
   EXPECT_EQ(help_code, 0);
   EXPECT_NE(help.find("NODE"), std::string::npos) << help;
   EXPECT_NE(help.find("decode      vg.detection.postprocess   set_score_threshold (number)"), std::string::npos) << help;
+  EXPECT_NE(help.find("vg.detection.track"), std::string::npos) << help;
 
   const std::string log = slurp(base / "log.txt");
   const auto at = log.find("metrics at http://127.0.0.1:");

@@ -220,6 +220,7 @@ std::string detections_json(std::uint64_t frame, const FrameRecord& rec, const d
     nlohmann::ordered_json det;
     det["class_id"] = d.class_id;
     det["score"] = significant(d.score, kScoreDigits);
+    if (d.track_id > 0) det["track_id"] = d.track_id;  // set by vg.detection.track
     det["box"] = {significant(d.x0 * rec.scale_x, kPixelDigits), significant(d.y0 * rec.scale_y, kPixelDigits),
                   significant(d.x1 * rec.scale_x, kPixelDigits), significant(d.y1 * rec.scale_y, kPixelDigits)};
     nlohmann::ordered_json kps = nlohmann::ordered_json::array();

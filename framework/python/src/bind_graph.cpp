@@ -31,6 +31,7 @@ using detection::DetectionPacket;
 struct PyDetection {
   int class_id = 0;
   float score = 0;
+  int track_id = 0;  // vg.detection.track's id; 0 = not tracked
   std::array<float, 4> box{};  // x0, y0, x1, y1 in source pixels
   std::vector<std::pair<float, float>> keypoints;
 };
@@ -70,6 +71,7 @@ std::vector<PyDetection> detections_of(const DetectionPacket& pkt) {
     PyDetection p;
     p.class_id = d.class_id;
     p.score = d.score;
+    p.track_id = d.track_id;
     p.box = {d.x0, d.y0, d.x1, d.y1};
     const int nk = std::clamp(d.num_keypoints, 0, detection::kMaxKeypoints);
     for (int k = 0; k < nk; ++k) p.keypoints.emplace_back(d.keypoints[k].x, d.keypoints[k].y);
@@ -84,17 +86,19 @@ py::dict detection_arrays(const DetectionPacket& pkt) {
   for (std::uint32_t i = 0; i < count; ++i) max_kp = std::max(max_kp, std::clamp(pkt.items[i].num_keypoints, 0, detection::kMaxKeypoints));
   const auto n = static_cast<py::ssize_t>(count);
   py::array_t<float> boxes({n, py::ssize_t{4}}), scores(n), keypoints({n, py::ssize_t{max_kp}, py::ssize_t{2}});
-  py::array_t<std::int32_t> class_ids(n), num_keypoints(n);
+  py::array_t<std::int32_t> class_ids(n), num_keypoints(n), track_ids(n);
   auto b = boxes.mutable_unchecked<2>();
   auto s = scores.mutable_unchecked<1>();
   auto k = keypoints.mutable_unchecked<3>();
   auto c = class_ids.mutable_unchecked<1>();
   auto nk = num_keypoints.mutable_unchecked<1>();
+  auto t = track_ids.mutable_unchecked<1>();
   for (py::ssize_t i = 0; i < n; ++i) {
     const detection::Detection& d = pkt.items[i];
     b(i, 0) = d.x0, b(i, 1) = d.y0, b(i, 2) = d.x1, b(i, 3) = d.y1;
     s(i) = d.score;
     c(i) = d.class_id;
+    t(i) = d.track_id;
     nk(i) = std::clamp(d.num_keypoints, 0, detection::kMaxKeypoints);
     for (int j = 0; j < max_kp; ++j) {  // rows with fewer keypoints are padded with NaN
       const bool real = j < nk(i);
@@ -106,6 +110,7 @@ py::dict detection_arrays(const DetectionPacket& pkt) {
   out["boxes"] = boxes;
   out["scores"] = scores;
   out["class_ids"] = class_ids;
+  out["track_ids"] = track_ids;
   out["keypoints"] = keypoints;
   out["num_keypoints"] = num_keypoints;
   out["sequence"] = pkt.sequence;
@@ -118,7 +123,9 @@ py::dict detection_arrays(const DetectionPacket& pkt) {
 std::string repr_detection(const PyDetection& d) {
   std::ostringstream o;
   o.precision(4);
-  o << "Detection(class_id=" << d.class_id << ", score=" << d.score << ", box=(" << d.box[0] << ", " << d.box[1] << ", "
+  o << "Detection(class_id=" << d.class_id << ", score=" << d.score;
+  if (d.track_id > 0) o << ", track_id=" << d.track_id;
+  o << ", box=(" << d.box[0] << ", " << d.box[1] << ", "
     << d.box[2] << ", " << d.box[3] << "), keypoints=" << d.keypoints.size() << ")";
   return o.str();
 }
@@ -136,6 +143,7 @@ void bind_graph(py::module_& m) {
   py::class_<PyDetection>(m, "Detection", "One detection in source-image pixels.")
       .def_readonly("class_id", &PyDetection::class_id)
       .def_readonly("score", &PyDetection::score)
+      .def_readonly("track_id", &PyDetection::track_id)
       .def_property_readonly("box", [](const PyDetection& d) { return py::make_tuple(d.box[0], d.box[1], d.box[2], d.box[3]); },
                              "(x0, y0, x1, y1)")
       .def_readonly("keypoints", &PyDetection::keypoints, "[(x, y), ...]")
@@ -448,7 +456,7 @@ void bind_graph(py::module_& m) {
           "detections_array",
           [](PyGraph& self, const std::string& name, py::handle buffer) { return detection_arrays(packet_of(self, name, buffer)); },
           py::arg("name") = "detections", py::arg("buffer") = py::none(),
-          "The detections as numpy arrays: boxes (N, 4), scores (N,), class_ids (N,), keypoints (N, K, 2; NaN "
+          "The detections as numpy arrays: boxes (N, 4), scores (N,), class_ids (N,), track_ids (N,; 0 = not tracked), keypoints (N, K, 2; NaN "
           "where a detection has fewer), num_keypoints (N,); plus sequence, timestamp_ns, valid, truncated.")
       .def("num_buffers", [](PyGraph& self, const std::string& name) { return self.graph().num_buffers(self.data(name)); })
       .def("meta", [](PyGraph& self, const std::string& name) { return meta_to_dict(self.graph().meta(self.data(name))); },

@@ -131,6 +131,22 @@ def test_commands_to_the_decoder(face_yaml, assets_dir, messi):
     assert "backend=" in g.send_command("detector", "get_run_time")
 
 
+def test_the_tracker_gives_a_face_one_id_from_its_third_frame(face_yaml, assets_dir, messi):
+    g = load_face(face_yaml, assets_dir, messi)
+    ids = []
+    for _ in range(5):  # the same frame five times: a face standing still
+        g.process(inputs={"input": messi})
+        found = g.detections("detections")
+        assert found
+        ids.append(found[0].track_id)
+        assert g.detections_array("detections")["track_ids"][0] == found[0].track_id
+    assert ids[:2] == [0, 0] and ids[2] > 0 and ids[2:] == [ids[2]] * 3
+    assert "track_id=" in repr(found[0])
+    assert "confirmed=" in g.send_command("track", "reset")
+    g.process(inputs={"input": messi})
+    assert g.detections("detections")[0].track_id == 0  # a new track, not yet confirmed
+
+
 def test_wrong_frames_are_refused_naming_the_input(face_yaml, assets_dir, messi):
     g = load_face(face_yaml, assets_dir, messi)
     with pytest.raises(ValueError, match=r"input 'input' \(data object 'frame'\): expects a uint8 array of shape "

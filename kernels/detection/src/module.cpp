@@ -17,6 +17,7 @@
 #include "visiongraph/kernels/detection/overlay.hpp"
 #include "visiongraph/kernels/detection/postprocess.hpp"
 #include "visiongraph/kernels/detection/preprocess.hpp"
+#include "visiongraph/kernels/detection/tracker.hpp"
 #include "visiongraph/visiongraph.hpp"
 
 namespace vg::detection {
@@ -540,6 +541,92 @@ class OverlayKernel {
   Overlay overlay_;
 };
 
+// ------------------------------------------------------------------------------------------ track
+
+TrackerConfig tracker_config_of(double high, double low, double iou, double size_change, std::int64_t min_hits,
+                                std::int64_t max_age) noexcept {
+  TrackerConfig c;
+  c.max_size_change = static_cast<float>(size_change);
+  c.high_score = static_cast<float>(high);
+  c.low_score = static_cast<float>(low);
+  c.iou_threshold = static_cast<float>(iou);
+  c.min_hits = static_cast<int>(std::clamp<std::int64_t>(min_hits, -1, 1 << 20));
+  c.max_age = static_cast<int>(std::clamp<std::int64_t>(max_age, -1, 1 << 20));
+  return c;
+}
+
+void validate_track(ValidateContext& v) {
+  check_user_data(v, TrackParams::detections, "detections", kDetectionsTypeName, sizeof(DetectionPacket));
+  const TrackerConfig c = tracker_config_of(v.number("high_score"), v.number("low_score"), v.number("iou_threshold"),
+                                            v.number("max_size_change"), v.integer("min_hits"), v.integer("max_age"));
+  if (const char* why = check_tracker_config(c); why != nullptr) {
+    // The message starts with the attribute's name.
+    const std::string text(why);
+    v.fail(text.substr(0, text.find(' ')).c_str(), text);
+  }
+  v.set_meta(TrackParams::tracked, DataMeta::user_data_of<DetectionPacket>(kDetectionsTypeName));
+}
+
+/// Track: the input packet copied to the output with a track id in each detection.
+class TrackKernel {
+ public:
+  explicit TrackKernel(KernelContext& ctx)
+      : tracker_(std::make_unique<Tracker>(tracker_config_of(ctx.number("high_score"), ctx.number("low_score"),
+                                                             ctx.number("iou_threshold"), ctx.number("max_size_change"), ctx.integer("min_hits"),
+                                                             ctx.integer("max_age")))) {}
+
+  Status process(KernelContext& ctx) noexcept {
+    const auto& in = ctx.user_data<DetectionPacket>(TrackParams::detections);
+    auto& out = ctx.user_data<DetectionPacket>(TrackParams::tracked);
+    const std::uint32_t n = std::min<std::uint32_t>(in.count, kMaxDetections);
+    out.sequence = in.sequence;
+    out.timestamp_ns = in.timestamp_ns;
+    out.count = n;
+    out.flags = in.flags;
+    std::copy(in.items, in.items + n, out.items);
+    tracker_->update(out);
+    return Status::ok;
+  }
+
+  Status control(KernelContext& /*ctx*/, const ControlCommand& cmd, CommandReply& reply) noexcept {
+    Status status = Status::ok;
+    TrackerConfig c = tracker_->config();
+    double value = 0;
+    switch (cmd.id) {
+      case kCmdTrackReset: tracker_->reset(); break;
+      case kCmdTrackSetIouThreshold:
+      case kCmdTrackSetHighScore:
+      case kCmdTrackSetLowScore:
+        if (!cmd.read(value)) {
+          status = Status::invalid_argument;
+          break;
+        }
+        (cmd.id == kCmdTrackSetIouThreshold ? c.iou_threshold : cmd.id == kCmdTrackSetHighScore ? c.high_score : c.low_score) =
+            static_cast<float>(value);
+        if (!tracker_->set_config(c)) status = Status::invalid_argument;
+        break;
+      case kCmdTrackGetSettings: break;
+      default: return Status::invalid_argument;
+    }
+    const TrackerConfig& now = tracker_->config();
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "%shigh_score=%g low_score=%g iou_threshold=%g max_size_change=%g min_hits=%d max_age=%d live=%d confirmed=%d "
+                  "started=%llu dropped=%llu",
+                  status == Status::ok ? "" : "error: invalid value; ", static_cast<double>(now.high_score),
+                  static_cast<double>(now.low_score), static_cast<double>(now.iou_threshold),
+                  static_cast<double>(now.max_size_change), now.min_hits, now.max_age,
+                  tracker_->live_tracks(), tracker_->confirmed_tracks(),
+                  static_cast<unsigned long long>(tracker_->stats().tracks_started),
+                  static_cast<unsigned long long>(tracker_->stats().tracks_dropped));
+    reply.write_text(text);
+    return status;
+  }
+
+ private:
+  std::unique_ptr<Tracker> tracker_;  // 600 KB of fixed tables: on the heap, once, in create
+};
+
 }  // namespace
 
 Module make_detection_module() {
@@ -606,6 +693,26 @@ Module make_detection_module() {
             .deadline(kRunDeadline)
             .validate(validate_overlay));
   m.implement(std::string(kOverlayKernel), "cpu", callbacks_for<OverlayKernel>());
+
+  m.add(KernelDecl(std::string(kTrackKernel),
+                   "give each detection a track id stable across frames (IoU + constant-velocity Kalman, SORT/ByteTrack style)")
+            .input("detections", DataKind::user_data, true, "DetectionPacket")
+            .output("tracked", DataKind::user_data, true, "DetectionPacket: the same detections, track_id set (0 = none yet)")
+            .attribute("high_score", 0.5, "detections scoring at least this are matched first and may start tracks")
+            .attribute("low_score", 0.1, "detections in [low_score, high_score) only continue confirmed tracks")
+            .attribute("iou_threshold", 0.3, "least IoU between a detection and a track's predicted box to match")
+            .attribute("max_size_change", 1.5, "a detection this many times wider/taller or narrower/shorter than the track's "
+                                               "prediction does not continue it (a cut to a close-up)")
+            .attribute("min_hits", 3, "matched frames in a row before a track gets its id")
+            .attribute("max_age", 30, "frames a track is kept (predicted) without a match")
+            .command(kCmdTrackReset, "reset", PayloadKind::none, "drop every track (ids keep increasing)")
+            .command(kCmdTrackSetIouThreshold, "set_iou_threshold", PayloadKind::number, "new IoU threshold (0..1]")
+            .command(kCmdTrackSetHighScore, "set_high_score", PayloadKind::number, "new high score (low_score..1)")
+            .command(kCmdTrackSetLowScore, "set_low_score", PayloadKind::number, "new low score (0..high_score)")
+            .command(kCmdTrackGetSettings, "get_settings", PayloadKind::none, "reply with the settings and track counts")
+            .deadline(kRunDeadline)
+            .validate(validate_track));
+  m.implement(std::string(kTrackKernel), "cpu", callbacks_for<TrackKernel>());
   return m;
 }
 

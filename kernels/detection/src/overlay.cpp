@@ -145,6 +145,11 @@ void Overlay::draw(std::uint8_t* bgr, int width, int height, std::size_t stride,
       const int pct = std::clamp(static_cast<int>(std::lround(d.score * 100.0f)), 0, 100);
       len = static_cast<std::size_t>(std::to_chars(text + len, text + len + 8, pct).ptr - text);
       text[len++] = '%';
+      if (d.track_id > 0) {  // the tracker's id: "face 97% #12"
+        text[len++] = ' ';
+        text[len++] = '#';
+        len = static_cast<std::size_t>(std::to_chars(text + len, text + len + 11, d.track_id).ptr - text);
+      }
       text[len] = '\0';
       int text_w = 0;
       for (std::size_t k = 0; k < len; ++k) {

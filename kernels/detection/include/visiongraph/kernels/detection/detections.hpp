@@ -19,6 +19,7 @@ struct Detection {
   float score = 0.0f;
   std::int32_t class_id = 0;
   std::int32_t num_keypoints = 0;  ///< valid entries in keypoints
+  std::int32_t track_id = 0;       ///< the object's id across frames (vg.detection.track); 0 = not tracked
   struct {
     float x;
     float y;

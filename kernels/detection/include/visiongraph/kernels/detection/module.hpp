@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// @brief The vg.detection kernel module: letterbox, postprocess (decode + NMS) and overlay.
+/// @brief The vg.detection kernel module: letterbox, postprocess (decode + NMS), overlay and track.
 
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +13,7 @@ namespace vg::detection {
 inline constexpr std::string_view kLetterboxKernel = "vg.detection.letterbox";
 inline constexpr std::string_view kPostprocessKernel = "vg.detection.postprocess";
 inline constexpr std::string_view kOverlayKernel = "vg.detection.overlay";
+inline constexpr std::string_view kTrackKernel = "vg.detection.track";
 
 /// @brief Type names of the user_data objects the kernels exchange (checked by validate).
 inline constexpr std::string_view kGeometryTypeName = "vg.detection.letterbox_geometry";  ///< LetterboxGeometry
@@ -40,6 +41,21 @@ struct OverlayParams {
   static constexpr std::size_t output = 2;      ///< image bgr24, same size
 };
 
+/// @brief Parameter indices of vg.detection.track.
+struct TrackParams {
+  static constexpr std::size_t detections = 0;  ///< user_data DetectionPacket in
+  static constexpr std::size_t tracked = 1;     ///< user_data DetectionPacket out, track_id set
+};
+
+/// @brief Command ids of vg.detection.track. Each replies with the settings and the track counts, e.g.
+///        "high_score=0.5 low_score=0.1 iou_threshold=0.3 max_size_change=1.5 min_hits=3 max_age=30 live=2
+///        confirmed=2 started=5 dropped=3". Changes apply from the next frame.
+inline constexpr std::uint32_t kCmdTrackReset = 1;            ///< no payload: drop every track
+inline constexpr std::uint32_t kCmdTrackSetIouThreshold = 2;  ///< payload: number in (0, 1]
+inline constexpr std::uint32_t kCmdTrackSetHighScore = 3;     ///< payload: number in [low_score, 1]
+inline constexpr std::uint32_t kCmdTrackSetLowScore = 4;      ///< payload: number in [0, high_score]
+inline constexpr std::uint32_t kCmdTrackGetSettings = 5;      ///< no payload
+
 /// @brief Command ids of vg.detection.postprocess. Every command replies with the current settings as text,
 ///        e.g. "decoder=blazeface score_threshold=0.5 iou_threshold=0.3 nms=weighted max_det=100
 ///        top_k_per_class=100 classes=all". Changes apply from the next frame.
@@ -49,7 +65,7 @@ inline constexpr std::uint32_t kCmdSetMaxDet = 3;          ///< payload: integer
 inline constexpr std::uint32_t kCmdSetClassFilter = 4;     ///< payload: text "0,2,7"; empty = all classes
 inline constexpr std::uint32_t kCmdGetSettings = 5;        ///< no payload
 
-/// @brief Module "vg.detection" with the three kernels, each implemented on target kind "cpu".
+/// @brief Module "vg.detection" with the four kernels, each implemented on target kind "cpu".
 /// @code
 /// vg::Context ctx;
 /// ctx.load_module(vg::detection::make_detection_module());
