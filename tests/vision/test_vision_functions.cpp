@@ -22,6 +22,7 @@
 #include "visiongraph/kernels/vision/simd.hpp"
 #include "visiongraph/kernels/vision/threshold.hpp"
 #include "visiongraph/kernels/vision/to_gray.hpp"
+#include "visiongraph/kernels/vision/yuv_to_rgb.hpp"
 
 namespace {
 
@@ -289,6 +290,47 @@ TEST_P(EverySimdTarget, MultiplyOfEveryTypeCombinationPolicyAndScale) {
   const TypedImage s(8, 2, s16, 1), t(8, 2, s16, 2);
   TypedImage narrow(8, 2, u8, 3);
   EXPECT_FALSE(multiply(s.cpixels(), t.cpixels(), narrow.pixels(), 1.0, Overflow::wrap, false)) << "S16 inputs into a U8 output";
+}
+
+// NV12 / NV21 to RGB / RGBX: every byte as the definition computes it (yuv_to_rgb.hpp), for BT.709 and
+// BT.601, odd and even sizes, rows longer than the function's 256-pixel chunks, padded strides.
+TEST_P(EverySimdTarget, SemiPlanarYuvToRgbIsTheDefinition) {
+  for (const auto& [kr, kb] : {std::pair{0.2126f, 0.0722f}, std::pair{0.299f, 0.114f}}) {
+    const YuvToRgbFactors f = YuvToRgbFactors::of(kr, kb);
+    const float kg = 1.0f - kr - kb;
+    ASSERT_EQ(f.gu, kb * (2.0f * (1.0f - kb)) / kg);
+    for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{1, 1}, {2, 2}, {7, 3}, {130, 6}, {600, 4}}) {
+      const TestImage luma(w, h, 1, w * 3 + h, 5), chroma((w + 1) / 2 * 2, (h + 1) / 2, 1, w + 7 * h, 3);
+      for (const bool vu : {false, true}) {
+        for (const bool rgbx : {false, true}) {
+          const std::uint32_t channels = rgbx ? 4 : 3;
+          TestImage out(w, h, channels, 1, 5);
+          const TestImage untouched(w, h, channels, 1, 5);
+          const ConstSemiPlanar in{luma.cplane(), chroma.bytes.data(), chroma.stride, vu};
+          yuv420sp_to_rgb(in, out.plane(), rgbx, f);
+          for (std::uint32_t y = 0; y < h; ++y) {
+            for (std::uint32_t x = 0; x < w; ++x) {
+              const std::uint8_t u = chroma.at(x / 2 * 2 + (vu ? 1 : 0), y / 2), v = chroma.at(x / 2 * 2 + (vu ? 0 : 1), y / 2);
+              const float yf = luma.at(x, y), cu = static_cast<float>(u) - 128.0f, cv = static_cast<float>(v) - 128.0f;
+              const float want[3] = {yf + f.rv * cv + 0.5f, yf - f.gu * cu - f.gv * cv + 0.5f, yf + f.bu * cu + 0.5f};
+              for (std::uint32_t c = 0; c < 3; ++c) {
+                ASSERT_EQ(out.at(x * channels + c, y), std::clamp(static_cast<int>(want[c]), 0, 255))
+                    << w << "x" << h << (vu ? " NV21" : " NV12") << " channel " << c << " at " << x << "," << y;
+              }
+              if (rgbx) {
+                ASSERT_EQ(out.at(x * channels + 3, y), 255);
+              }
+            }
+            // Padding after the row is not written.
+            for (std::uint32_t p = w * channels; p < static_cast<std::uint32_t>(out.stride); ++p) {
+              const std::size_t at = y * static_cast<std::size_t>(out.stride) + p;
+              ASSERT_EQ(out.bytes[at], untouched.bytes[at]);
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST_P(EverySimdTarget, BitwiseFunctions) {

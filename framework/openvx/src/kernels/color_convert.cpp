@@ -20,6 +20,7 @@
 
 #include "image.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "visiongraph/kernels/vision/yuv_to_rgb.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -75,6 +76,7 @@ class Planes {
     return planes_[p]->row(py) + static_cast<std::ptrdiff_t>(px) * a.stride_x;
   }
   // Components of pixel (x, y). For RGB(X) c is R, G, B (0..2); for YUV c is Y, U, V.
+  const MappedImage& plane(vx_uint32 p) const noexcept { return *planes_[p]; }
   /// RGBX's X byte of pixel (x, y).
   vx_uint8* x_byte(vx_uint32 x, vx_uint32 y) const noexcept { return at(0, x, y) + 3; }
   vx_uint8* component(int c, vx_uint32 x, vx_uint32 y) const noexcept {
@@ -159,6 +161,23 @@ void rgb_to_yuv_image(const Planes& in, const Planes& out, int code, const Coeff
     }
 }
 
+/// NV12 / NV21 into RGB / RGBX by the vision library (the same bytes, vectorised), when the planes are packed
+/// (every image but a strided patch of one from a handle); false otherwise.
+bool semi_planar_to_rgb(const Planes& in, vx_df_image in_format, const Planes& out, bool out_x, const Coefficients& k) noexcept {
+  if (in_format != VX_DF_IMAGE_NV12 && in_format != VX_DF_IMAGE_NV21) return false;
+  const MappedImage& luma = in.plane(0);
+  const MappedImage& chroma = in.plane(1);
+  const MappedImage& rgb = out.plane(0);
+  if (luma.stride_x() != 1 || chroma.stride_x() != 2 || rgb.stride_x() != (out_x ? 4 : 3)) return false;
+  const vision::ConstSemiPlanar src{{luma.row(0), luma.width(), luma.height(), luma.addressing().stride_y},
+                                    chroma.row(0),
+                                    chroma.addressing().stride_y,
+                                    in_format == VX_DF_IMAGE_NV21};
+  vision::yuv420sp_to_rgb(src, {rgb.row(0), rgb.width(), rgb.height(), rgb.addressing().stride_y}, out_x,
+                          vision::YuvToRgbFactors::of(k.kr, k.kb));
+  return true;
+}
+
 void yuv_to_rgb_image(const Planes& in, const Planes& out, bool out_x, const Coefficients& k, vx_uint32 w, vx_uint32 h) noexcept {
   for (vx_uint32 y = 0; y < h; ++y)
     for (vx_uint32 x = 0; x < w; ++x) {
@@ -225,7 +244,8 @@ vx_status VX_CALLBACK color_convert_function(vx_node, const vx_reference* parame
   } else if (in_code == 0) {
     rgb_to_yuv_image(in, out, out_code, coefficients_of(out_image->space), w, h);
   } else if (out_code == 0) {
-    yuv_to_rgb_image(in, out, out_x, coefficients_of(in_image->space), w, h);
+    if (!semi_planar_to_rgb(in, in_format, out, out_x, coefficients_of(in_image->space)))
+      yuv_to_rgb_image(in, out, out_x, coefficients_of(in_image->space), w, h);
   } else {
     yuv_to_yuv_image(in, in_code, out, out_code, w, h);
   }
