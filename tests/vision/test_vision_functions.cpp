@@ -17,6 +17,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "visiongraph/kernels/vision/arithmetic.hpp"
+#include "visiongraph/kernels/vision/channels.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 #include "visiongraph/kernels/vision/gradients.hpp"
 #include "visiongraph/kernels/vision/simd.hpp"
@@ -328,6 +329,33 @@ TEST_P(EverySimdTarget, SemiPlanarYuvToRgbIsTheDefinition) {
             }
           }
         }
+      }
+    }
+  }
+}
+
+TEST_P(EverySimdTarget, ChannelsCombineAndExtractAsBytes) {
+  for (const int count : {3, 4}) {
+    for (const std::uint32_t w : {1u, 5u, 67u, 300u}) {
+      const std::uint32_t h = 3;
+      const TestImage p0(w, h, 1, 11), p1(w, h, 1, 12), p2(w, h, 1, 13), p3(w, h, 1, 14);
+      const ConstPlane planes[4] = {p0.cplane(), p1.cplane(), p2.cplane(), p3.cplane()};
+      TestImage packed(w, h, static_cast<std::uint32_t>(count), 15);
+      const TestImage before = packed;
+      combine_channels(planes, count, Plane{packed.bytes.data(), w, h, packed.stride});
+      const TestImage* sources[4] = {&p0, &p1, &p2, &p3};
+      for (std::uint32_t y = 0; y < h; ++y) {
+        for (std::uint32_t x = 0; x < w; ++x)
+          for (int c = 0; c < count; ++c)
+            ASSERT_EQ(packed.at(x * static_cast<std::uint32_t>(count) + static_cast<std::uint32_t>(c), y), sources[c]->at(x, y)) << count << " " << w << " " << x;
+        for (auto p = static_cast<std::ptrdiff_t>(w) * count; p < packed.stride; ++p)
+          ASSERT_EQ(packed.bytes[y * static_cast<std::size_t>(packed.stride) + static_cast<std::size_t>(p)], before.bytes[y * static_cast<std::size_t>(packed.stride) + static_cast<std::size_t>(p)]);
+      }
+      for (int c = 0; c < count; ++c) {
+        TestImage out(w, h, 1, 16);
+        extract_channel(ConstPlane{packed.bytes.data(), w, h, packed.stride}, count, c, out.plane());
+        for (std::uint32_t y = 0; y < h; ++y)
+          for (std::uint32_t x = 0; x < w; ++x) ASSERT_EQ(out.at(x, y), sources[c]->at(x, y)) << "channel " << c;
       }
     }
   }

@@ -6,10 +6,12 @@
 #include <cstddef>
 #include <cstring>
 #include <mutex>
+#include <optional>
 
 #include "lut.hpp"
 #include "scalar.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "visiongraph/kernels/vision/channels.hpp"
 #include "kernels/vision_planes.hpp"
 #include "visiongraph/kernels/vision/threshold.hpp"
 #include "threshold.hpp"
@@ -405,6 +407,12 @@ vx_status VX_CALLBACK channel_extract_function(vx_node, const vx_reference* para
   const MappedImage in(image_at(parameters, 0), VX_READ_ONLY, place.plane);
   const MappedImage out(image_at(parameters, 2), VX_WRITE_ONLY);
   if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
+  if (is_rgb(format) && in.stride_x() == static_cast<vx_int32>(channel_count(format)) && out.stride_x() == 1) {
+    // Packed RGB or RGBX into a packed plane: the vision library's vectorised copy.
+    vision::extract_channel({in.row(0), in.width(), in.height(), in.addressing().stride_y}, static_cast<int>(channel_count(format)), c,
+                            {out.row(0), out.width(), out.height(), out.addressing().stride_y});
+    return VX_SUCCESS;
+  }
   const std::ptrdiff_t in_step = static_cast<std::ptrdiff_t>(in.stride_x()) * place.pixel_mul;
   const std::ptrdiff_t in_first = static_cast<std::ptrdiff_t>(in.stride_x()) * place.pixel_add + place.byte;
   const std::ptrdiff_t out_step = out.stride_x();
@@ -475,6 +483,24 @@ vx_status VX_CALLBACK channel_combine_function(vx_node, const vx_reference* para
   const vx_uint32 count = channel_count(format);
   for (vx_uint32 p = 0; p < count; ++p) {
     if (parameters[p] == nullptr) return VX_ERROR_INVALID_PARAMETERS;
+  }
+  if (is_rgb(format)) {
+    // Packed planes into packed RGB or RGBX: the vision library's vectorised interleave.
+    const MappedImage out(image_at(parameters, 4), VX_WRITE_ONLY);
+    if (out.status() != VX_SUCCESS) return out.status();
+    std::optional<MappedImage> planes[4];
+    bool packed = out.stride_x() == static_cast<vx_int32>(count);
+    vision::ConstPlane views[4];
+    for (vx_uint32 p = 0; p < count; ++p) {
+      const MappedImage& plane = planes[p].emplace(image_at(parameters, p), VX_READ_ONLY);
+      if (plane.status() != VX_SUCCESS) return plane.status();
+      packed = packed && plane.stride_x() == 1;
+      views[p] = {plane.row(0), plane.width(), plane.height(), plane.addressing().stride_y};
+    }
+    if (packed) {
+      vision::combine_channels(views, static_cast<int>(count), {out.row(0), out.width(), out.height(), out.addressing().stride_y});
+      return VX_SUCCESS;
+    }
   }
   const vx_uint32 out_planes = as<_vx_image>(parameters[4])->plane_count;
   for (vx_uint32 op = 0; op < out_planes; ++op) {
