@@ -18,6 +18,7 @@
 
 #include "visiongraph/kernels/vision/arithmetic.hpp"
 #include "visiongraph/kernels/vision/channels.hpp"
+#include "visiongraph/kernels/vision/convert_depth.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 #include "visiongraph/kernels/vision/gradients.hpp"
 #include "visiongraph/kernels/vision/simd.hpp"
@@ -359,6 +360,29 @@ TEST_P(EverySimdTarget, ChannelsCombineAndExtractAsBytes) {
       }
     }
   }
+}
+
+TEST_P(EverySimdTarget, ConvertDepthBothWaysEveryShiftAndPolicy) {
+  for (int shift = 0; shift < 8; ++shift) {
+    const TypedImage u8(141, 3, PixelType::u8, 61), s16(141, 3, PixelType::s16, 62);
+    TypedImage up(141, 3, PixelType::s16, 63);
+    ASSERT_TRUE(convert_depth(u8.cpixels(), up.pixels(), shift, Overflow::wrap));
+    for (Overflow overflow : {Overflow::wrap, Overflow::saturate}) {
+      TypedImage down(141, 3, PixelType::u8, 64);
+      ASSERT_TRUE(convert_depth(s16.cpixels(), down.pixels(), shift, overflow));
+      for (std::uint32_t y = 0; y < 3; ++y)
+        for (std::uint32_t x = 0; x < 141; ++x) {
+          const int v = s16.at(x, y) >> shift;
+          ASSERT_EQ(down.at(x, y), overflow == Overflow::saturate ? std::clamp(v, 0, 255) : (v & 0xFF)) << shift << " " << s16.at(x, y);
+          ASSERT_EQ(up.at(x, y), static_cast<std::int16_t>(u8.at(x, y) << shift));
+        }
+    }
+  }
+  const TypedImage a(8, 2, PixelType::u8, 1);
+  TypedImage b(8, 2, PixelType::u8, 2);
+  EXPECT_FALSE(convert_depth(a.cpixels(), b.pixels(), 1, Overflow::wrap)) << "U8 to U8";
+  TypedImage c(8, 2, PixelType::s16, 2);
+  EXPECT_FALSE(convert_depth(a.cpixels(), c.pixels(), 8, Overflow::wrap)) << "shift 8";
 }
 
 TEST_P(EverySimdTarget, BitwiseFunctions) {

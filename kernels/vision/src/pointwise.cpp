@@ -1,4 +1,5 @@
-// Threshold (threshold.hpp) and packed RGB to gray (to_gray.hpp): one pixel in, one out. Compiled once per
+// Threshold (threshold.hpp), packed RGB to gray (to_gray.hpp) and ConvertDepth (convert_depth.hpp): one pixel
+// in, one out. Compiled once per
 // Highway target as filter3x3.cpp is.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "pointwise.cpp"
@@ -9,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "visiongraph/kernels/vision/convert_depth.hpp"
 #include "visiongraph/kernels/vision/threshold.hpp"
 #include "visiongraph/kernels/vision/to_gray.hpp"
 
@@ -74,6 +76,40 @@ void ToGrayRows(ConstPackedRgb in, Plane out, std::uint32_t begin, std::uint32_t
   }
 }
 
+bool ConvertDepthRows(ConstPixels in, Pixels out, int shift, Overflow overflow, std::uint32_t begin, std::uint32_t end) {
+  const hn::ScalableTag<std::int16_t> d16;
+  const hn::Rebind<std::uint8_t, decltype(d16)> d8;
+  const std::size_t lanes = hn::Lanes(d16), width = out.width;
+  if (in.type == PixelType::u8 && out.type == PixelType::s16) {
+    for (std::uint32_t y = begin; y < end; ++y) {
+      const std::uint8_t* src = in.row<std::uint8_t>(y);
+      std::int16_t* dst = out.row<std::int16_t>(y);
+      std::size_t x = 0;
+      for (; x + lanes <= width; x += lanes) hn::StoreU(hn::ShiftLeftSame(hn::PromoteTo(d16, hn::LoadU(d8, src + x)), shift), d16, dst + x);
+      for (; x < width; ++x) dst[x] = static_cast<std::int16_t>(src[x] << shift);
+    }
+    return true;
+  }
+  if (in.type != PixelType::s16 || out.type != PixelType::u8) return false;
+  const bool saturate = overflow == Overflow::saturate;
+  const auto low_byte = hn::Set(d16, std::int16_t{0xFF});
+  for (std::uint32_t y = begin; y < end; ++y) {
+    const std::int16_t* src = in.row<std::int16_t>(y);
+    std::uint8_t* dst = out.row<std::uint8_t>(y);
+    std::size_t x = 0;
+    for (; x + lanes <= width; x += lanes) {
+      const auto v = hn::ShiftRightSame(hn::LoadU(d16, src + x), shift);  // arithmetic: int16 lanes
+      // Saturate: the narrowing clamps to 0..255. Wrap: the low byte, which the narrowing then keeps as is.
+      hn::StoreU(hn::DemoteTo(d8, saturate ? v : hn::And(v, low_byte)), d8, dst + x);
+    }
+    for (; x < width; ++x) {
+      const int v = src[x] >> shift;
+      dst[x] = saturate ? static_cast<std::uint8_t>(std::clamp(v, 0, 255)) : static_cast<std::uint8_t>(v);
+    }
+  }
+  return true;
+}
+
 }  // namespace vg::vision::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -82,6 +118,14 @@ namespace vg::vision {
 
 HWY_EXPORT(ThresholdRows);
 HWY_EXPORT(ToGrayRows);
+HWY_EXPORT(ConvertDepthRows);
+
+bool convert_depth(ConstPixels in, Pixels out, int shift, Overflow overflow, Rows rows) noexcept {
+  if (shift < 0 || shift > 7) return false;
+  const std::uint32_t end = std::min(rows.end, std::min(in.height, out.height));
+  if (in.width == 0 || rows.begin >= end) return (in.type == PixelType::u8) != (out.type == PixelType::u8);
+  return HWY_DYNAMIC_DISPATCH(ConvertDepthRows)(in, out, shift, overflow, rows.begin, end);
+}
 
 void threshold(const Threshold& t, ConstPlane in, Plane out, Rows rows) noexcept {
   const std::uint32_t end = std::min(rows.end, std::min(in.height, out.height));
