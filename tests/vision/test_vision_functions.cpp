@@ -16,6 +16,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "visiongraph/kernels/vision/accumulate.hpp"
 #include "visiongraph/kernels/vision/arithmetic.hpp"
 #include "visiongraph/kernels/vision/channels.hpp"
 #include "visiongraph/kernels/vision/convert_depth.hpp"
@@ -383,6 +384,43 @@ TEST_P(EverySimdTarget, ConvertDepthBothWaysEveryShiftAndPolicy) {
   EXPECT_FALSE(convert_depth(a.cpixels(), b.pixels(), 1, Overflow::wrap)) << "U8 to U8";
   TypedImage c(8, 2, PixelType::s16, 2);
   EXPECT_FALSE(convert_depth(a.cpixels(), c.pixels(), 8, Overflow::wrap)) << "shift 8";
+}
+
+TEST_P(EverySimdTarget, WeightedAverageAndAccumulations) {
+  const TestImage a(141, 3, 1, 71), b(141, 3, 1, 72);
+  for (const float alpha : {0.0f, 0.25f, 0.5f, 0.3f, 0.77f, 1.0f}) {
+    TestImage out(141, 3, 1, 73);
+    weighted_average(a.cplane(), b.cplane(), alpha, out.plane());
+    for (std::uint32_t y = 0; y < 3; ++y)
+      for (std::uint32_t x = 0; x < 141; ++x) {
+        // The specification's reference: each product exact in double, rounded to float; the sum likewise.
+        const auto p1 = static_cast<float>(static_cast<double>(1.0f - alpha) * a.at(x, y));
+        const auto p2 = static_cast<float>(static_cast<double>(alpha) * b.at(x, y));
+        const auto sum = static_cast<float>(static_cast<double>(p1) + static_cast<double>(p2));
+        ASSERT_EQ(out.at(x, y), static_cast<std::uint8_t>(sum)) << alpha << " at " << x;
+      }
+    // In place, as AccumulateWeighted updates its accumulator.
+    TestImage acc = a;
+    weighted_average(acc.cplane(), b.cplane(), alpha, acc.plane());
+    for (std::uint32_t y = 0; y < 3; ++y)
+      for (std::uint32_t x = 0; x < 141; ++x) ASSERT_EQ(acc.at(x, y), out.at(x, y)) << alpha;
+  }
+  for (const unsigned shift : {0u, 1u, 7u, 15u}) {
+    for (const bool square : {false, true}) {
+      TypedImage acc(141, 3, PixelType::s16, 74);
+      const TypedImage before = acc;
+      ASSERT_TRUE(square ? accumulate_square(a.cplane(), acc.pixels(), shift) : accumulate(a.cplane(), acc.pixels()));
+      for (std::uint32_t y = 0; y < 3; ++y)
+        for (std::uint32_t x = 0; x < 141; ++x) {
+          const int add = square ? static_cast<int>((static_cast<unsigned>(a.at(x, y)) * a.at(x, y)) >> shift) : a.at(x, y);
+          ASSERT_EQ(acc.at(x, y), std::clamp(before.at(x, y) + add, -32768, 32767)) << shift << " " << square;
+        }
+    }
+  }
+  TypedImage u8(8, 2, PixelType::u8, 1);
+  EXPECT_FALSE(accumulate(a.cplane(), u8.pixels())) << "a U8 accumulator";
+  TypedImage s16(8, 2, PixelType::s16, 1);
+  EXPECT_FALSE(accumulate_square(a.cplane(), s16.pixels(), 16)) << "shift 16";
 }
 
 TEST_P(EverySimdTarget, BitwiseFunctions) {

@@ -25,6 +25,7 @@
 #include "scalar.hpp"
 #include "kernels/standard_kernel_support.hpp"
 #include "kernels/vision_planes.hpp"
+#include "visiongraph/kernels/vision/accumulate.hpp"
 #include "visiongraph/kernels/vision/arithmetic.hpp"
 
 namespace vg::openvx {
@@ -410,6 +411,10 @@ vx_status VX_CALLBACK weighted_average_function(vx_node, const vx_reference* par
   const MappedImage in2(image_at(parameters, 2), VX_READ_ONLY);
   const MappedImage out(image_at(parameters, 3), VX_WRITE_ONLY);
   if (const vx_status s = mapped(in1, in2, out); s != VX_SUCCESS) return s;
+  if (packed(in1, 1) && packed(in2, 1) && packed(out, 1)) {  // the vision library: the same values, vectorised
+    vision::weighted_average(const_plane(in2), const_plane(in1), alpha, plane(out));
+    return VX_SUCCESS;
+  }
   for_each_pixel<vx_uint8, vx_uint8, vx_uint8>(in1, in2, out, [alpha](vx_uint8 a, vx_uint8 b) { return weighted(b, a, alpha); });
   return VX_SUCCESS;
 }
@@ -439,6 +444,8 @@ vx_status VX_CALLBACK accumulate_function(vx_node, const vx_reference* parameter
   const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
   const MappedImage accum(image_at(parameters, 1), VX_READ_AND_WRITE);
   if (const vx_status s = mapped(in, accum); s != VX_SUCCESS) return s;
+  vision::Pixels sums;
+  if (packed(in, 1) && vision_pixels(accum, kS16, sums) && vision::accumulate(const_plane(in), sums)) return VX_SUCCESS;
   for_each_pixel<vx_uint8, vx_int16, vx_int16>(in, accum, accum, [](vx_uint8 a, vx_int16 acc) { return saturate_to<vx_int16>(acc + a); });
   return VX_SUCCESS;
 }
@@ -459,6 +466,10 @@ vx_status VX_CALLBACK accumulate_weighted_function(vx_node, const vx_reference* 
   const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
   const MappedImage accum(image_at(parameters, 2), VX_READ_AND_WRITE);
   if (const vx_status s = mapped(in, accum); s != VX_SUCCESS) return s;
+  if (packed(in, 1) && packed(accum, 1)) {
+    vision::weighted_average(const_plane(accum), const_plane(in), alpha, plane(accum));
+    return VX_SUCCESS;
+  }
   for_each_pixel<vx_uint8, vx_uint8, vx_uint8>(in, accum, accum, [alpha](vx_uint8 a, vx_uint8 acc) { return weighted(acc, a, alpha); });
   return VX_SUCCESS;
 }
@@ -484,6 +495,8 @@ vx_status VX_CALLBACK accumulate_square_function(vx_node, const vx_reference* pa
   const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
   const MappedImage accum(image_at(parameters, 2), VX_READ_AND_WRITE);
   if (const vx_status s = mapped(in, accum); s != VX_SUCCESS) return s;
+  vision::Pixels sums;
+  if (packed(in, 1) && vision_pixels(accum, kS16, sums) && vision::accumulate_square(const_plane(in), sums, shift)) return VX_SUCCESS;
   for_each_pixel<vx_uint8, vx_int16, vx_int16>(in, accum, accum, [shift](vx_uint8 a, vx_int16 acc) {
     const int square = static_cast<int>((static_cast<vx_uint32>(a) * a) >> shift);
     return saturate_to<vx_int16>(acc + square);
