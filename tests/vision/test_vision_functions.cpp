@@ -23,6 +23,7 @@
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 #include "visiongraph/kernels/vision/gradients.hpp"
 #include "visiongraph/kernels/vision/simd.hpp"
+#include "visiongraph/kernels/vision/statistics.hpp"
 #include "visiongraph/kernels/vision/threshold.hpp"
 #include "visiongraph/kernels/vision/to_gray.hpp"
 #include "visiongraph/kernels/vision/yuv_to_rgb.hpp"
@@ -421,6 +422,22 @@ TEST_P(EverySimdTarget, WeightedAverageAndAccumulations) {
   EXPECT_FALSE(accumulate(a.cplane(), u8.pixels())) << "a U8 accumulator";
   TypedImage s16(8, 2, PixelType::s16, 1);
   EXPECT_FALSE(accumulate_square(a.cplane(), s16.pixels(), 16)) << "shift 16";
+}
+
+TEST_P(EverySimdTarget, PixelSumsAreExact) {
+  for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{1, 1}, {67, 5}, {20000, 3}}) {
+    TestImage in(w, h, 1, w + h);
+    if (w == 20000) std::fill(in.bytes.begin(), in.bytes.end(), std::uint8_t{255});  // the largest squares, a long row
+    std::uint64_t sum = 0, squares = 0;
+    for (std::uint32_t y = 0; y < h; ++y)
+      for (std::uint32_t x = 0; x < w; ++x) {
+        sum += in.at(x, y);
+        squares += static_cast<std::uint64_t>(in.at(x, y)) * in.at(x, y);
+      }
+    const PixelSums got = pixel_sums(in.cplane());
+    EXPECT_EQ(got.sum, sum) << w << "x" << h;
+    EXPECT_EQ(got.squares, squares) << w << "x" << h;
+  }
 }
 
 TEST_P(EverySimdTarget, BitwiseFunctions) {

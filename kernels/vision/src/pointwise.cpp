@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "visiongraph/kernels/vision/convert_depth.hpp"
+#include "visiongraph/kernels/vision/statistics.hpp"
 #include "visiongraph/kernels/vision/threshold.hpp"
 #include "visiongraph/kernels/vision/to_gray.hpp"
 
@@ -110,6 +111,34 @@ bool ConvertDepthRows(ConstPixels in, Pixels out, int shift, Overflow overflow, 
   return true;
 }
 
+PixelSums SumRows(ConstPlane in) {
+  const hn::ScalableTag<std::uint32_t> d32;
+  const hn::Rebind<std::uint8_t, decltype(d32)> d8;
+  const std::size_t lanes = hn::Lanes(d32), width = in.width;
+  // A u32 lane takes at most 4096 squares of 255^2 (2.7e8) before its row total is moved to 64 bits.
+  constexpr std::size_t kBlock = 4096;
+  PixelSums total;
+  for (std::uint32_t y = 0; y < in.height; ++y) {
+    const std::uint8_t* row = in.row(y);
+    std::size_t x = 0;
+    while (x + lanes <= width) {
+      auto sum = hn::Zero(d32), squares = hn::Zero(d32);
+      for (std::size_t n = 0; n < kBlock && x + lanes <= width; ++n, x += lanes) {
+        const auto v = hn::PromoteTo(d32, hn::LoadU(d8, row + x));
+        sum = hn::Add(sum, v);
+        squares = hn::Add(squares, hn::Mul(v, v));
+      }
+      total.sum += hn::GetLane(hn::SumOfLanes(d32, sum));
+      total.squares += hn::GetLane(hn::SumOfLanes(d32, squares));
+    }
+    for (; x < width; ++x) {
+      total.sum += row[x];
+      total.squares += static_cast<std::uint32_t>(row[x]) * row[x];
+    }
+  }
+  return total;
+}
+
 }  // namespace vg::vision::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -119,6 +148,12 @@ namespace vg::vision {
 HWY_EXPORT(ThresholdRows);
 HWY_EXPORT(ToGrayRows);
 HWY_EXPORT(ConvertDepthRows);
+HWY_EXPORT(SumRows);
+
+PixelSums pixel_sums(ConstPlane in) noexcept {
+  if (in.width == 0 || in.height == 0) return {};
+  return HWY_DYNAMIC_DISPATCH(SumRows)(in);
+}
 
 bool convert_depth(ConstPixels in, Pixels out, int shift, Overflow overflow, Rows rows) noexcept {
   if (shift < 0 || shift > 7) return false;
