@@ -440,6 +440,22 @@ TEST_P(EverySimdTarget, PixelSumsAreExact) {
   }
 }
 
+TEST_P(EverySimdTarget, MinAndMaxOfBothTypes) {
+  for (const PixelType t : {PixelType::u8, PixelType::s16}) {
+    const TypedImage a(141, 3, t, 81), b(141, 3, t, 82);
+    for (const bool take_min : {true, false}) {
+      TypedImage out(141, 3, t, 83);
+      ASSERT_TRUE(min_max(take_min, a.cpixels(), b.cpixels(), out.pixels()));
+      for (std::uint32_t y = 0; y < 3; ++y)
+        for (std::uint32_t x = 0; x < 141; ++x)
+          ASSERT_EQ(out.at(x, y), take_min ? std::min(a.at(x, y), b.at(x, y)) : std::max(a.at(x, y), b.at(x, y)));
+    }
+  }
+  const TypedImage a(8, 2, PixelType::u8, 1), b(8, 2, PixelType::s16, 2);
+  TypedImage out(8, 2, PixelType::s16, 3);
+  EXPECT_FALSE(min_max(true, a.cpixels(), b.cpixels(), out.pixels())) << "mixed types";
+}
+
 TEST_P(EverySimdTarget, BitwiseFunctions) {
   const TestImage a(77, 5, 1, 41), b(77, 5, 1, 42);
   for (Bitwise op : {Bitwise::not_, Bitwise::and_, Bitwise::or_, Bitwise::xor_}) {

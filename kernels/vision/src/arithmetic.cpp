@@ -216,6 +216,33 @@ bool MultiplyRows(ConstPixels a, ConstPixels b, Pixels out, double scale, Overfl
   return true;
 }
 
+template <class T>
+void min_max_rows(bool take_min, ConstPixels a, ConstPixels b, Pixels out, std::uint32_t begin, std::uint32_t end) {
+  const hn::ScalableTag<T> d;
+  const std::size_t lanes = hn::Lanes(d), width = out.width;
+  for (std::uint32_t y = begin; y < end; ++y) {
+    const T* pa = a.row<T>(y);
+    const T* pb = b.row<T>(y);
+    T* po = out.row<T>(y);
+    std::size_t x = 0;
+    for (; x + lanes <= width; x += lanes) {
+      const auto va = hn::LoadU(d, pa + x), vb = hn::LoadU(d, pb + x);
+      hn::StoreU(take_min ? hn::Min(va, vb) : hn::Max(va, vb), d, po + x);
+    }
+    for (; x < width; ++x) po[x] = take_min ? std::min(pa[x], pb[x]) : std::max(pa[x], pb[x]);
+  }
+}
+
+bool MinMaxRows(bool take_min, ConstPixels a, ConstPixels b, Pixels out, std::uint32_t begin, std::uint32_t end) {
+  if (a.type != b.type || a.type != out.type) return false;
+  if (a.type == PixelType::u8) {
+    min_max_rows<std::uint8_t>(take_min, a, b, out, begin, end);
+  } else {
+    min_max_rows<std::int16_t>(take_min, a, b, out, begin, end);
+  }
+  return true;
+}
+
 template <Bitwise Op>
 void bitwise_rows(ConstPlane a, ConstPlane b, Plane out, std::uint32_t begin, std::uint32_t end) {
   const hn::ScalableTag<std::uint8_t> d;
@@ -259,6 +286,14 @@ namespace vg::vision {
 HWY_EXPORT(ArithmeticRows);
 HWY_EXPORT(MultiplyRows);
 HWY_EXPORT(BitwiseRows);
+HWY_EXPORT(MinMaxRows);
+
+bool min_max(bool take_min, ConstPixels a, ConstPixels b, Pixels out, Rows rows) noexcept {
+  if (a.type != b.type || a.type != out.type) return false;
+  const std::uint32_t end = std::min(rows.end, out.height);
+  if (rows.begin >= end || out.width == 0) return true;
+  return HWY_DYNAMIC_DISPATCH(MinMaxRows)(take_min, a, b, out, rows.begin, end);
+}
 
 bool multiply(ConstPixels a, ConstPixels b, Pixels out, double scale, Overflow overflow, bool nearest_even, Rows rows) noexcept {
   const std::uint32_t end = std::min(rows.end, out.height);

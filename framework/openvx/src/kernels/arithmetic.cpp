@@ -254,6 +254,16 @@ vx_status min_max(const vx_reference* parameters, vx_uint32 num) noexcept {
   if (num != 3) return VX_ERROR_INVALID_PARAMETERS;
   const Formats f = formats_of(parameters, 0, 1, 2);
   if (f.in1 != f.in2 || f.in1 != f.out) return VX_ERROR_INVALID_FORMAT;  // validate allows none other
+  {
+    const MappedImage in1(image_at(parameters, 0), VX_READ_ONLY);
+    const MappedImage in2(image_at(parameters, 1), VX_READ_ONLY);
+    const MappedImage out(image_at(parameters, 2), VX_WRITE_ONLY);
+    if (const vx_status s = mapped(in1, in2, out); s != VX_SUCCESS) return s;
+    vision::Pixels a, b, o;
+    if (vision_pixels(in1, f.in1, a) && vision_pixels(in2, f.in2, b) && vision_pixels(out, f.out, o) && vision::min_max(kMin, a, b, o)) {
+      return VX_SUCCESS;  // packed: the vision library's vectorised function
+    }
+  }
   return run_binary(parameters, 0, 1, 2, [](auto a, auto, auto) {
     using T = decltype(a);
     return [](T x, T y) { return kMin ? std::min(x, y) : std::max(x, y); };

@@ -26,6 +26,10 @@ bool arithmetic(Arithmetic op, ConstPixels a, ConstPixels b, Pixels out, Overflo
 /// finite and not negative. Returns false (writing nothing) for another type combination.
 bool multiply(ConstPixels a, ConstPixels b, Pixels out, double scale, Overflow overflow, bool nearest_even, Rows rows = {}) noexcept;
 
+/// @brief OpenVX's Min and Max: out = min(a, b) (@p take_min) or max(a, b), all three U8 or all three S16.
+/// Returns false (writing nothing) for another combination.
+bool min_max(bool take_min, ConstPixels a, ConstPixels b, Pixels out, Rows rows = {}) noexcept;
+
 enum class Bitwise : std::uint8_t { not_, and_, or_, xor_ };
 
 /// @brief out = ~a, a & b, a | b or a ^ b (b unused by not_), output rows @p rows only.
