@@ -456,6 +456,32 @@ TEST_P(EverySimdTarget, MinAndMaxOfBothTypes) {
   EXPECT_FALSE(min_max(true, a.cpixels(), b.cpixels(), out.pixels())) << "mixed types";
 }
 
+// Phase: every byte equals the definition in double, over a million random gradients (any int16 pair)
+// and the special ones: zeros, the axes, the diagonals, the extremes.
+TEST_P(EverySimdTarget, PhaseIsTheDefinitionInDouble) {
+  constexpr std::uint32_t w = 1000, h = 1000;
+  TypedImage gx(w, h, PixelType::s16, 91), gy(w, h, PixelType::s16, 92);
+  const std::int16_t special[] = {0, 1, -1, 2, -2, 100, -100, 32767, -32768, -32767, 12345, -12345};
+  std::size_t i = 0;
+  for (const std::int16_t a : special)
+    for (const std::int16_t b : special) {
+      const std::uint32_t x = static_cast<std::uint32_t>(i % w), y = static_cast<std::uint32_t>(i / w);
+      std::memcpy(gx.image.bytes.data() + y * static_cast<std::size_t>(gx.image.stride) + 2 * x, &a, 2);
+      std::memcpy(gy.image.bytes.data() + y * static_cast<std::size_t>(gy.image.stride) + 2 * x, &b, 2);
+      ++i;
+    }
+  TestImage out(w, h, 1, 93);
+  phase(gx.cpixels(), gy.cpixels(), out.plane());
+  for (std::uint32_t y = 0; y < h; ++y)
+    for (std::uint32_t x = 0; x < w; ++x) {
+      double v = std::atan2(static_cast<double>(gy.at(x, y)), static_cast<double>(gx.at(x, y))) * 256 / 6.283185307179586476925286766559;
+      if (v < 0) v += 256.0;
+      int q = static_cast<int>(std::floor(v + 0.5));
+      if (q >= 256) q -= 256;
+      ASSERT_EQ(out.at(x, y), q) << "gx " << gx.at(x, y) << " gy " << gy.at(x, y);
+    }
+}
+
 TEST_P(EverySimdTarget, BitwiseFunctions) {
   const TestImage a(77, 5, 1, 41), b(77, 5, 1, 42);
   for (Bitwise op : {Bitwise::not_, Bitwise::and_, Bitwise::or_, Bitwise::xor_}) {

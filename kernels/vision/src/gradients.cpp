@@ -1,8 +1,9 @@
-// Sobel3x3 and Magnitude (gradients.hpp). Compiled once per Highway target as filter3x3.cpp is.
+// Sobel3x3, Magnitude and Phase (gradients.hpp). Compiled once per Highway target as filter3x3.cpp is.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "gradients.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+#include <hwy/contrib/math/math-inl.h>  // Atan, per target
 
 #include <algorithm>
 #include <cmath>
@@ -102,6 +103,66 @@ void MagnitudeRows(ConstPixels gx, ConstPixels gy, Pixels out, std::uint32_t beg
   }
 }
 
+/// Phase's definition, in double (the conformance suite's reference, operation for operation).
+inline std::uint8_t phase_of(std::int16_t x, std::int16_t y) noexcept {
+  constexpr double kTwoPi = 6.283185307179586476925286766559;
+  double v = std::atan2(static_cast<double>(y), static_cast<double>(x)) * 256 / kTwoPi;
+  if (v < 0) v += 256.0;
+  int q = static_cast<int>(std::floor(v + 0.5));
+  if (q >= 256) q -= 256;
+  return static_cast<std::uint8_t>(q);
+}
+
+// Phase in float lanes: atan2 from Highway's Atan of min/max (error below 1e-6 rad, so below 1.2e-4 of the
+// 256 steps after scaling and rounding), then the same quantisation. Only where the scaled angle lies within
+// 5e-4 of a rounding boundary could float and double disagree: those pixels (about 1 in 1,000) are computed
+// again in double, so every byte equals the definition's.
+void PhaseRows(ConstPixels gx, ConstPixels gy, Plane out, std::uint32_t begin, std::uint32_t end) {
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<std::int32_t, decltype(df)> di;
+  const hn::Rebind<std::int16_t, decltype(df)> d16;
+  const hn::Rebind<std::uint8_t, decltype(df)> d8;
+  const std::size_t lanes = hn::Lanes(df), width = gx.width;
+  const auto zero = hn::Zero(df), one = hn::Set(df, 1.0f), half = hn::Set(df, 0.5f);
+  const auto half_pi = hn::Set(df, 1.57079632679489661923f), pi = hn::Set(df, 3.14159265358979323846f);
+  const auto steps_per_radian = hn::Set(df, static_cast<float>(256.0 / 6.283185307179586476925286766559)), turn = hn::Set(df, 256.0f);
+  constexpr float kMargin = 5e-4f;
+  const auto low = hn::Set(df, kMargin), high = hn::Set(df, 1.0f - kMargin);
+  const auto wrap = hn::Set(di, 255), steps = hn::Set(di, 256);
+  HWY_ALIGN float rounded[hn::MaxLanes(df)];
+  for (std::uint32_t y = begin; y < end; ++y) {
+    const std::int16_t* px = gx.row<std::int16_t>(y);
+    const std::int16_t* py = gy.row<std::int16_t>(y);
+    std::uint8_t* po = out.row(y);
+    std::size_t x = 0;
+    for (; x + lanes <= width; x += lanes) {
+      const auto fx = hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d16, px + x)));
+      const auto fy = hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d16, py + x)));
+      const auto ax = hn::Abs(fx), ay = hn::Abs(fy);
+      const auto t = hn::Div(hn::Min(ax, ay), hn::Max(hn::Max(ax, ay), one));  // 0 where both are 0
+      auto a = hn::Atan(df, t);
+      a = hn::IfThenElse(hn::Gt(ay, ax), hn::Sub(half_pi, a), a);
+      a = hn::IfThenElse(hn::Lt(fx, zero), hn::Sub(pi, a), a);
+      a = hn::IfThenElse(hn::Lt(fy, zero), hn::Neg(a), a);
+      auto v = hn::Mul(a, steps_per_radian);
+      v = hn::IfThenElse(hn::Lt(v, zero), hn::Add(v, turn), v);
+      const auto w = hn::Add(v, half);
+      const auto floor_w = hn::Floor(w);
+      const auto fraction = hn::Sub(w, floor_w);
+      auto q = hn::ConvertTo(di, floor_w);
+      q = hn::IfThenElse(hn::Gt(q, wrap), hn::Sub(q, steps), q);
+      hn::StoreU(hn::DemoteTo(d8, q), d8, po + x);
+      const auto near_boundary = hn::Or(hn::Lt(fraction, low), hn::Gt(fraction, high));
+      if (!hn::AllFalse(df, near_boundary)) {
+        hn::Store(fraction, df, rounded);
+        for (std::size_t i = 0; i < lanes; ++i)
+          if (rounded[i] < kMargin || rounded[i] > 1.0f - kMargin) po[x + i] = phase_of(px[x + i], py[x + i]);
+      }
+    }
+    for (; x < width; ++x) po[x] = phase_of(px[x], py[x]);
+  }
+}
+
 }  // namespace vg::vision::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -110,6 +171,13 @@ namespace vg::vision {
 
 HWY_EXPORT(SobelRows);
 HWY_EXPORT(MagnitudeRows);
+HWY_EXPORT(PhaseRows);
+
+void phase(ConstPixels gx, ConstPixels gy, Plane out, Rows rows) noexcept {
+  const std::uint32_t end = std::min(rows.end, std::min(gx.height, out.height));
+  if (gx.width == 0 || rows.begin >= end) return;
+  HWY_DYNAMIC_DISPATCH(PhaseRows)(gx, gy, out, rows.begin, end);
+}
 
 void sobel3x3(ConstPlane in, Pixels gx, Pixels gy, Border border, Rows rows) noexcept {
   const std::uint32_t end = std::min(rows.end, in.height);
