@@ -534,6 +534,18 @@ const Kernel kKernels[] = {
                         },
                         {}};
      }},
+    // Not 2:1 (the case above has its own exact path): every output pixel blends four at its own fractions.
+    {"ScaleImage3to5",
+     [](OneNodeGraph& g, const Inputs& in) {
+       return vxScaleImageNode(g.graph(), g.image(in.gray), g.image(in.size.width * 3 / 5, in.size.height * 3 / 5, VX_DF_IMAGE_U8),
+                               VX_INTERPOLATION_BILINEAR);
+     },
+     [](const Inputs& in) {
+       return OpenCvRun{[&in, out = cv::Mat()]() mutable {
+                          cv::resize(in.gray, out, cv::Size(in.size.width * 3 / 5, in.size.height * 3 / 5), 0, 0, cv::INTER_LINEAR);
+                        },
+                        {}};
+     }},
     {"WarpAffine",
      [](OneNodeGraph& g, const Inputs& in) {
        return with_border(vxWarpAffineNode(g.graph(), g.image(in.gray), g.matrix(2, 3, affine_for_openvx(in.rotation)), VX_INTERPOLATION_BILINEAR, g.u8(in)),

@@ -20,6 +20,7 @@
 #include "visiongraph/kernels/vision/arithmetic.hpp"
 #include "visiongraph/kernels/vision/channels.hpp"
 #include "visiongraph/kernels/vision/convert_depth.hpp"
+#include "visiongraph/kernels/vision/downscale.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 #include "visiongraph/kernels/vision/gradients.hpp"
 #include "visiongraph/kernels/vision/simd.hpp"
@@ -480,6 +481,21 @@ TEST_P(EverySimdTarget, PhaseIsTheDefinitionInDouble) {
       if (q >= 256) q -= 256;
       ASSERT_EQ(out.at(x, y), q) << "gx " << gx.at(x, y) << " gy " << gy.at(x, y);
     }
+}
+
+TEST_P(EverySimdTarget, DownscaleByTwoAveragesOrPicks) {
+  for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{1, 1}, {7, 3}, {100, 4}, {333, 2}}) {
+    const TestImage in(2 * w + 1, 2 * h, 1, w + h);  // one column more than needed: it is not read
+    for (const bool average : {true, false}) {
+      TestImage out(w, h, 1, 7);
+      downscale_2x(in.cplane(), out.plane(), average);
+      for (std::uint32_t y = 0; y < h; ++y)
+        for (std::uint32_t x = 0; x < w; ++x) {
+          const int sum = in.at(2 * x, 2 * y) + in.at(2 * x + 1, 2 * y) + in.at(2 * x, 2 * y + 1) + in.at(2 * x + 1, 2 * y + 1);
+          ASSERT_EQ(out.at(x, y), average ? (sum + 2) >> 2 : in.at(2 * x + 1, 2 * y + 1)) << w << "x" << h << " at " << x << "," << y;
+        }
+    }
+  }
 }
 
 TEST_P(EverySimdTarget, BitwiseFunctions) {

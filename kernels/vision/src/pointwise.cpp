@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "visiongraph/kernels/vision/convert_depth.hpp"
+#include "visiongraph/kernels/vision/downscale.hpp"
 #include "visiongraph/kernels/vision/statistics.hpp"
 #include "visiongraph/kernels/vision/threshold.hpp"
 #include "visiongraph/kernels/vision/to_gray.hpp"
@@ -139,6 +140,33 @@ PixelSums SumRows(ConstPlane in) {
   return total;
 }
 
+void Downscale2xRows(ConstPlane in, Plane out, bool average, std::uint32_t begin, std::uint32_t end) {
+  const hn::ScalableTag<std::uint16_t> d16;
+  const hn::Rebind<std::uint8_t, decltype(d16)> d8;
+  const std::size_t lanes = hn::Lanes(d16), width = out.width;
+  const auto two = hn::Set(d16, std::uint16_t{2});
+  for (std::uint32_t y = begin; y < end; ++y) {
+    const std::uint8_t* top = in.row(2 * y);
+    const std::uint8_t* bottom = in.row(2 * y + 1);
+    std::uint8_t* dst = out.row(y);
+    std::size_t x = 0;
+    for (; x + lanes <= width; x += lanes) {
+      auto t0 = hn::Zero(d8), t1 = hn::Zero(d8), b0 = hn::Zero(d8), b1 = hn::Zero(d8);
+      hn::LoadInterleaved2(d8, top + 2 * x, t0, t1);     // even and odd pixels of the top row
+      hn::LoadInterleaved2(d8, bottom + 2 * x, b0, b1);  // and of the bottom row
+      if (!average) {
+        hn::StoreU(b1, d8, dst + x);
+        continue;
+      }
+      const auto sum = hn::Add(hn::Add(hn::PromoteTo(d16, t0), hn::PromoteTo(d16, t1)), hn::Add(hn::PromoteTo(d16, b0), hn::PromoteTo(d16, b1)));
+      hn::StoreU(hn::TruncateTo(d8, hn::ShiftRight<2>(hn::Add(sum, two))), d8, dst + x);  // at most 255
+    }
+    for (; x < width; ++x) {
+      dst[x] = average ? static_cast<std::uint8_t>((top[2 * x] + top[2 * x + 1] + bottom[2 * x] + bottom[2 * x + 1] + 2) >> 2) : bottom[2 * x + 1];
+    }
+  }
+}
+
 }  // namespace vg::vision::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -149,6 +177,13 @@ HWY_EXPORT(ThresholdRows);
 HWY_EXPORT(ToGrayRows);
 HWY_EXPORT(ConvertDepthRows);
 HWY_EXPORT(SumRows);
+HWY_EXPORT(Downscale2xRows);
+
+void downscale_2x(ConstPlane in, Plane out, bool average, Rows rows) noexcept {
+  const std::uint32_t end = std::min(rows.end, out.height);
+  if (out.width == 0 || rows.begin >= end || in.width < 2 * out.width || in.height < 2 * end) return;
+  HWY_DYNAMIC_DISPATCH(Downscale2xRows)(in, out, average, rows.begin, end);
+}
 
 PixelSums pixel_sums(ConstPlane in) noexcept {
   if (in.width == 0 || in.height == 0) return {};

@@ -67,6 +67,13 @@ inline vx_uint8 sample_nearest(const SampledImage& src, float x, float y) noexce
   return src.pixel(std::floor(finite_or_outside(x) + 0.5f), std::floor(finite_or_outside(y) + 0.5f));
 }
 
+/// The bilinear blend of four pixels at fractions @p s (x) and @p t (y), rounded, as a U8 (or U1: 0/1) value.
+/// One expression for every caller, so that each computes it identically.
+inline vx_uint8 bilinear_value(float s, float t, vx_uint8 p00, vx_uint8 p10, vx_uint8 p01, vx_uint8 p11, bool u1) noexcept {
+  const float v = (1.0f - s) * (1.0f - t) * p00 + s * (1.0f - t) * p10 + (1.0f - s) * t * p01 + s * t * p11;
+  return static_cast<vx_uint8>(std::min(v + 0.5f, u1 ? 1.0f : 255.0f));  // v >= 0: the weights are non-negative
+}
+
 inline vx_uint8 sample_bilinear(const SampledImage& src, float x, float y) noexcept {
   x = finite_or_outside(x);
   y = finite_or_outside(y);
@@ -86,8 +93,7 @@ inline vx_uint8 sample_bilinear(const SampledImage& src, float x, float y) noexc
     p01 = src.pixel(x0, y0 + 1.0f);
     p11 = src.pixel(x0 + 1.0f, y0 + 1.0f);
   }
-  const float v = (1.0f - s) * (1.0f - t) * p00 + s * (1.0f - t) * p10 + (1.0f - s) * t * p01 + s * t * p11;
-  return static_cast<vx_uint8>(std::min(v + 0.5f, src.u1 ? 1.0f : 255.0f));  // v >= 0: the weights are non-negative
+  return bilinear_value(s, t, p00, p10, p01, p11, src.u1);
 }
 
 /// Writes U8 or U1 pixels of one output row.
