@@ -23,6 +23,7 @@
 #include "visiongraph/kernels/vision/downscale.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 #include "visiongraph/kernels/vision/gradients.hpp"
+#include "visiongraph/kernels/vision/rgb_to_yuv.hpp"
 #include "visiongraph/kernels/vision/simd.hpp"
 #include "visiongraph/kernels/vision/statistics.hpp"
 #include "visiongraph/kernels/vision/threshold.hpp"
@@ -494,6 +495,51 @@ TEST_P(EverySimdTarget, DownscaleByTwoAveragesOrPicks) {
           const int sum = in.at(2 * x, 2 * y) + in.at(2 * x + 1, 2 * y) + in.at(2 * x, 2 * y + 1) + in.at(2 * x + 1, 2 * y + 1);
           ASSERT_EQ(out.at(x, y), average ? (sum + 2) >> 2 : in.at(2 * x + 1, 2 * y + 1)) << w << "x" << h << " at " << x << "," << y;
         }
+    }
+  }
+}
+
+// RGB / RGBX to NV12, NV21 and IYUV: every byte as the definition computes it (rgb_to_yuv.hpp).
+TEST_P(EverySimdTarget, RgbToYuv420IsTheDefinition) {
+  for (const auto& [kr, kb] : {std::pair{0.2126f, 0.0722f}, std::pair{0.299f, 0.114f}}) {
+    const RgbToYuvFactors f = RgbToYuvFactors::of(kr, kb);
+    for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{2, 2}, {10, 4}, {600, 6}}) {
+      for (const int channels : {3, 4}) {
+        const TestImage rgb(w, h, static_cast<std::uint32_t>(channels), w + h + static_cast<std::uint32_t>(channels));
+        auto ref = [&](std::uint32_t x, std::uint32_t y, int which) {  // the clamped Y, U or V of one pixel
+          const std::uint8_t* p = &rgb.bytes[y * static_cast<std::size_t>(rgb.stride) + x * static_cast<std::size_t>(channels)];
+          const float r = p[0], g = p[1], b = p[2];
+          const float v = which == 0 ? r * f.kr + g * f.kg + b * f.kb + 0.5f
+                          : which == 1 ? r * f.ur + g * f.ug + b * f.ub + 128.5f
+                                       : r * f.vr + g * f.vg + b * f.vb + 128.5f;
+          return std::clamp(static_cast<int>(v), 0, 255);
+        };
+        for (int layout = 0; layout < 3; ++layout) {  // NV12, NV21, IYUV
+          TestImage luma(w, h, 1, 1), uv(w, h / 2, 1, 2), u(w / 2, h / 2, 1, 3), v(w / 2, h / 2, 1, 4);
+          Yuv420Out out;
+          out.luma = luma.plane();
+          if (layout < 2) {
+            out.uv = uv.plane();
+            out.vu_order = layout == 1;
+          } else {
+            out.u = u.plane();
+            out.v = v.plane();
+          }
+          rgb_to_yuv420(rgb.cplane(), channels, out, f);
+          for (std::uint32_t y = 0; y < h; ++y)
+            for (std::uint32_t x = 0; x < w; ++x) ASSERT_EQ(luma.at(x, y), ref(x, y, 0)) << w << "x" << h << " at " << x << "," << y;
+          for (std::uint32_t y = 0; y < h / 2; ++y)
+            for (std::uint32_t x = 0; x < w / 2; ++x) {
+              int want[3] = {0, 0, 0};
+              for (int c = 1; c <= 2; ++c)
+                want[c] = (ref(2 * x, 2 * y, c) + ref(2 * x + 1, 2 * y, c) + ref(2 * x, 2 * y + 1, c) + ref(2 * x + 1, 2 * y + 1, c)) / 4;
+              const int got_u = layout == 2 ? u.at(x, y) : uv.at(2 * x + (layout == 1 ? 1 : 0), y);
+              const int got_v = layout == 2 ? v.at(x, y) : uv.at(2 * x + (layout == 1 ? 0 : 1), y);
+              ASSERT_EQ(got_u, want[1]) << "layout " << layout << " at " << x << "," << y;
+              ASSERT_EQ(got_v, want[2]) << "layout " << layout << " at " << x << "," << y;
+            }
+        }
+      }
     }
   }
 }

@@ -20,6 +20,7 @@
 
 #include "image.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "visiongraph/kernels/vision/rgb_to_yuv.hpp"
 #include "visiongraph/kernels/vision/yuv_to_rgb.hpp"
 
 namespace vg::openvx {
@@ -141,6 +142,34 @@ void rgb_to_rgb(const Planes& in, const Planes& out, bool out_x, vx_uint32 w, vx
     }
 }
 
+/// RGB / RGBX into NV12, NV21 or IYUV by the vision library (the same bytes, vectorised), when the planes are
+/// packed and the size even; false otherwise.
+bool rgb_to_yuv420_packed(const Planes& in, vx_df_image in_format, const Planes& out, vx_df_image out_format, const Coefficients& k,
+                          vx_uint32 w, vx_uint32 h) noexcept {
+  const bool nv = out_format == VX_DF_IMAGE_NV12 || out_format == VX_DF_IMAGE_NV21;
+  if ((!nv && out_format != VX_DF_IMAGE_IYUV) || (w % 2) != 0 || (h % 2) != 0) return false;
+  const int channels = in_format == VX_DF_IMAGE_RGBX ? 4 : 3;
+  const MappedImage& rgb = in.plane(0);
+  const MappedImage& luma = out.plane(0);
+  if (rgb.stride_x() != channels || luma.stride_x() != 1) return false;
+  const auto plane_of = [](const MappedImage& m, vx_uint32 width, vx_uint32 height) {
+    return vision::Plane{m.row(0), width, height, m.addressing().stride_y};
+  };
+  vision::Yuv420Out yuv;
+  yuv.luma = plane_of(luma, w, h);
+  if (nv) {
+    if (out.plane(1).stride_x() != 2) return false;
+    yuv.uv = plane_of(out.plane(1), w, h / 2);
+    yuv.vu_order = out_format == VX_DF_IMAGE_NV21;
+  } else {
+    if (out.plane(1).stride_x() != 1 || out.plane(2).stride_x() != 1) return false;
+    yuv.u = plane_of(out.plane(1), w / 2, h / 2);
+    yuv.v = plane_of(out.plane(2), w / 2, h / 2);
+  }
+  vision::rgb_to_yuv420({rgb.row(0), w, h, rgb.addressing().stride_y}, channels, yuv, vision::RgbToYuvFactors::of(k.kr, k.kb));
+  return true;
+}
+
 void rgb_to_yuv_image(const Planes& in, const Planes& out, int code, const Coefficients& k, vx_uint32 w, vx_uint32 h) noexcept {
   // Blocks of the chroma sample: 1x1 (4:4:4), 2x1 (4:2:2) or 2x2 (4:2:0) pixels.
   const vx_uint32 bw = code == 444 ? 1 : 2, bh = code == 420 ? 2 : 1;
@@ -242,7 +271,8 @@ vx_status VX_CALLBACK color_convert_function(vx_node, const vx_reference* parame
   if (in_code == 0 && out_code == 0) {
     rgb_to_rgb(in, out, out_x, w, h);
   } else if (in_code == 0) {
-    rgb_to_yuv_image(in, out, out_code, coefficients_of(out_image->space), w, h);
+    if (!rgb_to_yuv420_packed(in, in_format, out, out_format, coefficients_of(out_image->space), w, h))
+      rgb_to_yuv_image(in, out, out_code, coefficients_of(out_image->space), w, h);
   } else if (out_code == 0) {
     if (!semi_planar_to_rgb(in, in_format, out, out_x, coefficients_of(in_image->space)))
       yuv_to_rgb_image(in, out, out_x, coefficients_of(in_image->space), w, h);

@@ -1,0 +1,124 @@
+// Packed RGB / RGBX to YUV 4:2:0 (rgb_to_yuv.hpp). Compiled once per Highway target as filter3x3.cpp is, and
+// with -ffp-contract=off (CMakeLists.txt) so that every product and sum is rounded as the definition's.
+//
+// Two rows at a time, in chunks of up to 256 pixels: the vector loop computes each pixel's Y (stored) and
+// its clamped U and V (kept on the stack for both rows), then each 2x2 block's chroma is averaged.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "rgb_to_yuv.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "visiongraph/kernels/vision/rgb_to_yuv.hpp"
+
+#ifndef VG_VISION_RGB_TO_YUV_SCALAR
+#define VG_VISION_RGB_TO_YUV_SCALAR
+namespace vg::vision::detail {
+inline std::uint8_t to_byte(float value) noexcept { return static_cast<std::uint8_t>(std::clamp(static_cast<int>(value), 0, 255)); }
+/// One pixel, the definition itself (the vector code's remainder).
+inline void rgb_pixel(const RgbToYuvFactors& f, const std::uint8_t* p, std::uint8_t& y, std::uint8_t& u, std::uint8_t& v) noexcept {
+  const float r = p[0], g = p[1], b = p[2];
+  y = to_byte(r * f.kr + g * f.kg + b * f.kb + 0.5f);
+  u = to_byte(r * f.ur + g * f.ug + b * f.ub + 128.5f);
+  v = to_byte(r * f.vr + g * f.vg + b * f.vb + 128.5f);
+}
+}  // namespace vg::vision::detail
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace vg::vision::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+constexpr std::size_t kChunk = 256;
+
+void RgbToYuvRows(ConstPlane in, int channels, const Yuv420Out& out, const RgbToYuvFactors& f, std::uint32_t begin, std::uint32_t end) {
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<std::int32_t, decltype(df)> di;
+  const hn::Rebind<std::uint8_t, decltype(df)> d8;
+  const std::size_t lanes = hn::Lanes(df), width = out.luma.width, n_ch = static_cast<std::size_t>(channels);
+  const auto kr = hn::Set(df, f.kr), kg = hn::Set(df, f.kg), kb = hn::Set(df, f.kb);
+  const auto ur = hn::Set(df, f.ur), ug = hn::Set(df, f.ug), ub = hn::Set(df, f.ub);
+  const auto vr = hn::Set(df, f.vr), vg = hn::Set(df, f.vg), vb = hn::Set(df, f.vb);
+  const auto half = hn::Set(df, 0.5f), chroma_bias = hn::Set(df, 128.5f);
+  alignas(64) std::uint8_t us[2][kChunk], vs[2][kChunk];
+  const bool interleaved = out.uv.data != nullptr;
+  for (std::uint32_t y = begin & ~1u; y < end; y += 2) {
+    for (std::size_t start = 0; start < width; start += kChunk) {
+      const std::size_t n = std::min(kChunk, width - start);
+      for (std::uint32_t r = 0; r < 2; ++r) {
+        const std::uint8_t* src = in.row(y + r) + start * n_ch;
+        std::uint8_t* luma = out.luma.row(y + r) + start;
+        std::size_t i = 0;
+        for (; i + lanes <= n; i += lanes) {
+          auto c0 = hn::Zero(d8), c1 = hn::Zero(d8), c2 = hn::Zero(d8), c3 = hn::Zero(d8);
+          if (n_ch == 4) {
+            hn::LoadInterleaved4(d8, src + i * 4, c0, c1, c2, c3);
+          } else {
+            hn::LoadInterleaved3(d8, src + i * 3, c0, c1, c2);
+          }
+          const auto rf = hn::ConvertTo(df, hn::PromoteTo(di, c0));
+          const auto gf = hn::ConvertTo(df, hn::PromoteTo(di, c1));
+          const auto bf = hn::ConvertTo(df, hn::PromoteTo(di, c2));
+          const auto yv = hn::Add(hn::Add(hn::Add(hn::Mul(rf, kr), hn::Mul(gf, kg)), hn::Mul(bf, kb)), half);
+          const auto uv = hn::Add(hn::Add(hn::Add(hn::Mul(rf, ur), hn::Mul(gf, ug)), hn::Mul(bf, ub)), chroma_bias);
+          const auto vv = hn::Add(hn::Add(hn::Add(hn::Mul(rf, vr), hn::Mul(gf, vg)), hn::Mul(bf, vb)), chroma_bias);
+          // Truncation toward zero, then the clamp to 0..255 (the saturating narrowing).
+          hn::StoreU(hn::DemoteTo(d8, hn::ConvertTo(di, yv)), d8, luma + i);
+          hn::StoreU(hn::DemoteTo(d8, hn::ConvertTo(di, uv)), d8, us[r] + i);
+          hn::StoreU(hn::DemoteTo(d8, hn::ConvertTo(di, vv)), d8, vs[r] + i);
+        }
+        for (; i < n; ++i) detail::rgb_pixel(f, src + i * n_ch, luma[i], us[r][i], vs[r][i]);
+      }
+      // Each 2x2 block's chroma: the truncated mean of its four clamped values.
+      const std::uint32_t cy = y / 2;
+      for (std::size_t i = 0; i + 1 < n; i += 2) {
+        const auto u = static_cast<std::uint8_t>((us[0][i] + us[0][i + 1] + us[1][i] + us[1][i + 1]) / 4);
+        const auto v = static_cast<std::uint8_t>((vs[0][i] + vs[0][i + 1] + vs[1][i] + vs[1][i + 1]) / 4);
+        const std::size_t cx = (start + i) / 2;
+        if (interleaved) {
+          std::uint8_t* pair = out.uv.row(cy) + 2 * cx;
+          pair[out.vu_order ? 1 : 0] = u;
+          pair[out.vu_order ? 0 : 1] = v;
+        } else {
+          out.u.row(cy)[cx] = u;
+          out.v.row(cy)[cx] = v;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace vg::vision::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace vg::vision {
+
+RgbToYuvFactors RgbToYuvFactors::of(float kr, float kb) noexcept {
+  RgbToYuvFactors f;
+  f.kr = kr;
+  f.kb = kb;
+  f.kg = 1.0f - kr - kb;
+  f.ub = 0.5f;
+  f.ur = -0.5f * kr / (1.0f - kb);
+  f.ug = -0.5f * f.kg / (1.0f - kb);
+  f.vr = 0.5f;
+  f.vg = -0.5f * f.kg / (1.0f - kr);
+  f.vb = -0.5f * kb / (1.0f - kr);
+  return f;
+}
+
+HWY_EXPORT(RgbToYuvRows);
+
+void rgb_to_yuv420(ConstPlane in, int channels, const Yuv420Out& out, const RgbToYuvFactors& f, Rows rows) noexcept {
+  const std::uint32_t height = out.luma.height & ~1u;
+  const std::uint32_t end = std::min((rows.end == UINT32_MAX ? height : (rows.end + 1) & ~1u), height);
+  if ((channels != 3 && channels != 4) || out.luma.width < 2 || (rows.begin & ~1u) >= end) return;
+  HWY_DYNAMIC_DISPATCH(RgbToYuvRows)(in, channels, out, f, rows.begin, end);
+}
+
+}  // namespace vg::vision
+#endif
