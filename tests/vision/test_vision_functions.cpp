@@ -22,6 +22,7 @@
 #include "visiongraph/kernels/vision/convert_depth.hpp"
 #include "visiongraph/kernels/vision/downscale.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
+#include "visiongraph/kernels/vision/gaussian_half.hpp"
 #include "visiongraph/kernels/vision/gradients.hpp"
 #include "visiongraph/kernels/vision/rgb_to_yuv.hpp"
 #include "visiongraph/kernels/vision/simd.hpp"
@@ -542,6 +543,36 @@ TEST_P(EverySimdTarget, RgbToYuv420IsTheDefinition) {
       }
     }
   }
+}
+
+TEST_P(EverySimdTarget, GaussianHalfInteriorIsTheBinomialAtOddPixels) {
+  for (const int size : {3, 5}) {
+    for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{3, 3}, {9, 4}, {700, 6}}) {
+      const TestImage in(2 * w, 2 * h, 1, w + h + static_cast<std::uint32_t>(size));
+      TestImage out(w, h, 1, 5);
+      const TestImage before = out;
+      ASSERT_TRUE(gaussian_half_interior(in.cplane(), out.plane(), size));
+      const int r = size / 2;
+      const int weights5[5] = {1, 4, 6, 4, 1}, weights3[3] = {1, 2, 1};
+      const int* k = size == 5 ? weights5 : weights3;
+      const std::uint32_t first = size == 5 ? 1 : 0;
+      for (std::uint32_t y = 0; y < h; ++y)
+        for (std::uint32_t x = 0; x < w; ++x) {
+          const bool inside = x >= first && x + 1 < w && y >= first && y + 1 < h;
+          if (!inside) {
+            ASSERT_EQ(out.at(x, y), before.at(x, y)) << "border pixel " << x << "," << y << " written";
+            continue;
+          }
+          int sum = 0;
+          for (int dy = -r; dy <= r; ++dy)
+            for (int dx = -r; dx <= r; ++dx)
+              sum += k[dy + r] * k[dx + r] * in.at(static_cast<std::uint32_t>(static_cast<int>(2 * x + 1) + dx), static_cast<std::uint32_t>(static_cast<int>(2 * y + 1) + dy));
+          ASSERT_EQ(out.at(x, y), sum >> (size == 5 ? 8 : 4)) << size << " " << w << "x" << h << " at " << x << "," << y;
+        }
+    }
+  }
+  TestImage odd(5, 5, 1, 1), out(2, 2, 1, 1);
+  EXPECT_FALSE(gaussian_half_interior(odd.cplane(), out.plane(), 5)) << "not exactly twice the size";
 }
 
 TEST_P(EverySimdTarget, BitwiseFunctions) {

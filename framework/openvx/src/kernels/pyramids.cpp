@@ -35,6 +35,8 @@
 #include "pyramid.hpp"
 #include "scalar.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "visiongraph/kernels/vision/downscale.hpp"
+#include "visiongraph/kernels/vision/gaussian_half.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -103,9 +105,16 @@ vx_uint8 filtered(const vx_uint8* const* rows, std::ptrdiff_t first, std::ptrdif
   return static_cast<vx_uint8>(sum >> Binomial<R>::shift);  // the weights sum to 2^shift: at most 255
 }
 
+/// Output pixels another function already wrote (the vision library's interior): [x_begin, x_end) x
+/// [y_begin, y_end); empty by default.
+struct Done {
+  vx_uint32 x_begin = 0, x_end = 0, y_begin = 0, y_end = 0;
+  bool has(vx_uint32 x, vx_uint32 y) const noexcept { return x >= x_begin && x < x_end && y >= y_begin && y < y_end; }
+};
+
 /// out = in filtered with the binomial window of radius R, sampled by nearest neighbour at out's size.
 template <int R, typename In, typename Out>
-void filter_and_scale(const Plane<In>& in, const Plane<Out>& out, const vx_border_t& border) noexcept {
+void filter_and_scale(const Plane<In>& in, const Plane<Out>& out, const vx_border_t& border, const Done& done = {}) noexcept {
   const vx_uint32 iw = in.width, ih = in.height, ow = out.width, oh = out.height;
   const std::ptrdiff_t si = in.step_x;
   constexpr int side = 2 * R + 1;
@@ -117,11 +126,20 @@ void filter_and_scale(const Plane<In>& in, const Plane<Out>& out, const vx_borde
   const auto value = static_cast<In>(border.constant_value.U8);
   for (vx_uint32 y = 0; y < oh; ++y) {
     const vx_uint32 sy = nearest_source(y, ih, oh);
-    const bool rows_inside = sy >= static_cast<vx_uint32>(R) && sy + R < ih;
+    // Window rows inside the image, or (a top or bottom row under a border that repeats the edge) clamped
+    // into it: either way the columns inside are read in place.
+    const bool rows_inside = (sy >= static_cast<vx_uint32>(R) && sy + R < ih) || !constant;
     if (rows_inside) {
-      for (int r = 0; r < side; ++r) rows[r] = in.row(sy - R + static_cast<vx_uint32>(r));
+      for (int r = 0; r < side; ++r) {
+        const long long yy = std::clamp<long long>(static_cast<long long>(sy) - R + r, 0, static_cast<long long>(ih) - 1);
+        rows[r] = in.row(static_cast<vx_uint32>(yy));
+      }
     }
     for (vx_uint32 x = 0; x < ow; ++x) {
+      if (done.has(x, y)) {
+        x = done.x_end - 1;  // the rest of the row's interior is written
+        continue;
+      }
       const vx_uint32 sx = nearest_source(x, iw, ow);
       vx_uint8 result;
       if (rows_inside && sx >= static_cast<vx_uint32>(R) && sx + R < iw) {
@@ -141,6 +159,30 @@ void filter_and_scale(const Plane<In>& in, const Plane<Out>& out, const vx_borde
       }
       out.put(x, y, static_cast<Out>(result));
     }
+  }
+}
+
+/// Halves @p in into @p out with the binomial window of @p kernel_size (1, 3, 5): the vision library's
+/// vectorised interior for packed U8 images of even size (the same bytes), this file's code for the rest.
+void half_scale(const MappedImage& in, const MappedImage& out, int kernel_size, const vx_border_t& border) noexcept {
+  const Plane<vx_uint8> pin = plane_of<vx_uint8>(in), pout = plane_of<vx_uint8>(out);
+  Done done;
+  if (in.stride_x() == 1 && out.stride_x() == 1 && in.width() == 2 * out.width() && in.height() == 2 * out.height()) {
+    const vision::ConstPlane vin{in.row(0), in.width(), in.height(), in.addressing().stride_y};
+    const vision::Plane vout{out.row(0), out.width(), out.height(), out.addressing().stride_y};
+    if (kernel_size == 1) {
+      vision::downscale_2x(vin, vout, false);  // pixel (2x + 1, 2y + 1): the nearest source of an even halving
+      return;
+    }
+    if (out.width() >= 3 && out.height() >= 3 && vision::gaussian_half_interior(vin, vout, kernel_size)) {
+      const vx_uint32 first = kernel_size == 5 ? 1 : 0;
+      done = Done{first, out.width() - 1, first, out.height() - 1};
+    }
+  }
+  switch (kernel_size) {
+    case 1: filter_and_scale<0>(pin, pout, border); break;
+    case 3: filter_and_scale<1>(pin, pout, border, done); break;
+    default: filter_and_scale<2>(pin, pout, border, done); break;
   }
 }
 
@@ -205,7 +247,7 @@ vx_status VX_CALLBACK gaussian_pyramid_function(vx_node node, const vx_reference
     const MappedImage previous(pyramid->images[level - 1], VX_READ_ONLY);
     const MappedImage current(pyramid->images[level], VX_WRITE_ONLY);
     if (const vx_status s = mapped(previous, current); s != VX_SUCCESS) return s;
-    filter_and_scale<2>(plane_of<vx_uint8>(previous), plane_of<vx_uint8>(current), border);
+    half_scale(previous, current, 5, border);  // ORB levels (not halves) take its general path
   }
   return VX_SUCCESS;
 }
@@ -282,12 +324,9 @@ vx_status VX_CALLBACK half_scale_gaussian_function(vx_node node, const vx_refere
   const MappedImage out(image_at(parameters, 1), VX_WRITE_ONLY);
   if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
   if (out.width() != (in.width() + 1) / 2 || out.height() != (in.height() + 1) / 2) return VX_ERROR_INVALID_PARAMETERS;
-  switch (kernel_size) {
-    case 1: filter_and_scale<0>(plane_of<vx_uint8>(in), plane_of<vx_uint8>(out), border); return VX_SUCCESS;
-    case 3: filter_and_scale<1>(plane_of<vx_uint8>(in), plane_of<vx_uint8>(out), border); return VX_SUCCESS;
-    case 5: filter_and_scale<2>(plane_of<vx_uint8>(in), plane_of<vx_uint8>(out), border); return VX_SUCCESS;
-    default: return VX_ERROR_INVALID_VALUE;  // a virtual scalar set to another size while the graph ran
-  }
+  if (kernel_size != 1 && kernel_size != 3 && kernel_size != 5) return VX_ERROR_INVALID_VALUE;  // a virtual scalar set while running
+  half_scale(in, out, kernel_size, border);
+  return VX_SUCCESS;
 }
 
 vx_status VX_CALLBACK half_scale_gaussian_valid_rectangle(vx_node node, vx_uint32, const vx_rectangle_t* const input_valid[],
