@@ -20,6 +20,7 @@
 #include "visiongraph/kernels/vision/arithmetic.hpp"
 #include "visiongraph/kernels/vision/channels.hpp"
 #include "visiongraph/kernels/vision/convert_depth.hpp"
+#include "visiongraph/kernels/vision/convolve.hpp"
 #include "visiongraph/kernels/vision/downscale.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 #include "visiongraph/kernels/vision/gaussian_half.hpp"
@@ -573,6 +574,45 @@ TEST_P(EverySimdTarget, GaussianHalfInteriorIsTheBinomialAtOddPixels) {
   }
   TestImage odd(5, 5, 1, 1), out(2, 2, 1, 1);
   EXPECT_FALSE(gaussian_half_interior(odd.cplane(), out.plane(), 5)) << "not exactly twice the size";
+}
+
+// Convolve's interior: every pixel as the definition (the sum, divided truncating toward zero, saturated),
+// for odd sides 1..15 both ways, random coefficients up to the int16 range, both output types.
+TEST_P(EverySimdTarget, ConvolveInteriorIsTheDefinition) {
+  std::mt19937 rng(5);
+  for (const auto& [columns, rows] : {std::pair{3, 3}, {5, 5}, {9, 3}, {1, 7}, {15, 15}, {7, 1}}) {
+    for (const int range : {128, 32768}) {
+      std::vector<std::int16_t> c(static_cast<std::size_t>(columns * rows));
+      for (auto& v : c) v = static_cast<std::int16_t>(static_cast<int>(rng() % (2 * range)) - range);
+      for (const unsigned shift : {0u, 1u, 3u, 15u}) {
+        for (const PixelType type : {PixelType::u8, PixelType::s16}) {
+          const std::uint32_t w = 61, h = 19;
+          const TestImage in(w, h, 1, static_cast<std::uint32_t>(columns * 100 + rows));
+          TypedImage out(w, h, type, 9);
+          const TypedImage before = out;
+          ASSERT_TRUE(convolve_interior(in.cplane(), out.pixels(), c.data(), columns, rows, shift));
+          const int rx = columns / 2, ry = rows / 2;
+          for (std::uint32_t y = 0; y < h; ++y)
+            for (std::uint32_t x = 0; x < w; ++x) {
+              const bool interior = static_cast<int>(x) >= rx && static_cast<int>(x) + rx < static_cast<int>(w) && static_cast<int>(y) >= ry &&
+                                    static_cast<int>(y) + ry < static_cast<int>(h);
+              if (!interior) {
+                ASSERT_EQ(out.at(x, y), before.at(x, y));
+                continue;
+              }
+              std::int64_t sum = 0;
+              for (int r = 0; r < rows; ++r)
+                for (int k = 0; k < columns; ++k)
+                  sum += std::int64_t{in.at(x - static_cast<std::uint32_t>(rx) + static_cast<std::uint32_t>(k), y - static_cast<std::uint32_t>(ry) + static_cast<std::uint32_t>(r))} *
+                         c[static_cast<std::size_t>(r * columns + k)];
+              const std::int64_t q = sum >= 0 ? sum >> shift : -((-sum) >> shift);
+              const std::int64_t want = type == PixelType::u8 ? std::clamp<std::int64_t>(q, 0, 255) : std::clamp<std::int64_t>(q, -32768, 32767);
+              ASSERT_EQ(out.at(x, y), want) << columns << "x" << rows << " range " << range << " shift " << shift << " at " << x << "," << y;
+            }
+        }
+      }
+    }
+  }
 }
 
 TEST_P(EverySimdTarget, BitwiseFunctions) {

@@ -30,6 +30,7 @@
 #include "kernels/neighbourhood.hpp"
 #include "kernels/standard_kernel_support.hpp"
 #include "kernels/vision_planes.hpp"
+#include "visiongraph/kernels/vision/convolve.hpp"
 #include "visiongraph/kernels/vision/gradients.hpp"
 
 namespace vg::openvx {
@@ -247,6 +248,13 @@ template <typename Out>
 void convolve_image(const MappedImage& in, const MappedImage& out, const vx_border_t& border, const vx_int16* flipped, int columns, int rows,
                     unsigned shift) noexcept {
   const std::ptrdiff_t so = out.stride_x();
+  // Packed images: the vision library writes the interior (the same values, vectorised), the frame below.
+  bool frame_only = false;
+  if (in.stride_x() == 1 && so == static_cast<std::ptrdiff_t>(sizeof(Out))) {
+    const vision::Pixels o{out.row(0), out.width(), out.height(), out.addressing().stride_y,
+                           sizeof(Out) == 1 ? vision::PixelType::u8 : vision::PixelType::s16};
+    frame_only = vision::convolve_interior(const_plane(in), o, flipped, columns, rows, shift);
+  }
   for_each_neighbourhood<vx_uint8>(in, static_cast<vx_uint32>(columns / 2), static_cast<vx_uint32>(rows / 2), border,
                                    [&](const auto& w, vx_uint32 x, vx_uint32 y) {
                                      // At most 225 * 255 * 32768 in magnitude: exact in 32 bits.
@@ -262,7 +270,8 @@ void convolve_image(const MappedImage& in, const MappedImage& out, const vx_bord
                                        v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
                                      }
                                      store<Out>(out.row(y) + static_cast<std::ptrdiff_t>(x) * so, static_cast<Out>(v));
-                                   });
+                                   },
+                                   frame_only);
 }
 
 vx_status VX_CALLBACK convolve_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {

@@ -58,9 +58,10 @@ T border_constant(const vx_border_t& border) noexcept {
 /// is generic: it gets Window<T, true> for packed interiors and the frame, Window<T, false> for interiors
 /// with gaps). The visit stores its own outputs. @p radius_x and @p radius_y are at most
 /// kMaxNeighbourhood / 2; the border mode is one neighbourhood_border_supported() accepts.
+/// With @p frame_only the interior is skipped (another function wrote it) and only the frame is visited.
 template <typename T, typename Visit>
 void for_each_neighbourhood(const MappedImage& in, vx_uint32 radius_x, vx_uint32 radius_y, const vx_border_t& border,
-                            Visit&& visit) noexcept {
+                            Visit&& visit, bool frame_only = false) noexcept {
   const vx_uint32 width = in.width(), height = in.height();
   const std::ptrdiff_t si = in.stride_x();
   constexpr std::ptrdiff_t size = static_cast<std::ptrdiff_t>(sizeof(T));
@@ -68,7 +69,7 @@ void for_each_neighbourhood(const MappedImage& in, vx_uint32 radius_x, vx_uint32
   const vx_uint8* rows[kMaxNeighbourhood];
   const bool interior = width > 2 * radius_x && height > 2 * radius_y;
 
-  if (interior) {
+  if (interior && !frame_only) {
     const bool packed = si == size;
     for (vx_uint32 y = radius_y; y + radius_y < height; ++y) {
       for (vx_uint32 r = 0; r < window_h; ++r) rows[r] = in.row(y - radius_y + r);
