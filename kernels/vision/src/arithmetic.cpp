@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "visiongraph/kernels/vision/arithmetic.hpp"
+#include "visiongraph/kernels/vision/rounding.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace vg::vision::HWY_NAMESPACE {
@@ -126,13 +127,6 @@ bool ArithmeticRows(Arithmetic op, ConstPixels a, ConstPixels b, Pixels out, Ove
 }
 
 // --- Multiply: double lanes, operation for operation the definition -----------------------------------
-
-inline double round_half_even(double v) noexcept {
-  double t = std::trunc(v);
-  const double fraction = std::fabs(v - t);
-  if (fraction > 0.5 || (fraction == 0.5 && std::fmod(t, 2.0) != 0.0)) t += std::copysign(1.0, v);
-  return t;
-}
 
 /// One pixel: the scalar form, also for blocks whose results do not fit int32 under wrap.
 template <class Out>

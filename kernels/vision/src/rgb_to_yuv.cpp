@@ -12,18 +12,18 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "float_to_byte.hpp"
 #include "visiongraph/kernels/vision/rgb_to_yuv.hpp"
 
 #ifndef VG_VISION_RGB_TO_YUV_SCALAR
 #define VG_VISION_RGB_TO_YUV_SCALAR
 namespace vg::vision::detail {
-inline std::uint8_t to_byte(float value) noexcept { return static_cast<std::uint8_t>(std::clamp(static_cast<int>(value), 0, 255)); }
 /// One pixel, the definition itself (the vector code's remainder).
 inline void rgb_pixel(const RgbToYuvFactors& f, const std::uint8_t* p, std::uint8_t& y, std::uint8_t& u, std::uint8_t& v) noexcept {
   const float r = p[0], g = p[1], b = p[2];
-  y = to_byte(r * f.kr + g * f.kg + b * f.kb + 0.5f);
-  u = to_byte(r * f.ur + g * f.ug + b * f.ub + 128.5f);
-  v = to_byte(r * f.vr + g * f.vg + b * f.vb + 128.5f);
+  y = truncate_to_byte(r * f.kr + g * f.kg + b * f.kb + 0.5f);
+  u = truncate_to_byte(r * f.ur + g * f.ug + b * f.ub + 128.5f);
+  v = truncate_to_byte(r * f.vr + g * f.vg + b * f.vb + 128.5f);
 }
 }  // namespace vg::vision::detail
 #endif

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "float_to_byte.hpp"
 #include "visiongraph/kernels/vision/yuv_to_rgb.hpp"
 
 #ifndef VG_VISION_YUV_TO_RGB_SCALAR
@@ -22,10 +23,9 @@ namespace vg::vision::detail {
 /// One pixel, the definition itself (the vector code's remainder and reference).
 inline void yuv_pixel(const YuvToRgbFactors& f, std::uint8_t y, std::uint8_t u, std::uint8_t v, std::uint8_t* rgb) noexcept {
   const float yf = y, cu = static_cast<float>(u) - 128.0f, cv = static_cast<float>(v) - 128.0f;
-  const auto to_byte = [](float value) { return static_cast<std::uint8_t>(std::clamp(static_cast<int>(value), 0, 255)); };
-  rgb[0] = to_byte(yf + f.rv * cv + 0.5f);
-  rgb[1] = to_byte(yf - f.gu * cu - f.gv * cv + 0.5f);
-  rgb[2] = to_byte(yf + f.bu * cu + 0.5f);
+  rgb[0] = truncate_to_byte(yf + f.rv * cv + 0.5f);
+  rgb[1] = truncate_to_byte(yf - f.gu * cu - f.gv * cv + 0.5f);
+  rgb[2] = truncate_to_byte(yf + f.bu * cu + 0.5f);
 }
 }  // namespace vg::vision::detail
 #endif

@@ -27,6 +27,7 @@
 #include "kernels/vision_planes.hpp"
 #include "visiongraph/kernels/vision/accumulate.hpp"
 #include "visiongraph/kernels/vision/arithmetic.hpp"
+#include "visiongraph/kernels/vision/rounding.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -111,15 +112,6 @@ vx_status run_binary(const vx_reference* parameters, vx_uint32 i1, vx_uint32 i2,
 /// The value of a VX_TYPE_ENUM scalar parameter at run time (a virtual scalar has one only then).
 vx_status read_enum(const vx_reference* parameters, vx_uint32 index, vx_enum& value) noexcept {
   return vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[index]), &value, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
-}
-
-/// Rounds @p v to the nearest integer, ties to the even one, whatever the floating-point environment's
-/// rounding mode (v - trunc(v) is exact for every double).
-inline double round_half_even(double v) noexcept {
-  double t = std::trunc(v);
-  const double fraction = std::fabs(v - t);
-  if (fraction > 0.5 || (fraction == 0.5 && std::fmod(t, 2.0) != 0.0)) t += std::copysign(1.0, v);
-  return t;
 }
 
 /// An integral double brought to Out keeping its low bits. Beyond int64's range (a large scale) the low
@@ -317,7 +309,7 @@ vx_status multiply_pixels(const vx_reference* parameters, double scale) noexcept
     return [scale](decltype(a) x, decltype(b) y) {
       const std::int32_t product = static_cast<std::int32_t>(x) * static_cast<std::int32_t>(y);
       const double scaled = static_cast<double>(product) * scale;
-      const double rounded = kNearestEven ? round_half_even(scaled) : std::trunc(scaled);
+      const double rounded = kNearestEven ? vision::round_half_even(scaled) : std::trunc(scaled);
       if constexpr (kSaturate) {
         return saturate_double<Out>(rounded);
       } else {

@@ -163,6 +163,13 @@ vx_uint8 area_average(const SampledImage& src, double fx, double fy, vx_uint32 x
   return static_cast<vx_uint8>(std::min(mean + 0.5, src.u1 ? 1.0 : 255.0));
 }
 
+/// NEAREST_NEIGHBOR's pick along one axis: the pixel below @p s unless @p s is at least half-way to the next
+/// (halves round up), as a whole-numbered float.
+inline float nearest_half_up(float s) noexcept {
+  const float whole = std::floor(s);
+  return s - whole >= 0.5f ? whole + 1.0f : whole;
+}
+
 /// ScaleImage on packed U8 images, every byte as the per-pixel code below computes it: exactly 2:1 by the
 /// vision library (its sampling positions fall on pixel pairs: the rounded 2x2 mean for BILINEAR and AREA, the
 /// lower-right pixel for NEAREST_NEIGHBOR), other ratios of BILINEAR and NEAREST_NEIGHBOR with the source
@@ -192,14 +199,14 @@ bool scale_packed_u8(const SampledImage& src, const MappedImage& in, const Mappe
       const float x0 = std::floor(sx);
       source_x[i] = sx;
       fraction_x[i] = sx - x0;
-      const float pick = bilinear ? x0 : (sx - x0 >= 0.5f ? x0 + 1.0f : x0);
+      const float pick = bilinear ? x0 : nearest_half_up(sx);
       const bool inside = bilinear ? (x0 >= 0.0f && x0 + 1.0f < w_in) : (pick >= 0.0f && pick < w_in);
       column[i] = inside ? static_cast<vx_int32>(pick) : -1;
     }
     for (vx_uint32 y = 0; y < ho; ++y) {
       const float sy = ((static_cast<vx_float32>(y) + 0.5f) * h_in / h_out) - 0.5f;
       const float y0 = std::floor(sy), t = sy - y0;
-      const float row_pick = bilinear ? y0 : (t >= 0.5f ? y0 + 1.0f : y0);
+      const float row_pick = bilinear ? y0 : nearest_half_up(sy);
       const bool rows_inside = bilinear ? (y0 >= 0.0f && y0 + 1.0f < h_in) : (row_pick >= 0.0f && row_pick < h_in);
       const vx_uint8* r0 = rows_inside ? in.row(static_cast<vx_uint32>(row_pick)) : nullptr;
       const vx_uint8* r1 = rows_inside && bilinear ? in.row(static_cast<vx_uint32>(row_pick) + 1) : nullptr;
@@ -211,8 +218,7 @@ bool scale_packed_u8(const SampledImage& src, const MappedImage& in, const Mappe
         } else if (bilinear) {
           o[i] = sample_bilinear(src, source_x[i], sy);
         } else {
-          const float xm = std::floor(source_x[i]);
-          o[i] = src.pixel(source_x[i] - xm >= 0.5f ? xm + 1.0f : xm, row_pick);
+          o[i] = src.pixel(nearest_half_up(source_x[i]), row_pick);
         }
       }
     }
@@ -253,9 +259,7 @@ vx_status VX_CALLBACK scale_function(vx_node node, const vx_reference* parameter
       }
       float sx = 0.0f, sy = 0.0f;
       source(x, y, sx, sy);
-      // Halves round up: the pixel below unless the coordinate is at least half-way to the next.
-      const float xm = std::floor(sx), ym = std::floor(sy);
-      o.put(x, src.pixel(sx - xm >= 0.5f ? xm + 1.0f : xm, sy - ym >= 0.5f ? ym + 1.0f : ym));
+      o.put(x, src.pixel(nearest_half_up(sx), nearest_half_up(sy)));
     }
   }
   return VX_SUCCESS;
