@@ -14,9 +14,9 @@
 #include <sstream>
 #include <thread>
 
-#include "builtin_modules.hpp"
 #include "visiongraph/service/control_client.hpp"
-#include "run.hpp"
+#include "visiongraph/runner/builtin_modules.hpp"
+#include "visiongraph/runner/run.hpp"
 #include "visiongraph/io/gstreamer_elements.hpp"
 #include "visiongraph/core/did_you_mean.hpp"
 #include "visiongraph/visiongraph.hpp"
@@ -43,7 +43,7 @@ struct Common {
 };
 
 vg::yaml::BuildOptions build_options(const Common& c) {
-  vg::yaml::BuildOptions options = vg::cli::default_build_options();
+  vg::yaml::BuildOptions options = vg::runner::default_build_options();
   options.allow_module_libraries = !c.no_plugins;
   if (!c.assets.empty()) options.variables["VG_ASSETS_DIR"] = c.assets;
   for (const auto& s : c.sets) {
@@ -88,7 +88,7 @@ std::int64_t parse_bytes(const std::string& text) {
 /// Load (and verify) a graph file, filling `auto` sizes with --size.
 std::unique_ptr<vg::yaml::LoadedGraph> load(const std::string& path, const Common& c) {
   vg::yaml::GraphDesc desc = vg::yaml::parse_file(path);
-  if (c.no_plugins) vg::cli::refuse_code_loading(desc);
+  if (c.no_plugins) vg::runner::refuse_code_loading(desc);
   std::uint32_t w = 0, h = 0;
   (void)parse_size(c.size, w, h);
   desc.set_auto_size(w, h);
@@ -131,7 +131,7 @@ int cmd_kernels(const std::string& filter, const std::vector<std::string>& libra
   for (const auto& [name, factory] : options.modules) ctx.load_module(factory());
   std::vector<std::string> plugin_modules;
   if (c.no_plugins && !libraries.empty())
-    throw vg::cli::UsageError("kernels: --module loads code; refused by --no-plugins");
+    throw vg::runner::UsageError("kernels: --module loads code; refused by --no-plugins");
   for (const std::string& library : libraries) {
     // A bare name.so would be looked up on the library path; a plugin on disk is meant here.
     const std::string path = library.find('/') == std::string::npos ? "./" + library : library;
@@ -222,10 +222,10 @@ int cmd_doctor(const std::string& model, bool board) {
     std::cout << '\n';
   }
   std::cout << "built-in modules:";
-  for (const auto& [name, f] : vg::cli::default_build_options().modules) std::cout << ' ' << name;
+  for (const auto& [name, f] : vg::runner::default_build_options().modules) std::cout << ' ' << name;
   std::cout << '\n';
-  std::cout << "assets directory: " << vg::cli::default_assets_dir()
-            << (std::filesystem::is_directory(vg::cli::default_assets_dir()) ? "" : " (missing: run scripts/fetch_assets.sh)")
+  std::cout << "assets directory: " << vg::runner::default_assets_dir()
+            << (std::filesystem::is_directory(vg::runner::default_assets_dir()) ? "" : " (missing: run scripts/fetch_assets.sh)")
             << '\n';
   std::cout << "opencv: " << CV_VERSION << ", " << cv::getNumThreads() << " threads";
   std::cout << "; video backends:";
@@ -287,7 +287,7 @@ void add_common(CLI::App* sub, Common& c, bool with_size) {
                   "Refuse graph files that load code (module libraries, the 'runtime_path' attribute): nothing "
                   "but the built-in modules runs");
   sub->add_option("--assets", c.assets, "Directory for ${VG_ASSETS_DIR} in the graph file (default: $VG_ASSETS_DIR, "
-                                         "else " + vg::cli::default_assets_dir() + ")");
+                                         "else " + vg::runner::default_assets_dir() + ")");
   sub->add_option("--set", c.sets, "Define ${NAME} for the graph file (NAME=VALUE; repeatable)")
       ->check([](const std::string& s) { return s.empty() || s.find('=') == std::string::npos || s.front() == '=' ? "expected NAME=VALUE" : ""; });
   if (with_size)
@@ -328,10 +328,10 @@ int main(int argc, char** argv) {
   CLI::App app{"visiongraph: run and inspect vision graphs described in YAML files", "visiongraph"};
   app.set_version_flag("--version", std::string(VG_CLI_VERSION));
   app.require_subcommand(1);
-  app.footer("Exit status: 0 success, 1 runtime failure, 2 usage error. Schema: docs/yaml.md; commands: docs/cli.md.");
+  app.footer("Exit status: 0 success, 1 runtime failure, 2 usage error, 3 some of several streams failed (OUT/streams.json says which). Schema: docs/yaml.md; commands: docs/cli.md.");
 
   Common common;
-  vg::cli::RunOptions run;
+  vg::runner::RunOptions run;
   std::vector<std::string> run_sets;
   const auto port_check = [](const std::string& v) -> std::string {
     const auto colon = v.rfind(':');
@@ -343,10 +343,13 @@ int main(int argc, char** argv) {
   };
   auto* run_cmd = app.add_subcommand("run", "Run a graph over images, a video, a stream (RTSP, HTTP), a camera or a GStreamer pipeline");
   run_cmd->add_option("graph", run.graph, "Graph file (.yaml)")->required()->check(CLI::ExistingFile);
-  run_cmd->add_option("-i,--input", run.input,
+  run_cmd->add_option("-i,--input", run.inputs,
                       "Image, directory of images, video file, rtsp://..., http(s)://..., /dev/videoN, or "
-                      "'gst:PIPELINE ! appsink' (docs/sources.md)")
-      ->required();
+                      "'gst:PIPELINE ! appsink' (docs/sources.md). Repeat it for several streams, each run by its own "
+                      "instance of the graph in one process (sharing the NPU): NAME=SOURCE names a stream (outputs in "
+                      "OUT/NAME/, MQTT topic TOPIC/NAME); default stream0, stream1, ... Without --input: the graph "
+                      "file's 'streams:' list")
+      ->take_all();
   run_cmd->add_option("-n,--frames", run.frames, "Stop after N frames")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   run_cmd->add_option("-o,--output-dir", run.output_dir, "Output directory (default: out/<graph name>/)");
   run_cmd->add_flag("--realtime", run.realtime, "Pace file input at its frame rate; late frames are dropped (latest wins)");
@@ -492,7 +495,7 @@ int main(int argc, char** argv) {
       run.stop_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(stop_seconds * 1000));
       if (!max_rss.empty()) run.max_rss_bytes = parse_bytes(max_rss);
       run.progress = !no_progress;
-      return vg::cli::run_graph(run);
+      return vg::runner::run_graph(run);
     }
     if (*verify_cmd) return cmd_verify(graph_path, common);
     if (*dot_cmd) return cmd_dot(graph_path, dot_output, common);
@@ -506,7 +509,7 @@ int main(int argc, char** argv) {
       }
       return cmd_ctl(socket, node, command, args);
     }
-  } catch (const vg::cli::UsageError& e) {
+  } catch (const vg::runner::UsageError& e) {
     std::cerr << "visiongraph: " << e.what() << '\n';
     return kExitUsage;
   } catch (const vg::Error& e) {

@@ -99,6 +99,7 @@ std::string stage_times_json(const StageTimes& times) { return stage_times_objec
 std::string stats_json(const GraphStats& g, const RunCounters& r) {
   nlohmann::ordered_json j;
   j["graph"] = g.name;
+  if (!r.stream.empty()) j["stream"] = r.stream;
   j["uptime_s"] = std::round(r.uptime_seconds * 1e3) / 1e3;
   j["fps"] = std::round(fps_of(g) * 100) / 100;
   j["frames"] = {{"read", r.frames_read},          {"completed", g.frames_completed}, {"failed", r.frames_failed},
@@ -140,60 +141,99 @@ std::string stats_json(const GraphStats& g, const RunCounters& r) {
   return j.dump();
 }
 
-std::string prometheus_text(const GraphStats& g, const RunCounters& r) {
+std::string prometheus_text(const GraphStats& g, const RunCounters& r) { return prometheus_text({StreamFigures{g, r}}); }
+
+std::string prometheus_text(const std::vector<StreamFigures>& streams) {
   Exposition e;
-  const std::string graph = "graph=\"" + label(g.name) + "\"";
+  // Each family once (HELP, TYPE), then its series for every stream.
+  auto each = [&](auto&& emit) {
+    for (const StreamFigures& s : streams) {
+      std::string base = "graph=\"" + label(s.graph.name) + "\"";
+      if (!s.run.stream.empty()) base += ",stream=\"" + label(s.run.stream) + "\"";
+      emit(s.graph, s.run, base);
+    }
+  };
   e.family("visiongraph_frames_total", "counter", "Frames by outcome since the run started.");
-  e.sample("visiongraph_frames_total", graph + ",outcome=\"read\"", static_cast<double>(r.frames_read));
-  e.sample("visiongraph_frames_total", graph + ",outcome=\"completed\"", static_cast<double>(g.frames_completed));
-  e.sample("visiongraph_frames_total", graph + ",outcome=\"failed\"", static_cast<double>(r.frames_failed));
-  e.sample("visiongraph_frames_total", graph + ",outcome=\"dropped\"", static_cast<double>(r.frames_dropped));
-  e.sample("visiongraph_frames_total", graph + ",outcome=\"aborted\"", static_cast<double>(g.frames_aborted));
+  each([&](const GraphStats& g, const RunCounters& r, const std::string& graph) {
+    e.sample("visiongraph_frames_total", graph + ",outcome=\"read\"", static_cast<double>(r.frames_read));
+    e.sample("visiongraph_frames_total", graph + ",outcome=\"completed\"", static_cast<double>(g.frames_completed));
+    e.sample("visiongraph_frames_total", graph + ",outcome=\"failed\"", static_cast<double>(r.frames_failed));
+    e.sample("visiongraph_frames_total", graph + ",outcome=\"dropped\"", static_cast<double>(r.frames_dropped));
+    e.sample("visiongraph_frames_total", graph + ",outcome=\"aborted\"", static_cast<double>(g.frames_aborted));
+  });
   e.family("visiongraph_frames_in_flight", "gauge", "Frames inside the graph now.");
-  e.sample("visiongraph_frames_in_flight", graph, g.frames_in_flight);
+  each([&](const GraphStats& g, const RunCounters&, const std::string& graph) {
+    e.sample("visiongraph_frames_in_flight", graph, g.frames_in_flight);
+  });
   e.family("visiongraph_frames_per_second", "gauge", "Completed frames per second since the first frame started.");
-  e.sample("visiongraph_frames_per_second", graph, fps_of(g));
+  each([&](const GraphStats& g, const RunCounters&, const std::string& graph) {
+    e.sample("visiongraph_frames_per_second", graph, fps_of(g));
+  });
   e.family("visiongraph_frame_latency_seconds", "gauge",
            "Enqueue to completion of recent frames, by statistic (p50, p99, max).");
-  e.sample("visiongraph_frame_latency_seconds", graph + ",stat=\"p50\"", seconds(g.latency_p50_ns));
-  e.sample("visiongraph_frame_latency_seconds", graph + ",stat=\"p99\"", seconds(g.latency_p99_ns));
-  e.sample("visiongraph_frame_latency_seconds", graph + ",stat=\"max\"", seconds(g.latency_max_ns));
+  each([&](const GraphStats& g, const RunCounters&, const std::string& graph) {
+    e.sample("visiongraph_frame_latency_seconds", graph + ",stat=\"p50\"", seconds(g.latency_p50_ns));
+    e.sample("visiongraph_frame_latency_seconds", graph + ",stat=\"p99\"", seconds(g.latency_p99_ns));
+    e.sample("visiongraph_frame_latency_seconds", graph + ",stat=\"max\"", seconds(g.latency_max_ns));
+  });
   e.family("visiongraph_capture_latency_seconds", "gauge",
            "Capture to results of recent frames, by statistic (p50, p99, max; 0 when the source gives no capture time).");
-  e.sample("visiongraph_capture_latency_seconds", graph + ",stat=\"p50\"", seconds(g.capture_latency_p50_ns));
-  e.sample("visiongraph_capture_latency_seconds", graph + ",stat=\"p99\"", seconds(g.capture_latency_p99_ns));
-  e.sample("visiongraph_capture_latency_seconds", graph + ",stat=\"max\"", seconds(g.capture_latency_max_ns));
-  const std::string source = graph + ",source=\"" + label(r.source) + "\"";
+  each([&](const GraphStats& g, const RunCounters&, const std::string& graph) {
+    e.sample("visiongraph_capture_latency_seconds", graph + ",stat=\"p50\"", seconds(g.capture_latency_p50_ns));
+    e.sample("visiongraph_capture_latency_seconds", graph + ",stat=\"p99\"", seconds(g.capture_latency_p99_ns));
+    e.sample("visiongraph_capture_latency_seconds", graph + ",stat=\"max\"", seconds(g.capture_latency_max_ns));
+  });
+  auto source = [](const RunCounters& r, const std::string& graph) { return graph + ",source=\"" + label(r.source) + "\""; };
   e.family("visiongraph_source_dropped_total", "counter", "Frames the source dropped before they reached the graph.");
-  e.sample("visiongraph_source_dropped_total", source, static_cast<double>(r.source_dropped));
+  each([&](const GraphStats&, const RunCounters& r, const std::string& graph) {
+    e.sample("visiongraph_source_dropped_total", source(r, graph), static_cast<double>(r.source_dropped));
+  });
   e.family("visiongraph_source_reconnects_total", "counter", "Times the live source reconnected.");
-  e.sample("visiongraph_source_reconnects_total", source, static_cast<double>(r.reconnects));
+  each([&](const GraphStats&, const RunCounters& r, const std::string& graph) {
+    e.sample("visiongraph_source_reconnects_total", source(r, graph), static_cast<double>(r.reconnects));
+  });
   e.family("visiongraph_uptime_seconds", "gauge", "Seconds since the run started.");
-  e.sample("visiongraph_uptime_seconds", graph, r.uptime_seconds);
+  each([&](const GraphStats&, const RunCounters& r, const std::string& graph) {
+    e.sample("visiongraph_uptime_seconds", graph, r.uptime_seconds);
+  });
   e.family("visiongraph_resident_memory_bytes", "gauge", "Resident memory of the process.");
-  e.sample("visiongraph_resident_memory_bytes", graph, static_cast<double>(r.resident_bytes));
+  each([&](const GraphStats&, const RunCounters& r, const std::string& graph) {
+    e.sample("visiongraph_resident_memory_bytes", graph, static_cast<double>(r.resident_bytes));
+  });
   e.family("visiongraph_resident_memory_growth_bytes", "gauge", "Resident memory now less when the graph started.");
-  e.sample("visiongraph_resident_memory_growth_bytes", graph,
-           static_cast<double>(r.resident_bytes_start > 0 ? r.resident_bytes - r.resident_bytes_start : 0));
+  each([&](const GraphStats&, const RunCounters& r, const std::string& graph) {
+    e.sample("visiongraph_resident_memory_growth_bytes", graph,
+             static_cast<double>(r.resident_bytes_start > 0 ? r.resident_bytes - r.resident_bytes_start : 0));
+  });
 
-  auto node_labels = [&](const NodeStats& n) {
+  auto node_labels = [](const NodeStats& n, const std::string& graph) {
     return graph + ",node=\"" + label(n.name) + "\",kernel=\"" + label(n.kernel) + "\",target=\"" + label(n.target) + "\"";
   };
   e.family("visiongraph_node_executions_total", "counter", "Executions of each node (each replica on its own line).");
-  for (const NodeStats& n : g.nodes) e.sample("visiongraph_node_executions_total", node_labels(n), static_cast<double>(n.executions));
+  each([&](const GraphStats& g, const RunCounters&, const std::string& graph) {
+    for (const NodeStats& n : g.nodes) e.sample("visiongraph_node_executions_total", node_labels(n, graph), static_cast<double>(n.executions));
+  });
   e.family("visiongraph_node_failures_total", "counter", "Executions of each node that failed.");
-  for (const NodeStats& n : g.nodes) e.sample("visiongraph_node_failures_total", node_labels(n), static_cast<double>(n.failures));
+  each([&](const GraphStats& g, const RunCounters&, const std::string& graph) {
+    for (const NodeStats& n : g.nodes) e.sample("visiongraph_node_failures_total", node_labels(n, graph), static_cast<double>(n.failures));
+  });
   e.family("visiongraph_node_deadline_misses_total", "counter", "Calls of each node that ran past its deadline.");
-  for (const NodeStats& n : g.nodes)
-    e.sample("visiongraph_node_deadline_misses_total", node_labels(n), static_cast<double>(n.deadline_misses));
+  each([&](const GraphStats& g, const RunCounters&, const std::string& graph) {
+    for (const NodeStats& n : g.nodes)
+      e.sample("visiongraph_node_deadline_misses_total", node_labels(n, graph), static_cast<double>(n.deadline_misses));
+  });
   e.family("visiongraph_node_execution_seconds", "gauge", "Execution time of recent calls of each node, by statistic (p50, p99, max).");
-  for (const NodeStats& n : g.nodes) {
-    e.sample("visiongraph_node_execution_seconds", node_labels(n) + ",stat=\"p50\"", seconds(n.p50_ns));
-    e.sample("visiongraph_node_execution_seconds", node_labels(n) + ",stat=\"p99\"", seconds(n.p99_ns));
-    e.sample("visiongraph_node_execution_seconds", node_labels(n) + ",stat=\"max\"", seconds(n.max_ns));
-  }
+  each([&](const GraphStats& g, const RunCounters&, const std::string& graph) {
+    for (const NodeStats& n : g.nodes) {
+      e.sample("visiongraph_node_execution_seconds", node_labels(n, graph) + ",stat=\"p50\"", seconds(n.p50_ns));
+      e.sample("visiongraph_node_execution_seconds", node_labels(n, graph) + ",stat=\"p99\"", seconds(n.p99_ns));
+      e.sample("visiongraph_node_execution_seconds", node_labels(n, graph) + ",stat=\"max\"", seconds(n.max_ns));
+    }
+  });
   e.family("visiongraph_node_stuck", "gauge", "1 when a call of the node was given up on (its target is faulted).");
-  for (const NodeStats& n : g.nodes) e.sample("visiongraph_node_stuck", node_labels(n), n.stuck ? 1 : 0);
+  each([&](const GraphStats& g, const RunCounters&, const std::string& graph) {
+    for (const NodeStats& n : g.nodes) e.sample("visiongraph_node_stuck", node_labels(n, graph), n.stuck ? 1 : 0);
+  });
   return e.text();
 }
 

@@ -93,7 +93,7 @@ class Parser {
                                                      "nodes, graph_parameters, pipeline_depth), got " + kind_of(root));
     bool have_nodes = false;
     for_each(root, "", {"graph", "description", "targets", "modules", "data", "nodes", "graph_parameters",
-                        "pipeline_depth", "telemetry_capacity", "spin_us"},
+                        "streams", "pipeline_depth", "telemetry_capacity", "spin_us"},
              [&](const std::string& key, const YAML::Node& k, const YAML::Node& v) {
                if (key == "graph") desc.name = identifier(v, k, "graph");
                else if (key == "description") desc.description = string(v, k, "description");
@@ -104,6 +104,7 @@ class Parser {
                  parse_nodes(v, k, desc);
                  have_nodes = true;
                } else if (key == "graph_parameters") parse_graph_parameters(v, k, desc);
+               else if (key == "streams") parse_streams(v, k, desc);
                else if (key == "pipeline_depth")
                  desc.pipeline_depth = static_cast<std::size_t>(integer(v, k, key, 0, kMaxPipelineDepth));
                else if (key == "telemetry_capacity")
@@ -464,6 +465,31 @@ class Parser {
       if (g.param.empty()) fail(nk, "parameter", "missing in graph parameter '" + g.name + "': the node parameter it exposes");
       desc.graph_parameters.push_back(std::move(g));
     }, k);
+  }
+
+  /// `streams: [{name, input}]`: names are path components (each stream writes OUT/<name>/), unique.
+  void parse_streams(const YAML::Node& v, const YAML::Node& k, GraphDesc& desc) {
+    if (!v.IsSequence() || v.size() == 0)
+      fail(v, "streams", "expected a non-empty list of {name: NAME, input: SOURCE}, got " + kind_of(v), pos(k));
+    for (const auto& item : v) {
+      StreamDesc s;
+      s.position = pos(item, pos(k));
+      if (!item.IsMap()) fail(item, "streams", "expected {name: NAME, input: SOURCE}, got " + kind_of(item), pos(k));
+      for_each(item, "streams", {"name", "input"}, [&](const std::string& key, const YAML::Node& kk, const YAML::Node& kv) {
+        if (key == "name") s.name = identifier(kv, kk, key);
+        else s.input = string(kv, kk, key);
+      }, k);
+      if (s.name.empty()) fail(item, "name", "missing in a stream: each stream needs a name (its outputs go to OUT/<name>/)", s.position);
+      if (s.input.empty()) fail(item, "input", "missing in stream '" + s.name + "': the source it reads (file, rtsp://, /dev/videoN, ...)", s.position);
+      const bool path_safe = std::all_of(s.name.begin(), s.name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+      });
+      if (!path_safe || s.name.size() > 64)
+        fail(item, "name", "stream name '" + s.name + "': use up to 64 letters, digits, '-' or '_' (it names a folder and an MQTT topic level)", s.position);
+      for (const StreamDesc& other : desc.streams)
+        if (other.name == s.name) fail(item, "name", "stream '" + s.name + "' defined twice", s.position);
+      desc.streams.push_back(std::move(s));
+    }
   }
 
   /// References between sections (data objects named by bindings, nodes named by graph parameters).

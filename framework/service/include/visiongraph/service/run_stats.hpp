@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "visiongraph/telemetry/frame_sample.hpp"
 #include "visiongraph/telemetry/stats.hpp"
@@ -31,6 +32,7 @@ std::string stage_times_json(const StageTimes& times);
 
 /// @brief What the application counts beside the graph (all counters since the run started).
 struct RunCounters {
+  std::string stream;                    ///< the stream's name in a run of several streams ("" for one)
   std::string source;                    ///< the input's spec (a path, a URL)
   bool live = false;                     ///< a live source (latest-wins)
   std::uint64_t frames_read = 0;         ///< frames read from the source and handed to the graph
@@ -59,5 +61,15 @@ std::string stats_json(const GraphStats& graph, const RunCounters& run);
 /// visiongraph_*, with HELP and TYPE lines, counters ending in _total, times in seconds, memory in
 /// bytes, per-node series labelled {graph, node, kernel, target}. Label values are escaped.
 std::string prometheus_text(const GraphStats& graph, const RunCounters& run);
+
+/// @brief One stream's figures in a run of several streams (one graph instance each).
+struct StreamFigures {
+  GraphStats graph;
+  RunCounters run;
+};
+
+/// @brief Several streams in one exposition: each metric family once, one series per stream, labelled
+/// {graph, stream} (RunCounters::stream) besides the labels above.
+std::string prometheus_text(const std::vector<StreamFigures>& streams);
 
 }  // namespace vg::service

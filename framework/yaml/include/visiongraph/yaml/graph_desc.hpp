@@ -100,6 +100,14 @@ struct GraphParameterDesc {
   SourcePosition param_position;
 };
 
+/// @brief `streams: [{name: NAME, input: SOURCE}]`: the inputs `visiongraph run` feeds, one graph instance
+/// each (docs/service.md). The graph itself does not use it; an application running several streams does.
+struct StreamDesc {
+  std::string name;   ///< a path component: letters, digits, '-', '_' (its outputs go to OUT/<name>/)
+  std::string input;  ///< a source spec (docs/sources.md); ${NAME} is substituted by the application
+  SourcePosition position;  ///< of the entry
+};
+
 /// @brief A whole graph file.
 /// @code
 /// vg::yaml::GraphDesc desc = vg::yaml::parse_file("apps/face_detect/face_detect.yaml");
@@ -116,6 +124,7 @@ struct GraphDesc {
   std::vector<DataDesc> data;
   std::vector<NodeDesc> nodes;
   std::vector<GraphParameterDesc> graph_parameters;
+  std::vector<StreamDesc> streams;      ///< `streams:`; empty when the file names no inputs
   std::size_t pipeline_depth = 0;       ///< 0 = one frame per target used
   std::size_t telemetry_capacity = 0;   ///< 0 = the framework default
   int spin_us = -1;                     ///< `spin_us:` -> ContextConfig::spin_us; -1 = the framework default

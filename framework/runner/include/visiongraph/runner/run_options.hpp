@@ -1,6 +1,7 @@
 #pragma once
 /// @file
-/// @brief `visiongraph run GRAPH.yaml --input SRC`.
+/// @brief What a run of a graph file over one or several sources is asked to do (`visiongraph run`,
+/// visiongraph.run in Python): the options of vg::runner::run_graph.
 
 #include <chrono>
 #include <cstdint>
@@ -10,14 +11,17 @@
 #include <vector>
 
 #include "visiongraph/mqtt/options.hpp"
-#include "visiongraph/yaml/yaml.hpp"
 
-namespace vg::cli {
+namespace vg::runner {
 
-/// @brief Options of `visiongraph run`.
+/// @brief Options of one run. One input runs as before (outputs in OUTPUT_DIR/); several inputs, or a
+/// graph file with `streams:`, run one graph instance per stream in one context (outputs in
+/// OUTPUT_DIR/<stream>/, MQTT topics TOPIC/<stream>; docs/service.md).
 struct RunOptions {
-  std::string graph;       ///< graph file
-  std::string input;       ///< a source spec (docs/sources.md): file, directory, rtsp://, http(s)://, /dev/videoN, gst:...
+  std::string graph;  ///< graph file
+  /// Source specs (docs/sources.md): file, directory, rtsp://, http(s)://, /dev/videoN, gst:...; each may
+  /// be NAME=SPEC to name its stream. Empty: the graph file's `streams:`.
+  std::vector<std::string> inputs;
   std::string output_dir;  ///< default out/<graph name>/
   std::vector<std::string> control;  ///< live control: Unix socket paths and mqtt(s):// topics
   std::vector<std::string> publish;  ///< results out: mqtt(s)://HOST:PORT/TOPIC, or - (standard output)
@@ -28,7 +32,7 @@ struct RunOptions {
   std::vector<std::string> write;    ///< output graph parameters written to files per frame (io::DataWriter)
   std::string assets;      ///< VG_ASSETS_DIR for ${VG_ASSETS_DIR} in the graph file
   std::map<std::string, std::string> variables;  ///< --set NAME=VALUE
-  std::int64_t frames = -1;  ///< stop after N frames; -1 = all
+  std::int64_t frames = -1;  ///< stop after N frames (per stream); -1 = all
   bool realtime = false;     ///< pace file input at its fps (latest wins)
   bool stage_times = false;  ///< each frame's stage times in detections.jsonl, the newest in `stats`
   bool progress = true;      ///< progress line when stderr is a terminal
@@ -37,8 +41,11 @@ struct RunOptions {
   bool dmabuf = false;       ///< allocate npu0's buffers from DMA-BUF memory (zero-copy NPU input)
   bool no_dmabuf = false;    ///< never do so (default: only when an rknpu device is present)
   bool no_plugins = false;   ///< refuse graph files that load code (module libraries, runtime_path)
-  std::chrono::milliseconds drain_timeout{10000};  ///< after SIGINT/SIGTERM: frames in flight get this long
-  /// After the first SIGINT/SIGTERM: the whole stop (drain, abandon, outputs) gets drain_timeout plus
+  /// SIGINT/SIGTERM stop the run (the command line); off in an embedding process (Python), which calls
+  /// request_stop() instead.
+  bool handle_signals = true;
+  std::chrono::milliseconds drain_timeout{10000};  ///< after a stop request: frames in flight get this long
+  /// After the first stop request: the whole stop (drain, abandon, outputs) gets drain_timeout plus
   /// this long; then the process ends at once, naming the node still running (a kernel that never returns).
   std::chrono::milliseconds stop_timeout{20000};
   /// Ends the run (stop reading, outputs written, exit status 1) when the process's resident memory passes
@@ -51,18 +58,17 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// @brief --no-plugins: throws vg::yaml::LoadError at the first place @p desc would load code (a module
-/// library, the `runtime_path` attribute).
-void refuse_code_loading(const yaml::GraphDesc& desc);
+/// @brief One stream of a run: its name ("" when the run has one unnamed input) and its source spec.
+struct StreamInput {
+  std::string name;
+  std::string spec;
+};
 
-/// @brief Run the graph over the source. Returns the process exit code: 0 ok (also after one SIGINT or
-/// SIGTERM once the frames in flight finished); 1 failure (a frame failed, the input failed part-way
-/// without --allow-partial, nothing was read, an output could not be written, frames in flight were
-/// abandoned by a second signal or the drain timeout, a target faulted by a kernel past its deadline).
-/// A third signal, or a stop that outlasts drain_timeout + stop_timeout, ends the process at once with
-/// exit status 1 after naming the node still running and writing trace.json.
-/// Throws UsageError for arguments the graph cannot take (--write NAME, --publish SPEC).
-/// Throws vg::yaml::LoadError / vg::Error for graph file problems.
-int run_graph(const RunOptions& options);
+/// @brief A stream name is a path component and an MQTT topic level: 1..64 of letters, digits, '-', '_'.
+bool is_stream_name(const std::string& name) noexcept;
 
-}  // namespace vg::cli
+/// @brief "NAME=SPEC" -> {NAME, SPEC} when NAME is a stream name and the whole text is not an existing
+/// file; otherwise {"", text} (a URL's query "?a=b" is not a name).
+StreamInput parse_stream_argument(const std::string& text);
+
+}  // namespace vg::runner
