@@ -163,6 +163,10 @@ vg_install_component(openvx TARGETS vg_openvx vg_vxu INCLUDE_DIR ${PROJECT_SOURC
                      HEADERS VX PC_NAME openvx REQUIRES framework
                      DESCRIPTION "OpenVX 1.3 C API on visiongraph (libopenvx, libvxu)")
 
+vg_install_component(runner TARGETS vg_runner INCLUDE_DIR ${PROJECT_SOURCE_DIR}/framework/runner/include
+                     REQUIRES framework yaml mqtt
+                     DESCRIPTION "visiongraph: running graph files over sources and streams (the run loop of visiongraph run)")
+
 # The command: bin/visiongraph finds the libraries through RUNPATH $ORIGIN/<bin -> lib>.
 if(TARGET visiongraph)
   set_target_properties(visiongraph PROPERTIES INSTALL_RPATH "$ORIGIN/${_vg_bin_to_lib}")
@@ -172,7 +176,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/NOTICE DESTINA
         COMPONENT runtime)
 
 # Every component name find_package may be asked for (to tell "not built here" from "no such component").
-set(VG_KNOWN_COMPONENTS framework yaml io service mqtt npu detection inference vision rga openvx)
+set(VG_KNOWN_COMPONENTS framework yaml io service mqtt npu detection inference vision rga openvx runner)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/visiongraphConfig.cmake.in
   ${PROJECT_BINARY_DIR}/visiongraphConfig.cmake INSTALL_DESTINATION ${VG_INSTALL_CMAKEDIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/visiongraphConfigVersion.cmake COMPATIBILITY SameMinorVersion)

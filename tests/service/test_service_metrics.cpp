@@ -136,6 +136,31 @@ TEST(RunStatsTest, PrometheusTextPassesPromtoolAndEscapesLabels) {
   EXPECT_NE(text.find("visiongraph_resident_memory_growth_bytes{graph=\"service_test\"} 52428800"), std::string::npos) << text;
 }
 
+TEST(RunStatsTest, SeveralStreamsShareEachFamilyWithAStreamLabelAndPassPromtool) {
+  test::RunningGraph running;
+  ASSERT_TRUE(running.wait_frames(5));
+  RunCounters door = some_counters(), yard = some_counters();
+  door.stream = "door";
+  yard.stream = "yard";
+  yard.frames_read = 77;
+  const std::string text = prometheus_text({{running.graph().stats(), door}, {running.graph().stats(), yard}});
+  EXPECT_EQ(promtool_check(text), "") << text;  // each family once (HELP, TYPE), a series per stream
+  EXPECT_NE(text.find("visiongraph_frames_total{graph=\"service_test\",stream=\"door\",outcome=\"read\"} 120"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("visiongraph_frames_total{graph=\"service_test\",stream=\"yard\",outcome=\"read\"} 77"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("visiongraph_node_executions_total{graph=\"service_test\",stream=\"yard\",node=\"adder\""),
+            std::string::npos) << text;
+  std::size_t families = 0;
+  for (std::size_t at = text.find("# TYPE visiongraph_frames_total "); at != std::string::npos;
+       at = text.find("# TYPE visiongraph_frames_total ", at + 1))
+    ++families;
+  EXPECT_EQ(families, 1u);
+  // The JSON of one stream names it.
+  EXPECT_EQ(nlohmann::json::parse(stats_json(running.graph().stats(), door))["stream"], "door");
+  EXPECT_FALSE(nlohmann::json::parse(stats_json(running.graph().stats(), some_counters())).contains("stream"));
+}
+
 TEST(RunStatsTest, PromtoolRejectsBrokenText) {  // the linter is really consulted
   EXPECT_NE(promtool_check("# TYPE x counter\nx{a=\"1\"} 1\n"), "");
 }

@@ -482,3 +482,39 @@ TEST(YamlLoaderTest, MemoryDeviceMarksTheObjectDeviceOnly) {
   bad.replace(bad.find("memory: device"), 14, "memory: gpu");
   EXPECT_HAS(load_error(bad), "test.yaml:7:68: key 'memory': expected one of: host, device, got 'gpu'");
 }
+
+namespace {
+
+TEST(YamlLoaderTest, StreamsListTheInputsOfARunWithTheirNames) {
+  const auto desc = vg::yaml::parse_string(std::string(kGood) +
+                                               "streams:\n"
+                                               "  - {name: door, input: rtsp://127.0.0.1:8554/door}\n"
+                                               "  - name: yard\n"
+                                               "    input: ${VG_ASSETS_DIR}/yard.mp4\n",
+                                           "test.yaml");
+  ASSERT_EQ(desc.streams.size(), 2u);
+  EXPECT_EQ(desc.streams[0].name, "door");
+  EXPECT_EQ(desc.streams[0].input, "rtsp://127.0.0.1:8554/door");
+  EXPECT_EQ(desc.streams[1].name, "yard");
+  EXPECT_EQ(desc.streams[1].input, "${VG_ASSETS_DIR}/yard.mp4");  // the application substitutes it
+  EXPECT_EQ(desc.streams[1].position.line, 13);
+  // The graph itself does not use them: it builds and runs as without.
+  auto loaded = vg::yaml::build(desc, options());
+  EXPECT_EQ(loaded->graph().num_nodes(), 1u);
+}
+
+TEST(YamlLoaderTest, MalformedStreamsAreRefusedWhereTheyAre) {
+  EXPECT_HAS(load_error(std::string(kGood) + "streams: {door: x}\n"), "test.yaml:11:10: key 'streams': expected a non-empty list");
+  EXPECT_HAS(load_error(std::string(kGood) + "streams: []\n"), "key 'streams': expected a non-empty list");
+  EXPECT_HAS(load_error(std::string(kGood) + "streams:\n  - {input: a.mp4}\n"), "key 'name': missing in a stream");
+  EXPECT_HAS(load_error(std::string(kGood) + "streams:\n  - {name: a}\n"), "key 'input': missing in stream 'a'");
+  EXPECT_HAS(load_error(std::string(kGood) + "streams:\n  - {name: a/b, input: x}\n"),
+             "stream name 'a/b': use up to 64 letters, digits, '-' or '_'");
+  EXPECT_HAS(load_error(std::string(kGood) + "streams:\n  - {name: a, input: x}\n  - {name: a, input: y}\n"),
+             "test.yaml:13:5: key 'name': stream 'a' defined twice");
+  EXPECT_HAS(load_error(std::string(kGood) + "streams:\n  - {name: a, input: x, fps: 3}\n"),
+             "key 'fps': unknown key in 'streams'");
+  EXPECT_HAS(load_error(std::string(kGood) + "streams:\n  - a.mp4\n"), "key 'streams': expected {name: NAME, input: SOURCE}");
+}
+
+}  // namespace

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "builtin_modules.hpp"
+#include "visiongraph/runner/builtin_modules.hpp"
 #include "convert.hpp"
 #include "py_graph.hpp"
 #include "visiongraph/yaml/yaml.hpp"
@@ -119,8 +119,8 @@ std::unique_ptr<PyGraph> build(yaml::GraphDesc desc, py::dict variables, py::obj
   if (!pipeline_depth.is_none()) desc.pipeline_depth = pipeline_depth.cast<std::size_t>();
 
   yaml::BuildOptions options;
-  options.modules = builtin_modules();
-  options.variables["VG_ASSETS_DIR"] = default_assets_dir();
+  options.modules = runner::builtin_modules();
+  options.variables["VG_ASSETS_DIR"] = runner::default_assets_dir();
   for (auto [k, v] : variables) options.variables[py::str(k).cast<std::string>()] = py::str(v).cast<std::string>();
   options.use_environment = use_environment;
   options.allow_module_libraries = allow_module_libraries;

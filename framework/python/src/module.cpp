@@ -21,6 +21,7 @@
 namespace py = pybind11;
 
 namespace vg::python {
+void bind_run(py::module_& m);  // run.cpp
 namespace {
 
 void bind_status(py::module_& m) {
@@ -71,6 +72,7 @@ PYBIND11_MODULE(_visiongraph, m) {
   bind_context(m);
   bind_graph(m);
   bind_loader(m);
+  bind_run(m);
 #if VG_PY_HAVE_OPENCV
   m.def("imread", &imread, py::arg("path"), py::arg("format") = "bgr24",
         "Decode an image file as `visiongraph run --input FILE` does (OpenCV's imread): a uint8 array (H, W, 3) "

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "builtin_modules.hpp"
+#include "visiongraph/runner/builtin_modules.hpp"
 #include "convert.hpp"
 #include "visiongraph/core/error.hpp"
 
@@ -54,7 +54,7 @@ std::string repr_kernel(const KernelDescription& k) {
 }  // namespace
 
 std::string PyContext::load_module(const std::string& name_or_path) {
-  const auto& builtins = builtin_modules();
+  const auto& builtins = runner::builtin_modules();
   if (auto it = builtins.find(name_or_path); it != builtins.end()) {
     Module module = it->second();
     std::string name = module.name();
@@ -66,7 +66,7 @@ std::string PyContext::load_module(const std::string& name_or_path) {
     return context_->load_module_library(name_or_path);
   }
   throw Error("unknown module '" + name_or_path + "': not a built-in module (built in: " +
-              join(builtin_module_names()) + ") nor a path to a module library (a .so file)");
+              join(runner::builtin_module_names()) + ") nor a path to a module library (a .so file)");
 }
 
 KernelDescription describe_kernel(const KernelInfo& info) {
@@ -203,7 +203,7 @@ void bind_context(py::module_& m) {
                join(self.get().modules()) + "]>";
       });
 
-  m.def("builtin_modules", &builtin_module_names, "Names of the kernel modules built into this module.");
+  m.def("builtin_modules", &runner::builtin_module_names, "Names of the kernel modules built into this module.");
 }
 
 }  // namespace vg::python

@@ -31,6 +31,8 @@ from ._visiongraph import (  # noqa: F401  (the public API is the extension's)
     builtin_modules,
     load_graph,
     load_graph_text,
+    request_stop,
+    run,
 )
 
 if HAVE_OPENCV:
