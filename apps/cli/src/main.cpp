@@ -455,7 +455,7 @@ int main(int argc, char** argv) {
   auto* ctl_cmd = app.add_subcommand("ctl", "Send a command to a node of a running 'visiongraph run --control SOCKET'");
   ctl_cmd->add_option("socket", socket, "Control socket path")->required();
   ctl_cmd->add_option("node", node,
-                      "Node name, 'help' to list nodes and commands, or 'stats' for the run's live statistics (JSON)")
+                      "Node name (with several streams: STREAM NODE, or STREAM stats), 'help' to list nodes and commands, 'stats' for the run's live statistics (JSON), 'streams' for the stream names")
       ->required();
   ctl_cmd->add_option("command", command, "Command name (as 'visiongraph kernels' lists it)");
   ctl_cmd->add_option("args", args, "Command argument (integer, number, text or hex bytes)");
@@ -502,7 +502,7 @@ int main(int argc, char** argv) {
     if (*kernels_cmd) return cmd_kernels(kernel_filter, kernel_modules, common);
     if (*doctor_cmd) return cmd_doctor(doctor_model, doctor_board);
     if (*ctl_cmd) {
-      if (node != "help" && node != "stats" && command.empty()) {
+      if (node != "help" && node != "stats" && node != "streams" && command.empty()) {
         std::cerr << "visiongraph ctl: missing COMMAND (usage: visiongraph ctl SOCKET NODE COMMAND [ARGS]; "
                      "'visiongraph ctl SOCKET help' lists them)\n";
         return kExitUsage;

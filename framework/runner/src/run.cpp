@@ -98,7 +98,10 @@ std::vector<StreamInput> stream_inputs(const RunOptions& opt, const yaml::GraphD
     throw UsageError("no input: give --input SOURCE (a file, folder, rtsp://, /dev/videoN, gst:...), or list the "
                      "graph's inputs under 'streams:' in " + opt.graph);
   several = inputs.size() > 1 || (opt.inputs.empty() && !desc.streams.empty());
-  if (!several) return inputs;
+  if (!several) {
+    inputs.front().name.clear();  // one --input runs as it always has, named or not: OUT/, TOPIC
+    return inputs;
+  }
   for (std::size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].name.empty()) inputs[i].name = "stream" + std::to_string(i);
   for (std::size_t i = 0; i < inputs.size(); ++i)
@@ -229,7 +232,7 @@ void write_streams_json(const fs::path& dir, const std::vector<std::unique_ptr<S
     j["exit_code"] = s->exit_code;
     j["ok"] = s->exit_code == 0;
     if (!s->outcome.empty()) j["error"] = s->outcome;
-    j["output_dir"] = s->out_dir.string();
+    if (s->start_error.empty()) j["output_dir"] = s->out_dir.string();
     if (s->run) {
       const RunCounts& c = s->run->counts();
       j["frames"] = {{"read", c.read.load()},       {"completed", s->loaded->graph().stats().frames_completed},
@@ -416,12 +419,12 @@ int run_graph(const RunOptions& opt) {
       }
       return "ok " + json + "]}";
     }
-    if (request == "help") {
+    if (request == "help")  // the same nodes and commands in every stream
+      return service::answer_control_request(live.front()->loaded->graph(), ctx, line);
+    if (request == "streams") {
       std::string names;
       for (Stream* s : live) names += (names.empty() ? "" : ", ") + s->input.name;
-      return service::control_help(live.front()->loaded->graph(), ctx) + "; streams: " + names +
-             " (a line 'STREAM COMMAND' goes to one stream, a command without a stream name to every stream, "
-             "'STREAM stats' or 'stats' for the figures)";
+      return "ok streams: " + names;
     }
     std::string replies;
     bool ok = true;
