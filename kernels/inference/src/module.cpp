@@ -2,9 +2,11 @@
 
 #include <array>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "visiongraph/core/error.hpp"
@@ -14,9 +16,14 @@
 #include "visiongraph/kernel/kernel_decl.hpp"
 #include "visiongraph/kernel/validate_context.hpp"
 #include "visiongraph/kernels/inference/backend.hpp"
+#if defined(VG_INFERENCE_HAVE_RKNN)
+#include "visiongraph/kernels/inference/rknn_backend.hpp"
+#endif
 #include "visiongraph/memory/allocator.hpp"
+#include "model_registry.hpp"
 #if defined(VG_INFERENCE_HAVE_RKNN)
 #include "visiongraph/npu/drm_device.hpp"
+#include "visiongraph/npu/rknn_runtime.hpp"
 #include "visiongraph/npu/soc.hpp"
 #endif
 
@@ -185,14 +192,100 @@ DataMeta meta_of(const TensorDesc& d) {
   return DataMeta::tensor_of(t);
 }
 
-/// The backend validate loaded to read the model's outputs, handed to create so the model is
-/// loaded once per node (rknn_init runs once, OpenCV parses the file once).
-struct LoadedModel {
+}  // namespace
+
+/// @brief A model validate loaded (registry value, model_registry.hpp), shared by every node instance that
+/// loads the same model with the same load options, and by the replicas of a node.
+///
+/// Who runs what. `backend` is the instance validate loaded. The node that validate loaded it for runs it
+/// directly when that node is not replicated (one context, as a single node always had). Every other
+/// context (each replica, each later graph instance) is duplicated from an *idle* source with
+/// InferenceBackend::load_replica (rknn: rknn_dup_context, the weights loaded once). Never from a context a
+/// node is running: librknnrt contexts must not be used from two threads at once (failed submits and
+/// lock-ups are reported, rknn-toolkit2#533), and a duplicate rebuilds itself after a timeout by
+/// duplicating its source again, at any moment. So the idle source is `backend` when no node runs it (its
+/// node is replicated), else `spare`: one duplicate of `backend`, made only when a second instance
+/// appears, while `mutex` keeps the node running `backend` out (that node holds it around every call into
+/// its backend, and its asynchronous run in flight counts as a use). Whoever holds this object keeps every
+/// source alive: a duplicate never outlives the context it came from.
+struct SharedModel {
+  enum class Use : std::uint8_t { undecided, idle, run_by_node };
+
   std::string kind;
   std::string model;
-  std::unique_ptr<InferenceBackend> backend;
+  BackendOptions options;  // what `backend` was loaded with (the spare is loaded with them)
   ModelInfo info;
+  std::unique_ptr<InferenceBackend> backend;
+  // load_replica duplicates the source's context (rknn with rknn_dup_context). Without it, later instances
+  // load the model themselves (one rknn_init each, as before) and no source is needed.
+  bool duplicates = false;
+
+  std::mutex mutex;  // guards the fields below, and `backend` while a node runs it
+  std::condition_variable no_run_in_flight;
+  Use use = Use::undecided;  // set by the create of the node validate loaded `backend` for
+  bool in_flight = false;    // the node running `backend` has an asynchronous run in flight
+  std::unique_ptr<InferenceBackend> spare;  // declared after `backend`: destroyed first
+
+  /// The idle context a later instance duplicates from: `backend` once its node is known not to run it,
+  /// else the spare, made on first need (waiting for an asynchronous run of `backend` to finish); null
+  /// when contexts cannot be duplicated. Called by validate on the verifying thread, never on a target:
+  /// there the wait could block the very target that has to complete that run. Throws vg::Error.
+  InferenceBackend* idle_source() {
+    if (!duplicates) return nullptr;
+    std::unique_lock<std::mutex> lock(mutex);
+    if (use == Use::idle) return backend.get();
+    if (!spare) {
+      if (!no_run_in_flight.wait_for(lock, std::chrono::seconds(60), [&] { return !in_flight; })) {
+        throw Error("the node running the first instance of " + model + " has had a run in flight for 60 s");
+      }
+      BackendOptions idle_options = options;
+      idle_options.core_mask = 0;  // never runs: no core to pick
+      std::unique_ptr<InferenceBackend> s = make_backend(kind, model);
+      (void)s->load_replica(*backend, model, idle_options);  // under `mutex`: the node running `backend` waits
+      spare = std::move(s);
+    }
+    return spare.get();
+  }
 };
+
+namespace {
+
+/// What validate hands to create.
+struct ValidatedModel {
+  std::shared_ptr<SharedModel> shared;
+  bool loaded_here = false;          // validate loaded `shared` for this node (else it is a later instance's)
+  InferenceBackend* source = nullptr;  // a later instance: the idle source its contexts are duplicated from
+                                       // (null: it loads the model itself)
+};
+
+/// True when instances of a @p kind model share one load (rknn; @p runtime: the runtime library it would
+/// use). OpenCV never shares: a cv::dnn::Net must not run on two threads at once and its load_replica is
+/// load(), so each OpenCV instance keeps parsing the file once, in its own validate, as before.
+bool shares_loads(const std::string& kind, const BackendOptions& opt, std::string& runtime) {
+#if defined(VG_INFERENCE_HAVE_RKNN)
+  if (kind != "rknn") return false;
+  runtime = npu::RknnRuntime::resolve_path(opt.runtime_path);
+  return true;
+#else
+  (void)kind, (void)opt, (void)runtime;
+  return false;
+#endif
+}
+
+std::shared_ptr<SharedModel> load_model(const std::string& kind, const std::string& model, const BackendOptions& opt) {
+  auto m = std::make_shared<SharedModel>();
+  m->kind = kind;
+  m->model = model;
+  m->options = opt;
+  m->backend = make_backend(kind, model);
+  m->info = m->backend->load(model, opt);
+#if defined(VG_INFERENCE_HAVE_RKNN)
+  if (const auto* r = dynamic_cast<const RknnBackend*>(m->backend.get()); r != nullptr && r->runtime() != nullptr) {
+    m->duplicates = r->runtime()->api().dup_context != nullptr;
+  }
+#endif
+  return m;
+}
 
 void validate(ValidateContext& v) {
   const DataMeta& in = v.meta(kInputParam);
@@ -214,12 +307,23 @@ void validate(ValidateContext& v) {
                     "backend " + kind + " runs each frame inside process: remove async: true, or use an .rknn model");
   }
 
-  // Load the model on the host to learn its outputs: a graph that disagrees fails here, not per frame.
-  ModelInfo info;
-  std::unique_ptr<InferenceBackend> probe;
+  // Load the model on the host to learn its outputs: a graph that disagrees fails here, not per frame. Or
+  // take the model another instance loaded with the same load options: its outputs are the same, and this
+  // node's contexts are duplicated from it (one rknn_init for every instance in the process).
+  ValidatedModel handed;
   try {
-    probe = make_backend(kind, model);
-    info = probe->load(model, opt);
+    std::string runtime;
+    ModelKey key;
+    if (shares_loads(kind, opt, runtime) && make_model_key(kind, model, runtime, opt, key)) {
+      auto [shared, loaded] = ModelRegistry::instance().acquire(key, [&] { return load_model(kind, model, opt); });
+      handed.shared = std::move(shared);
+      handed.loaded_here = loaded;
+      // A later instance: its core mask and version checks come at create, from load_replica.
+      if (!loaded) handed.source = handed.shared->idle_source();
+    } else {
+      handed.shared = load_model(kind, model, opt);
+      handed.loaded_here = true;
+    }
   } catch (const Error& e) {
     const std::string why = e.what();
     // Backends name the model in most messages; say it once.
@@ -240,6 +344,7 @@ void validate(ValidateContext& v) {
     }
     v.fail(what, msg);
   }
+  const ModelInfo& info = handed.shared->info;
   // Exactly the model's inputs: input, then input1..input{n-1}.
   std::string model_inputs;
   for (std::size_t k = 0; k < info.inputs.size(); ++k) {
@@ -286,7 +391,7 @@ void validate(ValidateContext& v) {
     }
     v.set_meta(kFirstOutputParam + i, meta_of(d));
   }
-  v.hand_to_create(std::make_shared<LoadedModel>(LoadedModel{kind, model, std::move(probe), std::move(info)}));
+  v.hand_to_create(std::make_shared<ValidatedModel>(std::move(handed)));
 }
 
 /// @brief The target-side instance of vg.inference.
@@ -329,23 +434,43 @@ class InferenceKernel {
       npu_cores_ = cores.count;
     }
     ModelInfo info;
-    auto loaded = ctx.take_from_validate_as<LoadedModel>();
-    const bool same_model = loaded && loaded->backend && loaded->kind == kind && loaded->model == model;
-    if (replicated && same_model) {
+    const auto handed = ctx.take_from_validate_as<ValidatedModel>();
+    SharedModel* const loaded = handed ? handed->shared.get() : nullptr;
+    const bool same_model = loaded != nullptr && loaded->backend && loaded->kind == kind && loaded->model == model;
+    if (same_model && !handed->loaded_here) {
+      // A later graph instance of a model another node loaded (model_registry.hpp): its own context, made on
+      // its target thread with its own core mask, duplicated from that model's idle source (its weights
+      // loaded once for every instance); each replica of it likewise. The source stays loaded while any
+      // instance lives; they hold it.
+      shared_ = handed->shared;
+      own_ = make_backend(kind, model);
+      info = handed->source != nullptr ? own_->load_replica(*handed->source, model, opt) : own_->load(model, opt);
+    } else if (replicated && same_model) {
       // Every replica makes its own context on its own target thread, with its own core mask, from
       // validate's instance (loaded on the verifying thread, core mask auto, never run): rknn duplicates
       // that context, so the weights are loaded once for all replicas. The source stays loaded (idle)
       // while any replica lives; the replicas hold it.
-      replica_source_ = loaded;
-      backend_ = make_backend(kind, model);
-      info = backend_->load_replica(*loaded->backend, model, opt);
+      shared_ = handed->shared;
+      {
+        const std::lock_guard<std::mutex> lock(loaded->mutex);
+        loaded->use = SharedModel::Use::idle;  // later instances duplicate from it too
+      }
+      own_ = make_backend(kind, model);
+      info = own_->load_replica(*loaded->backend, model, opt);
     } else if (same_model) {
-      backend_ = std::move(loaded->backend);
-      info = std::move(loaded->info);
+      // validate's instance, run by this node: one context, as ever. Later instances never duplicate from
+      // it while it may run (SharedModel): this node holds the model's mutex around every use of it.
+      shared_ = handed->shared;
+      runs_shared_ = true;
+      const std::lock_guard<std::mutex> lock(loaded->mutex);
+      loaded->use = SharedModel::Use::run_by_node;
+      info = loaded->info;
     } else {
-      backend_ = make_backend(kind, model);
-      info = backend_->load(model, opt);
+      own_ = make_backend(kind, model);
+      info = own_->load(model, opt);
     }
+    backend_ = runs_shared_ ? shared_->backend.get() : own_.get();
+    const std::unique_lock<std::mutex> guard = hold();  // binding and warm-up use the context
     num_outputs_ = info.outputs.size();
     // Every graph-owned buffer the input will be, bound now: process only selects one by index.
     // A device-only input has none (every frame is imported): the backend warms up on its staging memory.
@@ -372,7 +497,23 @@ class InferenceKernel {
     backend_->bind_inputs(blocks);
   }
 
+  ~InferenceKernel() {
+    if (!runs_shared_) return;
+    {
+      // Released with an asynchronous run in flight: wait for it here (as the backend's destructor would),
+      // since the model may stay loaded for other instances.
+      const std::lock_guard<std::mutex> lock(shared_->mutex);
+      if (!shared_->in_flight) return;
+      (void)backend_->finish({});
+      shared_->in_flight = false;
+    }
+    shared_->no_run_in_flight.notify_all();
+  }
+  InferenceKernel(const InferenceKernel&) = delete;
+  InferenceKernel& operator=(const InferenceKernel&) = delete;
+
   Status process(KernelContext& ctx) noexcept {
+    const std::unique_lock<std::mutex> guard = hold();
     const TensorView in = ctx.tensor(kInputParam);
     const std::size_t k = ctx.buffer_index(kInputParam);
     std::array<void*, kMaxOutputs> outs{};
@@ -414,6 +555,7 @@ class InferenceKernel {
     if (converted || (prebound && backend_->copies_bound_input(k))) ctx.count_conversion();
     if (s == Status::pending) {
       // async: the run goes on on the NPU; complete collects the outputs once its fence is readable.
+      if (runs_shared_) shared_->in_flight = true;
       if (const int fence = backend_->pending_fence(); fence >= 0) ctx.complete_after(fence);
       return Status::pending;
     }
@@ -444,9 +586,14 @@ class InferenceKernel {
   /// async: the run process started has finished (its fence is readable) or the node's deadline passed:
   /// wait for it (timeout_ms), read the outputs as a blocking run does, close the fence.
   Status complete(KernelContext& ctx) noexcept {
+    const std::unique_lock<std::mutex> guard = hold();
     std::array<void*, kMaxOutputs> outs{};
     for (std::size_t i = 0; i < num_outputs_; ++i) outs[i] = ctx.tensor(kFirstOutputParam + i).data();
     const Status s = backend_->finish(std::span<void* const>(outs.data(), num_outputs_));
+    if (runs_shared_) {
+      shared_->in_flight = false;
+      shared_->no_run_in_flight.notify_all();
+    }
     for (std::size_t i = 0; i < num_outputs_; ++i) {
       const TensorView o = ctx.tensor(kFirstOutputParam + i);
       if (Allocator* a = o.block().owner) (void)a->end_cpu_access(o.block(), CpuAccess::write);
@@ -465,6 +612,7 @@ class InferenceKernel {
   }
 
   Status control(KernelContext& ctx, const ControlCommand& cmd, CommandReply& reply) noexcept {
+    const std::unique_lock<std::mutex> guard = hold();
     switch (cmd.id) {
       case kCmdSetCoreMask: {
         std::int64_t mask = 0;
@@ -500,9 +648,18 @@ class InferenceKernel {
   }
 
  private:
-  std::shared_ptr<LoadedModel> replica_source_;  // a replica's source backend (validate's); declared first,
-                                                 // so it is released after backend_
-  std::unique_ptr<InferenceBackend> backend_;
+  /// Locks the shared model while this node uses validate's instance, so that a later instance never
+  /// duplicates it mid-use (SharedModel); empty otherwise. No allocation.
+  std::unique_lock<std::mutex> hold() const noexcept {
+    return runs_shared_ ? std::unique_lock<std::mutex>(shared_->mutex) : std::unique_lock<std::mutex>();
+  }
+
+  std::shared_ptr<SharedModel> shared_;     // the model validate loaded, held while this node lives (it
+                                            // runs it, or its context came from it); declared first, so it
+                                            // is released after own_
+  std::unique_ptr<InferenceBackend> own_;   // this node's own context (a replica, a later instance)
+  InferenceBackend* backend_ = nullptr;     // own_, or shared_->backend when runs_shared_
+  bool runs_shared_ = false;                // this node runs validate's instance (shared_->backend)
   std::size_t num_outputs_ = 0;
   unsigned npu_cores_ = 0;  // 0 = unknown: set_core_mask is left to the runtime
   std::vector<const void*> bound_data_;
