@@ -21,6 +21,8 @@ using vg::openvx::handles::HandleTable;
 using vg::openvx::handles::Layout;
 
 std::uintptr_t bits(const void* handle) { return reinterpret_cast<std::uintptr_t>(handle); }
+/// The first bit of a 64-bit handle's fixed marker (bits 55..63); unused on 32-bit hosts.
+constexpr unsigned kMarkerShift = sizeof(void*) * 8 - 9;
 /// The slot index in @p handle of a table with @p index_bits index bits.
 std::uint32_t index_of(std::uintptr_t handle, unsigned index_bits) {
   return static_cast<std::uint32_t>(handle >> 1) & ((std::uint32_t{1} << index_bits) - 1);
@@ -37,7 +39,7 @@ TEST(OpenVxHandleTable, TheProcessLayoutFitsTheWordSize) {
   EXPECT_EQ(1 + layout.index_bits + layout.generation_bits + (sizeof(void*) >= 8 ? 9u : 0u), sizeof(void*) * 8);
   EXPECT_EQ(layout.reuse_after, 65536u);
   if (sizeof(void*) >= 8) {
-    EXPECT_EQ(layout.marker, std::uintptr_t{0x1FF} << (sizeof(void*) * 8 - 9)) << "bits 55..63 set: outside user space";
+    EXPECT_EQ(layout.marker, std::uintptr_t{0x1FF} << kMarkerShift) << "bits 55..63 set: outside user space";
     EXPECT_GE(layout.generation_bits, 28u);
   } else {
     EXPECT_EQ(layout.index_bits, 20u);
@@ -51,11 +53,11 @@ TEST(OpenVxHandleTable, AHandleIsTaggedAndNamesItsObjectWhileLive) {
   ASSERT_NE(h, 0u);
   EXPECT_EQ(h & 1u, 1u) << "never an aligned pointer";
   if (sizeof(void*) >= 8) {
-    EXPECT_EQ(h >> 55, 0x1FFu) << "a dereference faults";
+    EXPECT_EQ(h >> kMarkerShift, 0x1FFu) << "a dereference faults";
   }
   EXPECT_EQ(table.find(h), object(1));
   EXPECT_EQ(table.find(h & ~std::uintptr_t{1}), nullptr) << "the untagged value is no handle";
-  EXPECT_EQ(table.find(h ^ (std::uintptr_t{1} << 40)), nullptr);
+  EXPECT_EQ(table.find(h ^ (std::uintptr_t{1} << (sizeof(void*) * 8 - 2))), nullptr);
   EXPECT_EQ(table.find(0), nullptr);
   EXPECT_EQ(table.find(reinterpret_cast<std::uintptr_t>(object(1))), nullptr) << "an address is no handle";
   table.remove(h);
@@ -170,7 +172,7 @@ TEST_F(OpenVxHandles, AHandleIsNotAnAddress) {
   for (void* h : {static_cast<void*>(context_), static_cast<void*>(image)}) {
     EXPECT_EQ(bits(h) & 1u, 1u) << "an object's address is aligned; a handle is not";
     if (sizeof(void*) >= 8) {
-      EXPECT_GE(bits(h), std::uintptr_t{1} << 55) << "outside user space";
+      EXPECT_GE(bits(h), std::uintptr_t{1} << kMarkerShift) << "outside user space";
     }
   }
   EXPECT_EQ(vxReleaseImage(&image), VX_SUCCESS);

@@ -1,7 +1,8 @@
 #pragma once
 // Running a verified graph: vxVerifyGraph compiles the vx graph into a visiongraph graph (one node per vx
 // node, on the node's target; one token per data object, so the data flow orders the nodes), and each
-// visiongraph node calls its vx kernel through a trampoline with the vx objects themselves.
+// visiongraph node calls its vx kernel through a trampoline with the vx objects' handles (callbacks see
+// handles, as the application does).
 #include <cstddef>
 #include <cstdint>
 #include <vector>

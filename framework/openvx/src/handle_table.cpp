@@ -7,11 +7,11 @@
 namespace vg::openvx::handles {
 
 Layout default_layout() noexcept {
-  if constexpr (sizeof(std::uintptr_t) >= 8) {
-    return Layout{26, 28, std::uintptr_t{0x1FF} << 55, 65536, 12};
-  } else {
-    return Layout{20, 11, 0, 65536, 12};
-  }
+#if UINTPTR_MAX > 0xFFFFFFFFu
+  return Layout{26, 28, std::uintptr_t{0x1FF} << 55, 65536, 12};
+#else
+  return Layout{20, 11, 0, 65536, 12};
+#endif
 }
 
 HandleTable::HandleTable(const Layout& layout) noexcept : layout_(layout) {
