@@ -12,6 +12,7 @@
 #include "context.hpp"
 #include "data_object.hpp"
 #include "error_object.hpp"
+#include "execution.hpp"
 #include "graph.hpp"
 #include "image.hpp"
 #include "object_array.hpp"
@@ -157,6 +158,7 @@ vx_status age_delay(vx_delay delay) noexcept {
     argument = now;
     (void)release(before, Hold::internal);  // the delay still holds it
   }
+  for (const DelaySlotUse& use : delay->uses) refresh_call_handles(use.node);
   return VX_SUCCESS;
 }
 

@@ -69,6 +69,19 @@ vx_reference* callback_arguments(vx_node node, const vx_reference* arguments, st
   return handles;
 }
 
+}  // namespace
+
+void refresh_call_handles(vx_node node) noexcept {
+  if (node->call_handles.empty()) return;  // not compiled
+  if (node->slot_arguments.empty()) {
+    (void)callback_arguments(node, node->arguments.data(), 0);
+    return;
+  }
+  for (std::size_t slot = 0; slot < node->slot_arguments.size(); ++slot) (void)callback_arguments(node, node->slot_arguments[slot].data(), slot);
+}
+
+namespace {
+
 Status node_create(KernelContext& ctx) {
   auto* node = reinterpret_cast<vx_node>(static_cast<std::uintptr_t>(ctx.integer("vx_node")));
   if (node->local_data_size > 0 && !node->local_data_set_by_user) {
@@ -110,6 +123,7 @@ vx_status run_output_pipeup(vx_node node, const vx_reference* arguments, vx_uint
     }
     s = node->kernel->function(to_handle(node), callback_arguments(node, node->pipeup_arguments.data(), row), count);
   }
+  (void)callback_arguments(node, arguments, row);  // the row holds the steady arguments again
   node->state.store(VX_NODE_STATE_STEADY, std::memory_order_release);
   return s;
 }
@@ -130,7 +144,8 @@ Status node_process(KernelContext& ctx) noexcept {
     // Input pipe-up: the first (depth - 1) runs after verification keep their inputs (pipelining.hpp).
     const bool input_pipeup = node->pipeup_input_calls > 0;
     if (input_pipeup) node->state.store(VX_NODE_STATE_PIPEUP, std::memory_order_release);
-    s = node->kernel->function(to_handle(node), callback_arguments(node, arguments, slot), count);
+    // The row of handles is kept in step with the arguments (refresh_call_handles): nothing to encode here.
+    s = node->kernel->function(to_handle(node), node->call_handles.data() + slot * count, count);
     if (input_pipeup) {
       --node->pipeup_input_calls;
       node->state.store(VX_NODE_STATE_STEADY, std::memory_order_release);
@@ -512,6 +527,7 @@ vx_status compile_graph(vx_graph graph, const std::vector<std::vector<std::size_
       compiled->set_input_policy(frame_parameter, vg::InputPolicy::block, slots);
       set_up_slots(graph, all_runs, all_ids, slots, *compiled);
     }
+    for (vx_node run : all_runs) refresh_call_handles(run);
     compiled->set_pipeline_depth(slots);  // without a pipeline, one run at a time: the vx objects are the data
     compiled->verify();                   // initializers run here, each on its node's target
     if (pipelined) graph->executor->compiled(slots, frame_parameter);

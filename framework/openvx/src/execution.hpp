@@ -17,6 +17,11 @@ namespace vg::openvx {
 /// Logs and returns an error when visiongraph refuses it.
 vx_status compile_graph(vx_graph graph, const std::vector<std::vector<std::size_t>>& after) noexcept;
 
+/// Fills @p node's call_handles (the parameters[] its kernel function is called with, a row per frame
+/// slot) from its arguments, or each slot's: at compilation, and whenever an argument of a compiled node
+/// changes in place (delay aging, a queued parameter's reference for a frame, which sets its one entry).
+void refresh_call_handles(vx_node node) noexcept;
+
 /// Releases @p graph's visiongraph graph, if any (kernel deinitializers run): before any of its nodes go.
 void release_compiled_graph(vx_graph graph) noexcept;
 

@@ -66,7 +66,8 @@ struct _vx_node final : _vx_reference {
   std::vector<vx_reference> pipeup_arguments;  // scratch for one pipe-up call (sized at verification)
   std::atomic<vx_enum> state{VX_NODE_STATE_STEADY};  // VX_NODE_STATE, read by the kernel while it runs
   // The handles of the arguments a kernel function is called with (its parameters[]): one row per frame
-  // slot, filled from the objects before each call (sized at verification, so calls allocate nothing).
+  // slot, sized and filled at verification and kept in step with `arguments` / `slot_arguments` by what
+  // changes them in place (refresh_call_handles): a frame encodes nothing and allocates nothing.
   std::vector<vx_reference> call_handles;
 
   /// Sets @p value (may be null) on parameter @p index, holding the new and dropping the old reference; a

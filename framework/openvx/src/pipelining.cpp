@@ -106,6 +106,7 @@ void GraphExecutor::admit_locked() noexcept {
           if (argument == nullptr) argument = p.run->arguments[p.index];  // not an item: the verified object
         }
         p.run->slot_arguments[slot][p.index] = argument;
+        p.run->call_handles[slot * p.run->arguments.size() + p.index] = to_handle(argument);  // set up at verification
       }
     }
     if (!streaming && manual_runs > 0) --manual_runs;
