@@ -128,18 +128,18 @@ VX_API_ENTRY vx_array VX_API_CALL vxCreateArray(vx_context context, vx_enum item
   if (item_size == 0) {
     log(context, VX_ERROR_INVALID_TYPE, "vxCreateArray: 0x%x is not an item type (a scalar type, a standard or user struct)",
         static_cast<unsigned>(item_type));
-    return reinterpret_cast<vx_array>(error_object(context, VX_ERROR_INVALID_TYPE));
+    return to_handle(reinterpret_cast<vx_array>(error_object(context, VX_ERROR_INVALID_TYPE)));
   }
-  if (capacity == 0) return reinterpret_cast<vx_array>(error_object(context, VX_ERROR_INVALID_PARAMETERS));
-  return make_array(context, item_type, item_size, capacity, false);
+  if (capacity == 0) return to_handle(reinterpret_cast<vx_array>(error_object(context, VX_ERROR_INVALID_PARAMETERS)));
+  return to_handle(make_array(context, item_type, item_size, capacity, false));
 }
 
 VX_API_ENTRY vx_array VX_API_CALL vxCreateVirtualArray(vx_graph graph, vx_enum item_type, vx_size capacity) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   // VX_TYPE_INVALID and 0 leave the item type and the capacity to the producing kernel's validate.
   const vx_size item_size = item_type == VX_TYPE_INVALID ? 0 : scalar_size(graph->context, item_type);
-  if (item_type != VX_TYPE_INVALID && item_size == 0) return reinterpret_cast<vx_array>(error_object(graph, VX_ERROR_INVALID_TYPE));
-  return make_array(graph, item_type, item_size, capacity, true);
+  if (item_type != VX_TYPE_INVALID && item_size == 0) return to_handle(reinterpret_cast<vx_array>(error_object(graph, VX_ERROR_INVALID_TYPE)));
+  return to_handle(make_array(graph, item_type, item_size, capacity, true));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxReleaseArray(vx_array* arr) { return release_handle(arr, VX_TYPE_ARRAY); }

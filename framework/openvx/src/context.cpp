@@ -48,7 +48,9 @@ _vx_context::~_vx_context() {
   }
   for (vx_graph graph : graphs) vg::openvx::release_compiled_graph(graph);
   // Whatever the application did not release goes with the context. Unregistering everything first makes
-  // the holds the objects drop on each other in their destructors no-ops, so the order does not matter.
+  // every handle of the context stale; while the objects are deleted (in_teardown()) the holds they drop
+  // on each other in their destructors are no-ops, so the order does not matter.
+  const vg::openvx::Teardown teardown;
   std::vector<_vx_reference*> left;
   {
     const std::lock_guard guard(lock);
@@ -104,7 +106,7 @@ VX_API_ENTRY vx_context VX_API_CALL vxCreateContext(void) {
     delete context;
     return nullptr;
   }
-  adopt(context, Hold::external);
+  if (adopt(context, Hold::external) == nullptr) return nullptr;  // deleted: no handle left for it
   // Every standard kernel is declared up front so it can be found and queried; the context holds them.
   for (const StandardKernel& k : standard_kernels()) {
     auto* kernel = new (std::nothrow) _vx_kernel(context);
@@ -121,23 +123,24 @@ VX_API_ENTRY vx_context VX_API_CALL vxCreateContext(void) {
     kernel->enumeration = k.kernel_enum;
     kernel->finalized = true;
     implement_standard_kernel(kernel);
-    vx_kernel handle = reinterpret_cast<vx_kernel>(adopt(kernel, Hold::internal));
-    if (handle == nullptr) break;
+    if (adopt(kernel, Hold::internal) == nullptr) break;
     const std::lock_guard guard(context->lock);
     try {
-      context->kernels.push_back(handle);
+      context->kernels.push_back(kernel);
     } catch (...) {
       break;
     }
   }
-  return context;
+  return to_handle(context);
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxReleaseContext(vx_context* context) {
-  if (context == nullptr || !valid(*context, VX_TYPE_CONTEXT)) return VX_ERROR_INVALID_REFERENCE;
+  if (context == nullptr) return VX_ERROR_INVALID_REFERENCE;
+  vx_context object = *context;  // the application's variable keeps its handle until it is cleared
+  if (!valid(object, VX_TYPE_CONTEXT)) return VX_ERROR_INVALID_REFERENCE;
   // Modules unpublish while the context is still whole (their vxUnpublishKernels calls back into it).
-  if ((*context)->external_count.load() == 1) unload_all_modules(*context);
-  const vx_status status = release(reinterpret_cast<vx_reference>(*context), Hold::external);
+  if (object->external_count.load() == 1) unload_all_modules(object);
+  const vx_status status = release(reinterpret_cast<vx_reference>(object), Hold::external);
   if (status == VX_SUCCESS) *context = nullptr;
   return status;
 }
@@ -166,6 +169,10 @@ VX_API_ENTRY vx_status VX_API_CALL vxQueryContext(vx_context context, vx_enum at
     case VX_CONTEXT_IMMEDIATE_BORDER_POLICY: {
       const std::lock_guard guard(context->lock);
       return put<vx_enum>(ptr, size, context->immediate_border_policy);
+    }
+    case kContextImmediateTargetName: {
+      const std::lock_guard guard(context->lock);
+      return put_string(ptr, size, context->immediate_target_name.c_str(), kImmediateTargetNameSize);
     }
     case VX_CONTEXT_UNIQUE_KERNELS: {
       const std::lock_guard guard(context->lock);
@@ -217,7 +224,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxSetContextAttribute(vx_context context, vx_
 }
 
 VX_API_ENTRY vx_enum VX_API_CALL vxRegisterUserStruct(vx_context context, vx_size size) {
-  return vxRegisterUserStructWithName(context, size, nullptr);
+  return vxRegisterUserStructWithName(context, size, nullptr);  // the handle passed on as it came
 }
 
 VX_API_ENTRY vx_enum VX_API_CALL vxRegisterUserStructWithName(vx_context context, vx_size size, const vx_char* type_name) {

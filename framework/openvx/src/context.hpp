@@ -17,6 +17,11 @@ class Context;
 
 namespace vg::openvx {
 
+/// A query of this library's own (vxQueryContext, a vx_char array of kImmediateTargetNameSize): the target
+/// vxSetImmediateModeTarget chose, "any" or a target name. For libvxu, which sees only handles.
+inline constexpr vx_enum kContextImmediateTargetName = VX_ATTRIBUTE_BASE(VX_ID_USER, VX_TYPE_CONTEXT) + 0x0;
+inline constexpr vx_size kImmediateTargetNameSize = 64;
+
 struct ErrorObject final : _vx_reference {
   ErrorObject(vx_context owner, vx_status status_) noexcept : _vx_reference(VX_TYPE_ERROR, owner), status(status_) {}
   vx_status status;
@@ -32,7 +37,7 @@ struct Module {
   std::string name;   // as passed to vxLoadKernels
   void* handle = nullptr;  // dlopen handle; null for a module registered with vxRegisterKernelLibrary
   vx_unpublish_kernels_f unpublish = nullptr;  // a registered module's (a library's is looked up in it)
-  std::vector<vx_kernel> kernels;  // added while its vxPublishKernels ran (removed on unload if still there)
+  std::vector<vx_kernel> kernels;  // handles of those added while its vxPublishKernels ran (removed on unload if still there)
 };
 
 /// A kernel library registered with vxRegisterKernelLibrary: vxLoadKernels of its name calls these

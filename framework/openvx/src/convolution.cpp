@@ -46,7 +46,7 @@ vx_convolution make_convolution(vx_reference owner, vx_size columns, vx_size row
 
 vx_reference convolution_like(vx_reference owner, const _vx_convolution* exemplar) noexcept {
   vx_convolution made = make_convolution(owner, exemplar->columns, exemplar->rows, owner->type == VX_TYPE_GRAPH);
-  if (valid(made, VX_TYPE_CONVOLUTION)) made->scale = exemplar->scale;
+  if (made != nullptr && made->type == VX_TYPE_CONVOLUTION) made->scale = exemplar->scale;  // not an error object
   return reinterpret_cast<vx_reference>(made);
 }
 
@@ -90,12 +90,12 @@ extern "C" {
 
 VX_API_ENTRY vx_convolution VX_API_CALL vxCreateConvolution(vx_context context, vx_size columns, vx_size rows) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  return make_convolution(context, columns, rows, false);
+  return to_handle(make_convolution(context, columns, rows, false));
 }
 
 VX_API_ENTRY vx_convolution VX_API_CALL vxCreateVirtualConvolution(vx_graph graph, vx_size columns, vx_size rows) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
-  return make_convolution(reinterpret_cast<vx_reference>(graph), columns, rows, true);
+  return to_handle(make_convolution(reinterpret_cast<vx_reference>(graph), columns, rows, true));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxQueryConvolution(vx_convolution convolution, vx_enum attribute, void* ptr, vx_size size) {

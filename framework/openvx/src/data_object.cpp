@@ -56,7 +56,7 @@ void take_item(_vx_reference* container, vx_reference item) noexcept {
 }
 
 void drop_item(vx_reference item) noexcept {
-  if (!valid(item)) return;  // already unregistered: the context is going and deletes it itself
+  if (in_teardown()) return;  // the context is going and deletes it itself
   item->container = nullptr;
   (void)release(item, Hold::internal);
 }
@@ -65,7 +65,7 @@ vx_status make_items_like(vx_reference owner, vx_reference exemplar, vx_size cou
                           std::vector<vx_reference>& items) noexcept {
   for (vx_size i = 0; i < count; ++i) {
     const vx_reference item = create_like(owner, exemplar);
-    if (const vx_status status = vxGetStatus(item); status != VX_SUCCESS) return status;
+    if (const vx_status status = status_of(item); status != VX_SUCCESS) return status;
     take_item(container, item);
     items.push_back(item);  // reserved by the caller: cannot throw
   }

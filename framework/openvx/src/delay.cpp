@@ -12,13 +12,14 @@
 #include "context.hpp"
 #include "data_object.hpp"
 #include "error_object.hpp"
+#include "execution.hpp"
 #include "graph.hpp"
 #include "image.hpp"
 #include "object_array.hpp"
 #include "pyramid.hpp"
 
 _vx_delay::~_vx_delay() {
-  // A no-op for slots already unregistered (the context going); a slot the application retained or a node
+  // A no-op while the context goes (in_teardown()); a slot the application retained or a node
   // still uses outlives the delay, as an object of its own.
   for (vx_reference slot : slots) vg::openvx::drop_item(slot);
 }
@@ -31,7 +32,7 @@ constexpr vx_size kMaxSlots = static_cast<vx_size>(std::numeric_limits<vx_int32>
 
 vx_delay make_delay(vx_context context, vx_reference exemplar, vx_size num_slots) noexcept {
   auto fail = [context](vx_status status) { return reinterpret_cast<vx_delay>(error_object(context, status)); };
-  if (!valid(exemplar) || exemplar->type == VX_TYPE_ERROR) return fail(VX_ERROR_INVALID_REFERENCE);
+  if (exemplar == nullptr || exemplar->type == VX_TYPE_ERROR) return fail(VX_ERROR_INVALID_REFERENCE);
   if (!is_data_object_type(exemplar->type)) {
     log(context, VX_ERROR_INVALID_TYPE, "vxCreateDelay: an object of type 0x%x cannot be a delay slot", static_cast<unsigned>(exemplar->type));
     return fail(VX_ERROR_INVALID_TYPE);
@@ -121,10 +122,10 @@ vx_status track_delay_use(vx_node node, vx_uint32 parameter, vx_reference old_va
 }
 
 void forget_delay_uses(vx_node node) noexcept {
+  if (in_teardown()) return;  // the context is going, and the delays with it
   for (vx_uint32 i = 0; i < node->arguments.size(); ++i) {
     vx_reference argument = node->arguments[i];
-    // Unregistered: the context is going, and the delays with it.
-    if (argument == nullptr || !valid(argument)) continue;
+    if (argument == nullptr) continue;
     if (_vx_delay* delay = delay_of(argument); delay != nullptr) forget_use(delay, node, i);
   }
 }
@@ -157,6 +158,7 @@ vx_status age_delay(vx_delay delay) noexcept {
     argument = now;
     (void)release(before, Hold::internal);  // the delay still holds it
   }
+  for (const DelaySlotUse& use : delay->uses) refresh_call_handles(use.node);
   return VX_SUCCESS;
 }
 
@@ -168,7 +170,8 @@ extern "C" {
 
 VX_API_ENTRY vx_delay VX_API_CALL vxCreateDelay(vx_context context, vx_reference exemplar, vx_size num_slots) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  return make_delay(context, exemplar, num_slots);
+  if (!valid(exemplar)) return to_handle(reinterpret_cast<vx_delay>(error_object(context, VX_ERROR_INVALID_REFERENCE)));
+  return to_handle(make_delay(context, exemplar, num_slots));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxReleaseDelay(vx_delay* delay) { return release_handle(delay, VX_TYPE_DELAY); }
@@ -188,10 +191,10 @@ VX_API_ENTRY vx_reference VX_API_CALL vxGetReferenceFromDelay(vx_delay delay, vx
   if (age < 0 || static_cast<std::uint64_t>(age) >= delay->slots.size()) {
     log(delay, VX_ERROR_INVALID_PARAMETERS, "vxGetReferenceFromDelay: index %d of a %zu-slot delay (0 down to -%zu)", index,
         static_cast<std::size_t>(delay->slots.size()), static_cast<std::size_t>(delay->slots.size() - 1));
-    return error_object(delay, VX_ERROR_INVALID_PARAMETERS);
+    return to_handle(error_object(delay, VX_ERROR_INVALID_PARAMETERS));
   }
   // Not counted: the specification has the application retain it before it may release it.
-  return delay->slots[static_cast<std::size_t>(age)];
+  return to_handle(delay->slots[static_cast<std::size_t>(age)]);
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxAgeDelay(vx_delay delay) {

@@ -101,13 +101,13 @@ extern "C" {
 
 VX_API_ENTRY vx_distribution VX_API_CALL vxCreateDistribution(vx_context context, vx_size numBins, vx_int32 offset, vx_uint32 range) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  return make_distribution(context, numBins, offset, range, false);
+  return to_handle(make_distribution(context, numBins, offset, range, false));
 }
 
 VX_API_ENTRY vx_distribution VX_API_CALL vxCreateVirtualDistribution(vx_graph graph, vx_size numBins, vx_int32 offset,
                                                                      vx_uint32 range) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
-  return make_distribution(reinterpret_cast<vx_reference>(graph), numBins, offset, range, true);
+  return to_handle(make_distribution(reinterpret_cast<vx_reference>(graph), numBins, offset, range, true));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxQueryDistribution(vx_distribution distribution, vx_enum attribute, void* ptr, vx_size size) {

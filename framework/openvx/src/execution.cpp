@@ -60,6 +60,28 @@ struct InKernelCallback {
 
 // ---- the trampoline: one visiongraph kernel per vx kernel, its instance is the vx node ----
 
+/// Row @p row of @p node's call_handles, filled with the handles of @p arguments: the parameters[] a
+/// kernel callback is given (callbacks see handles, as the application does).
+vx_reference* callback_arguments(vx_node node, const vx_reference* arguments, std::size_t row) noexcept {
+  const std::size_t count = node->arguments.size();
+  vx_reference* handles = node->call_handles.data() + row * count;
+  to_handles(arguments, count, handles);
+  return handles;
+}
+
+}  // namespace
+
+void refresh_call_handles(vx_node node) noexcept {
+  if (node->call_handles.empty()) return;  // not compiled
+  if (node->slot_arguments.empty()) {
+    (void)callback_arguments(node, node->arguments.data(), 0);
+    return;
+  }
+  for (std::size_t slot = 0; slot < node->slot_arguments.size(); ++slot) (void)callback_arguments(node, node->slot_arguments[slot].data(), slot);
+}
+
+namespace {
+
 Status node_create(KernelContext& ctx) {
   auto* node = reinterpret_cast<vx_node>(static_cast<std::uintptr_t>(ctx.integer("vx_node")));
   if (node->local_data_size > 0 && !node->local_data_set_by_user) {
@@ -71,7 +93,8 @@ Status node_create(KernelContext& ctx) {
   }
   if (node->kernel->initialize != nullptr) {
     const InKernelCallback in_callback;
-    const vx_status s = node->kernel->initialize(node, node->arguments.data(), static_cast<vx_uint32>(node->arguments.size()));
+    const vx_status s = node->kernel->initialize(to_handle(node), callback_arguments(node, node->arguments.data(), 0),
+                                                 static_cast<vx_uint32>(node->arguments.size()));
     if (s != VX_SUCCESS) {
       node->status = s;
       if (!node->local_data_set_by_user) {
@@ -88,7 +111,7 @@ Status node_create(KernelContext& ctx) {
 
 /// Pipe-up of a kernel with VX_KERNEL_PIPEUP_OUTPUT_DEPTH above one, before its first steady call: the
 /// same inputs and a different set of outputs each call, nothing passed downstream.
-vx_status run_output_pipeup(vx_node node, const vx_reference* arguments, vx_uint32 count) noexcept {
+vx_status run_output_pipeup(vx_node node, const vx_reference* arguments, vx_uint32 count, std::size_t row) noexcept {
   const vx_uint32 calls = node->pipeup_output_calls;
   node->pipeup_output_calls = 0;
   node->state.store(VX_NODE_STATE_PIPEUP, std::memory_order_release);
@@ -98,8 +121,9 @@ vx_status run_output_pipeup(vx_node node, const vx_reference* arguments, vx_uint
       const vx_reference own = node->pipeup_outputs[c * count + i];
       node->pipeup_arguments[i] = own != nullptr ? own : arguments[i];
     }
-    s = node->kernel->function(node, node->pipeup_arguments.data(), count);
+    s = node->kernel->function(to_handle(node), callback_arguments(node, node->pipeup_arguments.data(), row), count);
   }
+  (void)callback_arguments(node, arguments, row);  // the row holds the steady arguments again
   node->state.store(VX_NODE_STATE_STEADY, std::memory_order_release);
   return s;
 }
@@ -107,20 +131,21 @@ vx_status run_output_pipeup(vx_node node, const vx_reference* arguments, vx_uint
 Status node_process(KernelContext& ctx) noexcept {
   auto* node = static_cast<vx_node>(ctx.instance());
   // A pipelined graph: the arguments of the frame's slot (numbered by the `frame` parameter's buffer).
-  vx_reference* arguments =
-      node->slot_arguments.empty() ? node->arguments.data() : node->slot_arguments[ctx.buffer_index(node->frame_parameter)].data();
+  const std::size_t slot = node->slot_arguments.empty() ? 0 : ctx.buffer_index(node->frame_parameter);
+  vx_reference* arguments = node->slot_arguments.empty() ? node->arguments.data() : node->slot_arguments[slot].data();
   const auto count = static_cast<vx_uint32>(node->arguments.size());
   // Timing costs two clock reads per node: only while performance measurement is on (vxDirective).
   const bool timed = node->context->performance_enabled;
   const std::uint64_t begin = timed ? now_ns() : 0;
   const InKernelCallback in_callback;
   node->abandoned.store(false, std::memory_order_relaxed);
-  vx_status s = node->pipeup_output_calls > 0 ? run_output_pipeup(node, arguments, count) : VX_SUCCESS;
+  vx_status s = node->pipeup_output_calls > 0 ? run_output_pipeup(node, arguments, count, slot) : VX_SUCCESS;
   if (s == VX_SUCCESS) {
     // Input pipe-up: the first (depth - 1) runs after verification keep their inputs (pipelining.hpp).
     const bool input_pipeup = node->pipeup_input_calls > 0;
     if (input_pipeup) node->state.store(VX_NODE_STATE_PIPEUP, std::memory_order_release);
-    s = node->kernel->function(node, arguments, count);
+    // The row of handles is kept in step with the arguments (refresh_call_handles): nothing to encode here.
+    s = node->kernel->function(to_handle(node), node->call_handles.data() + slot * count, count);
     if (input_pipeup) {
       --node->pipeup_input_calls;
       node->state.store(VX_NODE_STATE_STEADY, std::memory_order_release);
@@ -132,18 +157,18 @@ Status node_process(KernelContext& ctx) noexcept {
   const vx_node owner = node->replica_of != nullptr ? node->replica_of : node;
   if (s != VX_SUCCESS && owner->error_event.registered) {
     vx_event_info_t info{};
-    info.node_error = vx_event_node_error{node->graph, owner, s};
+    info.node_error = vx_event_node_error{to_handle(node->graph), to_handle(owner), s};
     node->context->events.post(VX_EVENT_NODE_ERROR, owner->error_event.app_value, info);
   } else if (s == VX_SUCCESS && owner->completed_event.registered) {
     vx_event_info_t info{};
-    info.node_completed = vx_event_node_completed{node->graph, owner};
+    info.node_completed = vx_event_node_completed{to_handle(node->graph), to_handle(owner)};
     node->context->events.post(VX_EVENT_NODE_COMPLETED, owner->completed_event.app_value, info);
   }
   if (s != VX_SUCCESS) {
     ctx.set_error("the kernel function failed");
     return Status::kernel_error;
   }
-  if (owner->callback != nullptr && owner->callback(node) == VX_ACTION_ABANDON) {
+  if (owner->callback != nullptr && owner->callback(to_handle(node)) == VX_ACTION_ABANDON) {
     node->abandoned = true;  // the nodes after it are skipped, as for a failure
     ctx.set_error("the node's completion callback abandoned the graph");
     return Status::aborted;
@@ -156,7 +181,8 @@ void node_destroy(KernelContext& ctx) noexcept {
   if (node == nullptr) return;
   if (node->kernel->deinitialize != nullptr) {
     const InKernelCallback in_callback;
-    (void)node->kernel->deinitialize(node, node->arguments.data(), static_cast<vx_uint32>(node->arguments.size()));
+    (void)node->kernel->deinitialize(to_handle(node), callback_arguments(node, node->arguments.data(), 0),
+                                     static_cast<vx_uint32>(node->arguments.size()));
   }
   if (!node->local_data_set_by_user) {
     std::free(node->local_data);
@@ -231,7 +257,7 @@ vx_status finish_frame(vx_graph graph, Status status, std::uint64_t begin) noexc
   }
   if (graph->completed_event.registered) {
     vx_event_info_t info{};
-    info.graph_completed.graph = graph;
+    info.graph_completed.graph = to_handle(graph);
     graph->context->events.post(VX_EVENT_GRAPH_COMPLETED, graph->completed_event.app_value, info);
   }
   return result;
@@ -243,7 +269,7 @@ namespace {
 vx_status prepare_run(vx_graph graph) noexcept {
   if (graph->scheduled) return VX_ERROR_GRAPH_SCHEDULED;
   if (!graph->verified) {
-    if (const vx_status s = vxVerifyGraph(graph); s != VX_SUCCESS) return s;
+    if (const vx_status s = verify_graph(graph); s != VX_SUCCESS) return s;
   }
   for (vx_node node : graph->nodes) {
     node->status.store(VX_SUCCESS, std::memory_order_relaxed);
@@ -290,7 +316,7 @@ std::vector<vx_node> make_replicas(vx_node node) {
 
 /// An internal hold on a new object made for the compiled graph (the creator gave the application's).
 vx_reference hold_internally(vx_reference object) {
-  if (vxGetStatus(object) != VX_SUCCESS) throw std::runtime_error("no memory for an object the pipelined graph needs");
+  if (status_of(object) != VX_SUCCESS) throw std::runtime_error("no memory for an object the pipelined graph needs");
   retain(object, Hold::internal);
   (void)release(object, Hold::external);
   return object;
@@ -472,6 +498,7 @@ vx_status compile_graph(vx_graph graph, const std::vector<std::vector<std::size_
       for (std::size_t r = 0; r < runs[k].size(); ++r) {
         vx_node run = runs[k][r];
         run->frame_parameter = inputs + 1;
+        run->call_handles.assign(slots * run->arguments.size(), nullptr);  // callbacks' parameters[], per slot
         const std::string name = "n" + std::to_string(k) + (runs[k].size() > 1 ? "r" + std::to_string(r) : "");
         const NodeId id = compiled->add_node(name, runtime_kernel(context, run->kernel, inputs));
         compiled->set_attribute(id, "vx_node", static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(run)));
@@ -500,6 +527,7 @@ vx_status compile_graph(vx_graph graph, const std::vector<std::vector<std::size_
       compiled->set_input_policy(frame_parameter, vg::InputPolicy::block, slots);
       set_up_slots(graph, all_runs, all_ids, slots, *compiled);
     }
+    for (vx_node run : all_runs) refresh_call_handles(run);
     compiled->set_pipeline_depth(slots);  // without a pipeline, one run at a time: the vx objects are the data
     compiled->verify();                   // initializers run here, each on its node's target
     if (pipelined) graph->executor->compiled(slots, frame_parameter);
@@ -524,7 +552,7 @@ void release_compiled_graph(vx_graph graph) noexcept {
   compiled.reset();
   if (graph->executor) graph->executor->drop_copies();
   for (vx_node node : graph->nodes) {
-    if (!valid(node, VX_TYPE_NODE)) continue;  // the context is going: it deletes every node itself
+    if (in_teardown()) break;  // the context is going: it deletes every node itself
     for (vx_node replica : node->replicas) {
       drop_pipeup(replica);
       (void)release(replica, Hold::internal);

@@ -1,7 +1,8 @@
 #pragma once
 // Running a verified graph: vxVerifyGraph compiles the vx graph into a visiongraph graph (one node per vx
 // node, on the node's target; one token per data object, so the data flow orders the nodes), and each
-// visiongraph node calls its vx kernel through a trampoline with the vx objects themselves.
+// visiongraph node calls its vx kernel through a trampoline with the vx objects' handles (callbacks see
+// handles, as the application does).
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -15,6 +16,11 @@ namespace vg::openvx {
 /// The checks of vxVerifyGraph have passed; @p after is each node's predecessors (predecessors(graph)).
 /// Logs and returns an error when visiongraph refuses it.
 vx_status compile_graph(vx_graph graph, const std::vector<std::vector<std::size_t>>& after) noexcept;
+
+/// Fills @p node's call_handles (the parameters[] its kernel function is called with, a row per frame
+/// slot) from its arguments, or each slot's: at compilation, and whenever an argument of a compiled node
+/// changes in place (delay aging, a queued parameter's reference for a frame, which sets its one entry).
+void refresh_call_handles(vx_node node) noexcept;
 
 /// Releases @p graph's visiongraph graph, if any (kernel deinitializers run): before any of its nodes go.
 void release_compiled_graph(vx_graph graph) noexcept;

@@ -53,21 +53,19 @@ void _vx_graph::changed() noexcept {
 _vx_graph::~_vx_graph() {
   vg::openvx::release_compiled_graph(this);  // before the nodes its deinitializers are given
   for (vx_node n : nodes) {
-    if (!valid(n, VX_TYPE_NODE)) continue;  // the context is going: it deletes the nodes itself
+    if (in_teardown()) break;  // the context is going: it deletes the nodes itself
     n->graph = nullptr;  // a node the application still holds outlives its graph, detached
     (void)release(n, Hold::internal);
   }
   for (vx_delay delay : auto_aged) (void)release(delay, Hold::internal);  // a no-op when the context is going
 }
 
-namespace {
-
-/// Checks @p value against parameter @p index of @p node and sets it.
-vx_status set_node_argument(vx_node node, vx_uint32 index, vx_reference value) noexcept {
+/// Checks @p value (an object; null for NULL) against parameter @p index of @p node and sets it.
+vx_status vg::openvx::set_node_argument(vx_node node, vx_uint32 index, vx_reference value) noexcept {
   if (index >= node->arguments.size()) return VX_ERROR_INVALID_PARAMETERS;
   // NULL unsets an optional parameter (a required one stays refused: verification would fail anyway).
   if (value == nullptr && node->kernel->signature[index].state == VX_PARAMETER_STATE_OPTIONAL) return node->set_argument(index, nullptr);
-  if (!valid(value) || value->type == VX_TYPE_ERROR) return VX_ERROR_INVALID_REFERENCE;
+  if (value == nullptr || value->type == VX_TYPE_ERROR) return VX_ERROR_INVALID_REFERENCE;
   if (value->context != node->context) {
     log(node, VX_ERROR_INVALID_REFERENCE, "node '%s' parameter %u: the object belongs to another context",
         node->kernel->kernel_name.c_str(), index);
@@ -86,6 +84,15 @@ vx_status set_node_argument(vx_node node, vx_uint32 index, vx_reference value) n
   return node->set_argument(index, value);
 }
 
+namespace {
+
+/// A handle the application passed as a node argument: the object it names, or null (NULL, or a handle
+/// that is not live: then @p refused is set).
+vx_reference argument_object(vx_reference value, bool& refused) noexcept {
+  refused = value != nullptr && !valid(value);
+  return refused ? nullptr : value;
+}
+
 bool node_in_graph(vx_graph graph, vx_node node) noexcept {
   return std::find(graph->nodes.begin(), graph->nodes.end(), node) != graph->nodes.end();
 }
@@ -99,9 +106,9 @@ extern "C" {
 VX_API_ENTRY vx_graph VX_API_CALL vxCreateGraph(vx_context context) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
   auto* graph = new (std::nothrow) _vx_graph(context);
-  if (graph == nullptr) return reinterpret_cast<vx_graph>(error_object(context, VX_ERROR_NO_MEMORY));
+  if (graph == nullptr) return to_handle(reinterpret_cast<vx_graph>(error_object(context, VX_ERROR_NO_MEMORY)));
   vx_reference ref = adopt(graph, Hold::external);
-  return ref != nullptr ? reinterpret_cast<vx_graph>(ref) : reinterpret_cast<vx_graph>(error_object(context, VX_ERROR_NO_MEMORY));
+  return to_handle(ref != nullptr ? reinterpret_cast<vx_graph>(ref) : reinterpret_cast<vx_graph>(error_object(context, VX_ERROR_NO_MEMORY)));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxReleaseGraph(vx_graph* graph) { return release_handle(graph, VX_TYPE_GRAPH); }
@@ -158,22 +165,26 @@ VX_API_ENTRY vx_status VX_API_CALL vxAddParameterToGraph(vx_graph graph, vx_para
 VX_API_ENTRY vx_status VX_API_CALL vxSetGraphParameterByIndex(vx_graph graph, vx_uint32 index, vx_reference value) {
   if (!valid(graph, VX_TYPE_GRAPH)) return VX_ERROR_INVALID_REFERENCE;
   if (index >= graph->parameters.size()) return VX_ERROR_INVALID_VALUE;
+  bool refused = false;
+  value = argument_object(value, refused);
+  if (refused) return VX_ERROR_INVALID_REFERENCE;
   const GraphParameter& p = graph->parameters[index];
   return set_node_argument(p.node, p.index, value);
 }
 
 VX_API_ENTRY vx_parameter VX_API_CALL vxGetGraphParameterByIndex(vx_graph graph, vx_uint32 index) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
-  if (index >= graph->parameters.size()) return reinterpret_cast<vx_parameter>(error_object(graph, VX_ERROR_INVALID_PARAMETERS));
+  if (index >= graph->parameters.size()) return to_handle(reinterpret_cast<vx_parameter>(error_object(graph, VX_ERROR_INVALID_PARAMETERS)));
   const GraphParameter& p = graph->parameters[index];
-  return make_parameter(graph, p.node->kernel, p.node, p.index);
+  return to_handle(make_parameter(graph, p.node->kernel, p.node, p.index));
 }
 
 // --- nodes -----------------------------------------------------------------------------------------------
 
-VX_API_ENTRY vx_node VX_API_CALL vxCreateGenericNode(vx_graph graph, vx_kernel kernel) {
-  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
-  if (!valid(kernel, VX_TYPE_KERNEL) || !kernel->finalized || kernel->removed || kernel->context != graph->context) {
+}  // extern "C"
+
+vx_node vg::openvx::create_generic_node(vx_graph graph, vx_kernel kernel) noexcept {
+  if (!kernel->finalized || kernel->removed || kernel->context != graph->context) {
     return reinterpret_cast<vx_node>(error_object(graph, VX_ERROR_INVALID_REFERENCE));
   }
   auto* node = new (std::nothrow) _vx_node(graph->context, graph, kernel);
@@ -192,6 +203,14 @@ VX_API_ENTRY vx_node VX_API_CALL vxCreateGenericNode(vx_graph graph, vx_kernel k
   graph->nodes.push_back(node);
   graph->changed();
   return node;
+}
+
+extern "C" {
+
+VX_API_ENTRY vx_node VX_API_CALL vxCreateGenericNode(vx_graph graph, vx_kernel kernel) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
+  if (!valid(kernel, VX_TYPE_KERNEL)) return to_handle(reinterpret_cast<vx_node>(error_object(graph, VX_ERROR_INVALID_REFERENCE)));
+  return to_handle(create_generic_node(graph, kernel));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxQueryNode(vx_node node, vx_enum attribute, void* ptr, vx_size size) {
@@ -254,8 +273,9 @@ VX_API_ENTRY vx_status VX_API_CALL vxSetNodeAttribute(vx_node node, vx_enum attr
 VX_API_ENTRY vx_status VX_API_CALL vxReleaseNode(vx_node* node) { return release_handle(node, VX_TYPE_NODE); }
 
 VX_API_ENTRY vx_status VX_API_CALL vxRemoveNode(vx_node* node) {
-  if (node == nullptr || !valid(*node, VX_TYPE_NODE)) return VX_ERROR_INVALID_REFERENCE;
-  vx_node n = *node;
+  if (node == nullptr) return VX_ERROR_INVALID_REFERENCE;
+  vx_node n = *node;  // the application's variable keeps its handle until it is cleared
+  if (!valid(n, VX_TYPE_NODE)) return VX_ERROR_INVALID_REFERENCE;
   if (vx_graph graph = n->graph; graph != nullptr) {
     auto& ps = graph->parameters;
     ps.erase(std::remove_if(ps.begin(), ps.end(), [n](const GraphParameter& p) { return p.node == n; }), ps.end());
@@ -292,17 +312,23 @@ VX_API_ENTRY vx_status VX_API_CALL vxSetNodeTarget(vx_node node, vx_enum target_
 
 VX_API_ENTRY vx_parameter VX_API_CALL vxGetParameterByIndex(vx_node node, vx_uint32 index) {
   if (!valid(node, VX_TYPE_NODE)) return nullptr;
-  return make_parameter(node, node->kernel, node, index);
+  return to_handle(make_parameter(node, node->kernel, node, index));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxSetParameterByIndex(vx_node node, vx_uint32 index, vx_reference value) {
   if (!valid(node, VX_TYPE_NODE)) return VX_ERROR_INVALID_REFERENCE;
+  bool refused = false;
+  value = argument_object(value, refused);
+  if (refused) return VX_ERROR_INVALID_REFERENCE;
   return set_node_argument(node, index, value);
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxSetParameterByReference(vx_parameter parameter, vx_reference value) {
   if (!valid(parameter, VX_TYPE_PARAMETER)) return VX_ERROR_INVALID_REFERENCE;
-  if (parameter->node == nullptr || !valid(parameter->node, VX_TYPE_NODE)) return VX_ERROR_INVALID_PARAMETERS;
+  if (parameter->node == nullptr) return VX_ERROR_INVALID_PARAMETERS;  // a kernel's parameter (the parameter holds its node)
+  bool refused = false;
+  value = argument_object(value, refused);
+  if (refused) return VX_ERROR_INVALID_REFERENCE;
   return set_node_argument(parameter->node, parameter->index, value);
 }
 

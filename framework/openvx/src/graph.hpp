@@ -65,6 +65,10 @@ struct _vx_node final : _vx_reference {
   std::vector<vx_reference> pipeup_outputs;    // (output depth - 1) x arguments.size(); null where not an output
   std::vector<vx_reference> pipeup_arguments;  // scratch for one pipe-up call (sized at verification)
   std::atomic<vx_enum> state{VX_NODE_STATE_STEADY};  // VX_NODE_STATE, read by the kernel while it runs
+  // The handles of the arguments a kernel function is called with (its parameters[]): one row per frame
+  // slot, sized and filled at verification and kept in step with `arguments` / `slot_arguments` by what
+  // changes them in place (refresh_call_handles): a frame encodes nothing and allocates nothing.
+  std::vector<vx_reference> call_handles;
 
   /// Sets @p value (may be null) on parameter @p index, holding the new and dropping the old reference; a
   /// delay slot (or a part of one) is recorded so that the parameter follows the delay's aging.
@@ -73,6 +77,23 @@ struct _vx_node final : _vx_reference {
 };
 
 namespace vg::openvx {
+
+/// vxSetParameterByIndex and its kin on an object (null for NULL): checks @p value against parameter
+/// @p index of @p node (type, context, direction) and sets it.
+vx_status set_node_argument(vx_node node, vx_uint32 index, vx_reference value) noexcept;
+
+/// vxCreateGenericNode on objects: a node of @p kernel in @p graph (the graph holds it, the caller gets
+/// an external hold), or an error object.
+vx_node create_generic_node(vx_graph graph, vx_kernel kernel) noexcept;
+
+/// vxVerifyGraph on a graph object (verify.cpp).
+vx_status verify_graph(vx_graph graph) noexcept;
+
+/// The handles of @p count objects (null stays null) written to @p handles: a kernel callback's
+/// parameters[] or meta formats.
+inline void to_handles(const vx_reference* objects, vx_size count, vx_reference* handles) noexcept {
+  for (vx_size i = 0; i < count; ++i) handles[i] = to_handle(objects[i]);
+}
 
 /// For each node of @p graph (by index), the nodes it must run after: those writing data it reads (data
 /// compared by data_root, so a region waits for whoever writes its image). Excludes the node itself.

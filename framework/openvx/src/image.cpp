@@ -418,55 +418,55 @@ extern "C" {
 
 VX_API_ENTRY vx_image VX_API_CALL vxCreateImage(vx_context context, vx_uint32 width, vx_uint32 height, vx_df_image color) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  return create_image(context, width, height, color, false);
+  return to_handle(create_image(context, width, height, color, false));
 }
 
 VX_API_ENTRY vx_image VX_API_CALL vxCreateVirtualImage(vx_graph graph, vx_uint32 width, vx_uint32 height, vx_df_image color) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
-  return create_image(graph, width, height, color, true);
+  return to_handle(create_image(graph, width, height, color, true));
 }
 
 VX_API_ENTRY vx_image VX_API_CALL vxCreateUniformImage(vx_context context, vx_uint32 width, vx_uint32 height, vx_df_image color,
                                                        const vx_pixel_value_t* value) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  if (value == nullptr) return fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateUniformImage: no pixel value");
+  if (value == nullptr) return to_handle(fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateUniformImage: no pixel value"));
   vx_image image = create_image(context, width, height, color, false);
-  if (vxGetStatus(reinterpret_cast<vx_reference>(image)) != VX_SUCCESS) return image;
+  if (status_of(image) != VX_SUCCESS) return to_handle(image);
   fill(image, *value);
   image->is_uniform = true;
   image->uniform_value = *value;
-  return image;
+  return to_handle(image);
 }
 
 VX_API_ENTRY vx_image VX_API_CALL vxCreateImageFromHandle(vx_context context, vx_df_image color, const vx_imagepatch_addressing_t addrs[],
                                                           void* const ptrs[], vx_enum memory_type) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  if (memory_type != VX_MEMORY_TYPE_HOST) return fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromHandle: only VX_MEMORY_TYPE_HOST memory");
-  if (addrs == nullptr || ptrs == nullptr) return fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromHandle: no addressing or pointers");
+  if (memory_type != VX_MEMORY_TYPE_HOST) return to_handle(fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromHandle: only VX_MEMORY_TYPE_HOST memory"));
+  if (addrs == nullptr || ptrs == nullptr) return to_handle(fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromHandle: no addressing or pointers"));
   FormatLayout layout{};
-  if (!layout_of(color, layout)) return fail_image(context, VX_ERROR_INVALID_FORMAT, "vxCreateImageFromHandle: format not supported");
+  if (!layout_of(color, layout)) return to_handle(fail_image(context, VX_ERROR_INVALID_FORMAT, "vxCreateImageFromHandle: format not supported"));
   const vx_uint32 width = addrs[0].dim_x, height = addrs[0].dim_y;
   if (const vx_status s = check_size(width, height, color); s != VX_SUCCESS) {
-    return fail_image(context, s, "vxCreateImageFromHandle: plane 0's dim_x and dim_y are not a size of this format");
+    return to_handle(fail_image(context, s, "vxCreateImageFromHandle: plane 0's dim_x and dim_y are not a size of this format"));
   }
   if (color == VX_DF_IMAGE_U1 && (addrs[0].stride_x != 0 || addrs[0].stride_x_bits != 1)) {
     // The specification defines U1 addressing as stride_x 0, stride_x_bits 1 (packed bits).
-    return fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromHandle: a U1 plane needs stride_x 0 and stride_x_bits 1");
+    return to_handle(fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromHandle: a U1 plane needs stride_x 0 and stride_x_bits 1"));
   }
   for (vx_uint32 p = 0; p < layout.planes; ++p) {
     const vx_int64 row = color == VX_DF_IMAGE_U1 ? static_cast<vx_int64>(row_bytes(color, width, 0))
                                                  : static_cast<vx_int64>(width >> layout.shift_x[p]) * addrs[p].stride_x;
     if (ptrs[p] == nullptr || addrs[p].stride_x < static_cast<vx_int32>(layout.pixel_bytes[p]) || addrs[p].stride_y < row) {
-      return fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromHandle: a plane's pointer is null or its strides are too small");
+      return to_handle(fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromHandle: a plane's pointer is null or its strides are too small"));
     }
     // Pixel addresses are computed as std::ptrdiff_t offsets from the plane's pointer.
     std::ptrdiff_t extent = 0;
     if (!checked_mul(static_cast<vx_int64>(height >> layout.shift_y[p]), addrs[p].stride_y, extent)) {
-      return fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromHandle: a plane's rows span more bytes than an address can");
+      return to_handle(fail_image(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromHandle: a plane's rows span more bytes than an address can"));
     }
   }
   auto* image = new (std::nothrow) _vx_image(context);
-  if (image == nullptr) return reinterpret_cast<vx_image>(error_object(context, VX_ERROR_NO_MEMORY));
+  if (image == nullptr) return to_handle(reinterpret_cast<vx_image>(error_object(context, VX_ERROR_NO_MEMORY)));
   image->width = image->declared_width = width;
   image->height = image->declared_height = height;
   image->format = image->declared_format = color;
@@ -478,7 +478,7 @@ VX_API_ENTRY vx_image VX_API_CALL vxCreateImageFromHandle(vx_context context, vx
     image->bases[p] = static_cast<vx_uint8*>(ptrs[p]);
   }
   image->valid = vx_rectangle_t{0, 0, width, height};
-  return adopt_image(context, image);
+  return to_handle(adopt_image(context, image));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxSwapImageHandle(vx_image image, void* const new_ptrs[], void* prev_ptrs[], vx_size num_planes) {
@@ -507,21 +507,21 @@ VX_API_ENTRY vx_status VX_API_CALL vxSwapImageHandle(vx_image image, void* const
 
 VX_API_ENTRY vx_image VX_API_CALL vxCreateImageFromROI(vx_image img, const vx_rectangle_t* rect) {
   if (!valid(img, VX_TYPE_IMAGE)) return nullptr;
-  if (img->plane_count == 0) return fail_image(img, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromROI: the image has no size yet (virtual)");
-  if (!rect_inside(rect, img->width, img->height)) return fail_image(img, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromROI: the rectangle is not inside the image");
+  if (img->plane_count == 0) return to_handle(fail_image(img, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromROI: the image has no size yet (virtual)"));
+  if (!rect_inside(rect, img->width, img->height)) return to_handle(fail_image(img, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromROI: the rectangle is not inside the image"));
   FormatLayout layout{};
   (void)layout_of(img->format, layout);
   const vx_uint32 width = rect->end_x - rect->start_x, height = rect->end_y - rect->start_y;
   if (rect->start_x % layout.width_multiple != 0 || rect->start_y % layout.height_multiple != 0 ||
       width % layout.width_multiple != 0 || height % layout.height_multiple != 0) {
-    return fail_image(img, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromROI: a subsampled format needs even corners");
+    return to_handle(fail_image(img, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromROI: a subsampled format needs even corners"));
   }
   if (img->format == VX_DF_IMAGE_U1 && rect->start_x % 8 != 0) {
     // A U1 image starts on a byte boundary and a region shares its parent's bytes.
-    return fail_image(img, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromROI: a U1 region must start at a multiple of 8 pixels");
+    return to_handle(fail_image(img, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromROI: a U1 region must start at a multiple of 8 pixels"));
   }
   _vx_image* roi = make_sub_image(img);
-  if (roi == nullptr) return reinterpret_cast<vx_image>(error_object(img, VX_ERROR_NO_MEMORY));
+  if (roi == nullptr) return to_handle(reinterpret_cast<vx_image>(error_object(img, VX_ERROR_NO_MEMORY)));
   roi->width = roi->declared_width = width;
   roi->height = roi->declared_height = height;
   for (vx_uint32 p = 0; p < img->plane_count; ++p) {
@@ -535,7 +535,7 @@ VX_API_ENTRY vx_image VX_API_CALL vxCreateImageFromROI(vx_image img, const vx_re
   const vx_uint32 ex = std::min(img->valid.end_x, rect->end_x), ey = std::min(img->valid.end_y, rect->end_y);
   roi->valid = (sx < ex && sy < ey) ? vx_rectangle_t{sx - rect->start_x, sy - rect->start_y, ex - rect->start_x, ey - rect->start_y}
                                     : vx_rectangle_t{0, 0, 0, 0};
-  return adopt_image(img, roi);
+  return to_handle(adopt_image(img, roi));
 }
 
 VX_API_ENTRY vx_image VX_API_CALL vxCreateImageFromChannel(vx_image img, vx_enum channel) {
@@ -553,10 +553,10 @@ VX_API_ENTRY vx_image VX_API_CALL vxCreateImageFromChannel(vx_image img, vx_enum
     case VX_DF_IMAGE_NV21: ok = channel == VX_CHANNEL_Y; break;
     default: break;
   }
-  if (!ok) return fail_image(img, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromChannel: only Y, U or V of YUV4 and IYUV, or Y of NV12 and NV21");
-  if (img->plane_count == 0) return fail_image(img, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromChannel: the image has no size yet (virtual)");
+  if (!ok) return to_handle(fail_image(img, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromChannel: only Y, U or V of YUV4 and IYUV, or Y of NV12 and NV21"));
+  if (img->plane_count == 0) return to_handle(fail_image(img, VX_ERROR_INVALID_PARAMETERS, "vxCreateImageFromChannel: the image has no size yet (virtual)"));
   _vx_image* sub = make_sub_image(img);
-  if (sub == nullptr) return reinterpret_cast<vx_image>(error_object(img, VX_ERROR_NO_MEMORY));
+  if (sub == nullptr) return to_handle(reinterpret_cast<vx_image>(error_object(img, VX_ERROR_NO_MEMORY)));
   const ImagePlane& from = img->planes[plane];
   sub->format = sub->declared_format = VX_DF_IMAGE_U8;
   sub->space = VX_COLOR_SPACE_NONE;
@@ -571,7 +571,7 @@ VX_API_ENTRY vx_image VX_API_CALL vxCreateImageFromChannel(vx_image img, vx_enum
     sub->uniform_value = vx_pixel_value_t{};
     sub->uniform_value.U8 = value;
   }
-  return adopt_image(img, sub);
+  return to_handle(adopt_image(img, sub));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxQueryImage(vx_image image, vx_enum attribute, void* ptr, vx_size size) {

@@ -81,13 +81,13 @@ extern "C" {
 
 VX_API_ENTRY vx_kernel VX_API_CALL vxGetKernelByName(vx_context context, const vx_char* name) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  if (name == nullptr) return reinterpret_cast<vx_kernel>(error_object(context, VX_ERROR_INVALID_PARAMETERS));
+  if (name == nullptr) return to_handle(reinterpret_cast<vx_kernel>(error_object(context, VX_ERROR_INVALID_PARAMETERS)));
   vx_kernel k = find_kernel(context, [name](vx_kernel x) { return x->kernel_name == name; });
   if (k == nullptr) {
     log(context, VX_ERROR_INVALID_PARAMETERS, "vxGetKernelByName: no kernel named '%s'", name);
-    return reinterpret_cast<vx_kernel>(error_object(context, VX_ERROR_INVALID_PARAMETERS));
+    return to_handle(reinterpret_cast<vx_kernel>(error_object(context, VX_ERROR_INVALID_PARAMETERS)));
   }
-  return k;
+  return to_handle(k);
 }
 
 VX_API_ENTRY vx_kernel VX_API_CALL vxGetKernelByEnum(vx_context context, vx_enum kernel_enum) {
@@ -95,9 +95,9 @@ VX_API_ENTRY vx_kernel VX_API_CALL vxGetKernelByEnum(vx_context context, vx_enum
   vx_kernel k = find_kernel(context, [kernel_enum](vx_kernel x) { return x->enumeration == kernel_enum; });
   if (k == nullptr) {
     log(context, VX_ERROR_INVALID_PARAMETERS, "vxGetKernelByEnum: no kernel with enum 0x%x", static_cast<unsigned>(kernel_enum));
-    return reinterpret_cast<vx_kernel>(error_object(context, VX_ERROR_INVALID_PARAMETERS));
+    return to_handle(reinterpret_cast<vx_kernel>(error_object(context, VX_ERROR_INVALID_PARAMETERS)));
   }
-  return k;
+  return to_handle(k);
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxQueryKernel(vx_kernel kernel, vx_enum attribute, void* ptr, vx_size size) {
@@ -121,7 +121,7 @@ VX_API_ENTRY vx_kernel VX_API_CALL vxAddUserKernel(vx_context context, const vx_
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
   auto refuse = [context](const char* why, const char* what) {
     log(context, VX_ERROR_INVALID_PARAMETERS, "vxAddUserKernel('%s'): %s", what != nullptr ? what : "(null)", why);
-    return reinterpret_cast<vx_kernel>(error_object(context, VX_ERROR_INVALID_PARAMETERS));
+    return to_handle(reinterpret_cast<vx_kernel>(error_object(context, VX_ERROR_INVALID_PARAMETERS)));
   };
   if (name == nullptr || name[0] == '\0') return refuse("the name is empty", name);
   if (strnlen(name, VX_MAX_KERNEL_NAME) >= VX_MAX_KERNEL_NAME) return refuse("the name is VX_MAX_KERNEL_NAME characters or longer", "");
@@ -130,13 +130,13 @@ VX_API_ENTRY vx_kernel VX_API_CALL vxAddUserKernel(vx_context context, const vx_
   // stay as the application made them.
   if (numParams > kMaxKernelParameters) return refuse("too many parameters", name);
   auto* kernel = new (std::nothrow) _vx_kernel(context);
-  if (kernel == nullptr) return reinterpret_cast<vx_kernel>(error_object(context, VX_ERROR_NO_MEMORY));
+  if (kernel == nullptr) return to_handle(reinterpret_cast<vx_kernel>(error_object(context, VX_ERROR_NO_MEMORY)));
   try {
     kernel->kernel_name = name;
     kernel->signature.resize(numParams);
   } catch (...) {
     delete kernel;
-    return reinterpret_cast<vx_kernel>(error_object(context, VX_ERROR_NO_MEMORY));
+    return to_handle(reinterpret_cast<vx_kernel>(error_object(context, VX_ERROR_NO_MEMORY)));
   }
   {
     const std::lock_guard guard(context->lock);
@@ -158,17 +158,18 @@ VX_API_ENTRY vx_kernel VX_API_CALL vxAddUserKernel(vx_context context, const vx_
   kernel->initialize = init;
   kernel->deinitialize = deinit;
   // The context's table holds the kernel until vxRemoveKernel; the caller gets a handle of its own.
-  vx_kernel handle = reinterpret_cast<vx_kernel>(adopt(kernel, Hold::internal));
-  if (handle == nullptr) return reinterpret_cast<vx_kernel>(error_object(context, VX_ERROR_NO_MEMORY));
-  retain(handle, Hold::external);
+  if (adopt(kernel, Hold::internal) == nullptr) return to_handle(reinterpret_cast<vx_kernel>(error_object(context, VX_ERROR_NO_MEMORY)));
+  retain(kernel, Hold::external);
   const std::lock_guard guard(context->lock);
   try {
-    context->kernels.push_back(handle);
-    if (context->publishing != nullptr) context->publishing->kernels.push_back(handle);
+    context->kernels.push_back(kernel);
+    // The module's list is of handles: a kernel the application removes and releases is gone when the
+    // module unloads, and its stale handle says so.
+    if (context->publishing != nullptr) context->publishing->kernels.push_back(to_handle(kernel));
   } catch (...) {
-    handle->removed = true;
+    kernel->removed = true;
   }
-  return handle;
+  return to_handle(kernel);
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxAddParameterToKernel(vx_kernel kernel, vx_uint32 index, vx_enum dir, vx_enum data_type, vx_enum state) {
@@ -234,7 +235,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxSetKernelAttribute(vx_kernel kernel, vx_enu
 
 VX_API_ENTRY vx_parameter VX_API_CALL vxGetKernelParameterByIndex(vx_kernel kernel, vx_uint32 index) {
   if (!valid(kernel, VX_TYPE_KERNEL)) return nullptr;
-  return make_parameter(kernel, kernel, nullptr, index);
+  return to_handle(make_parameter(kernel, kernel, nullptr, index));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxQueryParameter(vx_parameter parameter, vx_enum attribute, void* ptr, vx_size size) {
@@ -248,7 +249,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxQueryParameter(vx_parameter parameter, vx_e
     case VX_PARAMETER_REF: {
       // A new handle for the caller to release, as for every reference the API hands out.
       vx_reference ref = parameter->node != nullptr ? parameter->node->arguments[parameter->index] : nullptr;
-      const vx_status s = put<vx_reference>(ptr, size, ref);
+      const vx_status s = put<vx_reference>(ptr, size, to_handle(ref));
       if (s == VX_SUCCESS && ref != nullptr) retain(ref, Hold::external);
       return s;
     }

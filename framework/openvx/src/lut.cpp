@@ -95,12 +95,12 @@ extern "C" {
 
 VX_API_ENTRY vx_lut VX_API_CALL vxCreateLUT(vx_context context, vx_enum data_type, vx_size count) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  return make_lut(context, data_type, count, false);
+  return to_handle(make_lut(context, data_type, count, false));
 }
 
 VX_API_ENTRY vx_lut VX_API_CALL vxCreateVirtualLUT(vx_graph graph, vx_enum data_type, vx_size count) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
-  return make_lut(reinterpret_cast<vx_reference>(graph), data_type, count, true);
+  return to_handle(make_lut(reinterpret_cast<vx_reference>(graph), data_type, count, true));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxQueryLUT(vx_lut lut, vx_enum attribute, void* ptr, vx_size size) {

@@ -188,7 +188,7 @@ VX_API_ENTRY vx_matrix VX_API_CALL vxCreateMatrix(vx_context context, vx_enum da
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
   vx_status status = VX_SUCCESS;
   _vx_matrix* matrix = make_matrix(context, data_type, columns, rows, false, status);
-  return publish(context, matrix, status);
+  return to_handle(publish(context, matrix, status));
 }
 
 VX_API_ENTRY vx_matrix VX_API_CALL vxCreateVirtualMatrix(vx_graph graph, vx_enum data_type, vx_size columns, vx_size rows) {
@@ -196,18 +196,18 @@ VX_API_ENTRY vx_matrix VX_API_CALL vxCreateVirtualMatrix(vx_graph graph, vx_enum
   vx_reference owner = reinterpret_cast<vx_reference>(graph);
   vx_status status = VX_SUCCESS;
   _vx_matrix* matrix = make_matrix(owner, data_type, columns, rows, true, status);
-  return publish(owner, matrix, status);
+  return to_handle(publish(owner, matrix, status));
 }
 
 VX_API_ENTRY vx_matrix VX_API_CALL vxCreateMatrixFromPattern(vx_context context, vx_enum pattern, vx_size columns, vx_size rows) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  return from_pattern(context, pattern, columns, rows, columns / 2, rows / 2);
+  return to_handle(from_pattern(context, pattern, columns, rows, columns / 2, rows / 2));
 }
 
 VX_API_ENTRY vx_matrix VX_API_CALL vxCreateMatrixFromPatternAndOrigin(vx_context context, vx_enum pattern, vx_size columns,
                                                                       vx_size rows, vx_size origin_col, vx_size origin_row) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  return from_pattern(context, pattern, columns, rows, origin_col, origin_row);
+  return to_handle(from_pattern(context, pattern, columns, rows, origin_col, origin_row));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxQueryMatrix(vx_matrix matrix, vx_enum attribute, void* ptr, vx_size size) {

@@ -33,10 +33,10 @@ vx_status unload(vx_context context, Module module) noexcept {
   vx_unpublish_kernels_f unpublish = module.unpublish;
   if (module.handle != nullptr) unpublish = reinterpret_cast<vx_unpublish_kernels_f>(dlsym(module.handle, "vxUnpublishKernels"));
   if (unpublish != nullptr) {
-    status = unpublish(context);
+    status = unpublish(to_handle(context));
     if (status != VX_SUCCESS) log(context, status, "vxUnloadKernels: vxUnpublishKernels of module '%s' failed", module.name.c_str());
   }
-  for (vx_kernel kernel : module.kernels) {
+  for (vx_kernel kernel : module.kernels) {  // handles: a kernel removed and released since is refused
     if (valid(kernel, VX_TYPE_KERNEL) && !kernel->removed) {
       kernel->removed = true;
       {
@@ -132,7 +132,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxLoadKernels(vx_context context, const vx_ch
     const std::lock_guard guard(context->lock);
     context->publishing = &loading;
   }
-  const vx_status status = publish(context);  // user code: no lock held
+  const vx_status status = publish(to_handle(context));  // user code: no lock held
   {
     const std::lock_guard guard(context->lock);
     context->publishing = nullptr;

@@ -8,14 +8,17 @@
 #include <VX/vx_khr_user_data_object.h>
 
 #include "error_object.hpp"
+#include "object.hpp"
 
 namespace {
 
-/// The VX_ERROR_NOT_IMPLEMENTED error object of @p owner's context, as the handle type @p T.
+/// The handle of the VX_ERROR_NOT_IMPLEMENTED error object of @p owner's context, as the handle type
+/// @p T (NULL when @p owner is no live handle).
 template <class T, class Owner>
 T not_implemented(Owner owner) noexcept {
-  return reinterpret_cast<T>(
-      vg::openvx::error_object(reinterpret_cast<vx_reference>(owner), VX_ERROR_NOT_IMPLEMENTED));
+  auto ref = reinterpret_cast<vx_reference>(owner);
+  if (!vg::openvx::valid(ref)) return nullptr;
+  return reinterpret_cast<T>(vg::openvx::to_handle(vg::openvx::error_object(ref, VX_ERROR_NOT_IMPLEMENTED)));
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 #include "meta_format.hpp"
 
 _vx_object_array::~_vx_object_array() {
-  // A no-op for items already unregistered (the context going); an item the application still holds
+  // A no-op while the context goes (in_teardown()); an item the application still holds
   // stays alive until it is released.
   for (vx_reference item : items) vg::openvx::drop_item(item);
 }
@@ -25,7 +25,7 @@ bool is_item_type(vx_enum type) noexcept { return is_data_object_type(type) && t
 
 vx_object_array make_object_array(vx_reference owner, vx_reference exemplar, vx_size count) noexcept {
   auto fail = [owner](vx_status status) { return reinterpret_cast<vx_object_array>(error_object(owner, status)); };
-  if (!valid(exemplar) || exemplar->type == VX_TYPE_ERROR) return fail(VX_ERROR_INVALID_REFERENCE);
+  if (exemplar == nullptr || exemplar->type == VX_TYPE_ERROR) return fail(VX_ERROR_INVALID_REFERENCE);
   if (!is_item_type(exemplar->type)) {
     log(owner, VX_ERROR_INVALID_TYPE, "object array: an object of type 0x%x cannot be an item", static_cast<unsigned>(exemplar->type));
     return fail(VX_ERROR_INVALID_TYPE);
@@ -104,20 +104,22 @@ extern "C" {
 
 VX_API_ENTRY vx_object_array VX_API_CALL vxCreateObjectArray(vx_context context, vx_reference exemplar, vx_size count) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  return make_object_array(context, exemplar, count);
+  if (!valid(exemplar)) return to_handle(reinterpret_cast<vx_object_array>(error_object(context, VX_ERROR_INVALID_REFERENCE)));
+  return to_handle(make_object_array(context, exemplar, count));
 }
 
 VX_API_ENTRY vx_object_array VX_API_CALL vxCreateVirtualObjectArray(vx_graph graph, vx_reference exemplar, vx_size count) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
-  return make_object_array(graph, exemplar, count);
+  if (!valid(exemplar)) return to_handle(reinterpret_cast<vx_object_array>(error_object(graph, VX_ERROR_INVALID_REFERENCE)));
+  return to_handle(make_object_array(graph, exemplar, count));
 }
 
 VX_API_ENTRY vx_reference VX_API_CALL vxGetObjectArrayItem(vx_object_array arr, vx_uint32 index) {
   if (!valid(arr, VX_TYPE_OBJECT_ARRAY)) return nullptr;
-  if (index >= arr->items.size()) return error_object(arr, VX_ERROR_INVALID_PARAMETERS);
+  if (index >= arr->items.size()) return to_handle(error_object(arr, VX_ERROR_INVALID_PARAMETERS));
   vx_reference item = arr->items[index];
   retain(item, Hold::external);  // the application releases it (vxReleaseReference or its type's release)
-  return item;
+  return to_handle(item);
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxReleaseObjectArray(vx_object_array* arr) { return release_handle(arr, VX_TYPE_OBJECT_ARRAY); }

@@ -106,6 +106,7 @@ void GraphExecutor::admit_locked() noexcept {
           if (argument == nullptr) argument = p.run->arguments[p.index];  // not an item: the verified object
         }
         p.run->slot_arguments[slot][p.index] = argument;
+        p.run->call_handles[slot * p.run->arguments.size() + p.index] = to_handle(argument);  // set up at verification
       }
     }
     if (!streaming && manual_runs > 0) --manual_runs;
@@ -146,7 +147,7 @@ void GraphExecutor::frame_done(std::uint32_t slot, vg::Status status) noexcept {
     const EventRegistration& e = graph_->parameters[q.parameter].consumed_event;
     if (!e.registered) continue;
     vx_event_info_t info{};
-    info.graph_parameter_consumed.graph = graph_;
+    info.graph_parameter_consumed.graph = to_handle(graph_);
     info.graph_parameter_consumed.graph_parameter_index = q.parameter;
     graph_->context->events.post(VX_EVENT_GRAPH_PARAMETER_CONSUMED, e.app_value, info);
   }
@@ -193,7 +194,7 @@ vx_status schedule_queued(vx_graph graph) noexcept {
     return VX_ERROR_NOT_SUPPORTED;
   }
   if (!graph->verified) {
-    if (const vx_status s = vxVerifyGraph(graph); s != VX_SUCCESS) return s;
+    if (const vx_status s = verify_graph(graph); s != VX_SUCCESS) return s;
   }
   if (const vx_status s = e.start(); s != VX_SUCCESS) return s;
   {
@@ -265,7 +266,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxSetGraphScheduleConfig(vx_graph graph, vx_e
     const GraphParameter& gp = graph->parameters[target];
     const vx_enum type = gp.node->kernel->signature[gp.index].type;
     for (vx_uint32 r = 0; r < p.refs_list_size; ++r) {
-      vx_reference ref = p.refs_list[r];
+      vx_reference ref = p.refs_list[r];  // a copy: the application's list keeps its handles
       if (!valid(ref) || ref->type == VX_TYPE_ERROR) return VX_ERROR_INVALID_REFERENCE;
       if (type != VX_TYPE_REFERENCE && ref->type != type) return VX_ERROR_INVALID_TYPE;
     }
@@ -277,7 +278,8 @@ VX_API_ENTRY vx_status VX_API_CALL vxSetGraphScheduleConfig(vx_graph graph, vx_e
       const vx_graph_parameter_queue_params_t& p = graph_parameters_queue_params_list[i];
       ParameterQueue& q = executor->queues[i];
       q.parameter = targets[i];
-      q.candidates.assign(p.refs_list, p.refs_list + p.refs_list_size);
+      q.candidates.resize(p.refs_list_size);
+      for (vx_uint32 r = 0; r < p.refs_list_size; ++r) q.candidates[r] = lookup(p.refs_list[r]);  // checked above
       q.ready.reserve(p.refs_list_size);
       q.done.reserve(p.refs_list_size);
       q.held.reserve(p.refs_list_size);
@@ -289,7 +291,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxSetGraphScheduleConfig(vx_graph graph, vx_e
     for (vx_reference ref : q.candidates) retain(ref, Hold::internal);
     // The first reference stands for the parameter at verification when none is set.
     const GraphParameter& gp = graph->parameters[q.parameter];
-    if (gp.node->arguments[gp.index] == nullptr) (void)vxSetGraphParameterByIndex(graph, q.parameter, q.candidates.front());
+    if (gp.node->arguments[gp.index] == nullptr) (void)set_node_argument(gp.node, gp.index, q.candidates.front());
   }
   graph->changed();  // verified again before it runs (stops a previous executor's thread)
   graph->executor = std::move(executor);
@@ -303,14 +305,19 @@ VX_API_ENTRY vx_status VX_API_CALL vxGraphParameterEnqueueReadyRef(vx_graph grap
   ParameterQueue* q = graph->executor ? graph->executor->queue_of(graph_parameter_index) : nullptr;
   if (q == nullptr || refs == nullptr || num_refs == 0) return VX_ERROR_INVALID_PARAMETERS;
   if (!graph->verified) {
-    if (const vx_status s = vxVerifyGraph(graph); s != VX_SUCCESS) return s;
+    if (const vx_status s = verify_graph(graph); s != VX_SUCCESS) return s;
   }
   GraphExecutor& e = *graph->executor;
   {
     const std::lock_guard guard(e.lock);
     for (vx_uint32 i = 0; i < num_refs; ++i) {
+      const vx_reference ref = lookup(refs[i]);
+      if (ref == nullptr) {
+        log(graph, VX_ERROR_INVALID_REFERENCE, "vxGraphParameterEnqueueReadyRef: reference %u is not a live object", i);
+        return VX_ERROR_INVALID_REFERENCE;
+      }
       // Only references given at vxSetGraphScheduleConfig, and each in one place at a time.
-      if (std::find(q->candidates.begin(), q->candidates.end(), refs[i]) == q->candidates.end() || q->holds(refs[i])) {
+      if (std::find(q->candidates.begin(), q->candidates.end(), ref) == q->candidates.end() || q->holds(ref)) {
         log(graph, VX_ERROR_INVALID_PARAMETERS, "vxGraphParameterEnqueueReadyRef: reference %u is not in the parameter's list or is queued already", i);
         return VX_ERROR_INVALID_PARAMETERS;
       }
@@ -325,7 +332,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxGraphParameterEnqueueReadyRef(vx_graph grap
       log(graph, VX_ERROR_NO_RESOURCES, "vxGraphParameterEnqueueReadyRef: %u references do not fit in the queue", num_refs);
       return VX_ERROR_NO_RESOURCES;
     }
-    for (vx_uint32 i = 0; i < num_refs; ++i) (void)q->ready.push(refs[i]);
+    for (vx_uint32 i = 0; i < num_refs; ++i) (void)q->ready.push(lookup(refs[i]));  // each checked above
   }
   if (const vx_status s = e.start(); s != VX_SUCCESS) return s;
   {
@@ -351,7 +358,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxGraphParameterDequeueDoneRef(vx_graph graph
     return VX_FAILURE;
   }
   vx_uint32 n = 0;
-  while (n < max_refs && q->done.size() > 0) refs[n++] = q->done.pop();
+  while (n < max_refs && q->done.size() > 0) refs[n++] = to_handle(q->done.pop());
   *num_refs = n;
   return VX_SUCCESS;
 }
@@ -384,7 +391,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxStartGraphStreaming(vx_graph graph) {
     return VX_FAILURE;
   }
   if (!graph->verified) {
-    if (const vx_status s = vxVerifyGraph(graph); s != VX_SUCCESS) return s;
+    if (const vx_status s = verify_graph(graph); s != VX_SUCCESS) return s;
   }
   GraphExecutor& e = *graph->executor;
   if (const vx_status s = e.start(); s != VX_SUCCESS) return s;

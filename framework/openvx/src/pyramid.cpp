@@ -72,7 +72,7 @@ vx_pyramid make_pyramid(vx_reference owner, vx_size levels, vx_float32 scale, vx
       break;
     }
     vx_image image = create_image(owner, w, h, open ? static_cast<vx_df_image>(VX_DF_IMAGE_VIRT) : format, is_virtual);
-    status = vxGetStatus(reinterpret_cast<vx_reference>(image));
+    status = status_of(image);
     if (status != VX_SUCCESS) break;
     // The pyramid holds its levels; the application only through vxGetPyramidLevel.
     take_item(pyramid, image);
@@ -144,13 +144,13 @@ extern "C" {
 VX_API_ENTRY vx_pyramid VX_API_CALL vxCreatePyramid(vx_context context, vx_size levels, vx_float32 scale, vx_uint32 width, vx_uint32 height,
                                                     vx_df_image format) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  return make_pyramid(context, levels, scale, width, height, format, false);
+  return to_handle(make_pyramid(context, levels, scale, width, height, format, false));
 }
 
 VX_API_ENTRY vx_pyramid VX_API_CALL vxCreateVirtualPyramid(vx_graph graph, vx_size levels, vx_float32 scale, vx_uint32 width, vx_uint32 height,
                                                            vx_df_image format) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
-  return make_pyramid(graph, levels, scale, width, height, format, true);
+  return to_handle(make_pyramid(graph, levels, scale, width, height, format, true));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxReleasePyramid(vx_pyramid* pyramid) { return release_handle(pyramid, VX_TYPE_PYRAMID); }
@@ -171,11 +171,11 @@ VX_API_ENTRY vx_image VX_API_CALL vxGetPyramidLevel(vx_pyramid pyramid, vx_uint3
   if (!valid(pyramid, VX_TYPE_PYRAMID)) return nullptr;
   if (index >= pyramid->levels) {
     log(pyramid, VX_ERROR_INVALID_PARAMETERS, "vxGetPyramidLevel: level %u of a %zu-level pyramid", index, static_cast<std::size_t>(pyramid->levels));
-    return reinterpret_cast<vx_image>(error_object(pyramid, VX_ERROR_INVALID_PARAMETERS));
+    return to_handle(reinterpret_cast<vx_image>(error_object(pyramid, VX_ERROR_INVALID_PARAMETERS)));
   }
   vx_image image = pyramid->images[index];
   retain(image, Hold::external);
-  return image;
+  return to_handle(image);
 }
 
 }  // extern "C"

@@ -1,85 +1,72 @@
-// References: the registry of live objects, reference counting, error objects, names, logging and the
-// calls that take any reference.
+// References: the handle table behind every handle, reference counting, error objects, names, logging and
+// the calls that take any reference.
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <mutex>
-#include <unordered_set>
 
 #include "context.hpp"
 #include "error_object.hpp"
-#include "object_arena.hpp"
+#include "handle_table.hpp"
 
 _vx_reference::_vx_reference(vx_enum type_, vx_context context_) noexcept : type(type_), context(context_) {}
 _vx_reference::~_vx_reference() = default;
 
-void* _vx_reference::operator new(std::size_t size) {
-  void* object = vg::openvx::arena::allocate(size);
-  if (object == nullptr) throw std::bad_alloc();
-  return object;
-}
-void* _vx_reference::operator new(std::size_t size, const std::nothrow_t&) noexcept { return vg::openvx::arena::allocate(size); }
-void _vx_reference::operator delete(void* object) noexcept { vg::openvx::arena::release(object); }
-void _vx_reference::operator delete(void* object, const std::nothrow_t&) noexcept { vg::openvx::arena::release(object); }
-
 namespace vg::openvx {
 namespace {
 
-// Every live object of every context. A handle is checked here before it is dereferenced, so a released
-// or foreign pointer is refused rather than read.
-struct Registry {
-  std::mutex lock;
-  std::unordered_set<const void*> live;
-};
-
-Registry& registry() noexcept {
-  static Registry instance;
-  return instance;
+// Every live object of every context has a slot here; a handle is looked up before it is used, so a
+// released or foreign value is refused rather than read. Never destroyed: objects may be released by
+// other static destructors at exit.
+handles::HandleTable& table() noexcept {
+  static handles::HandleTable* const instance = new handles::HandleTable(handles::default_layout());
+  return *instance;
 }
+
+// Set while a context's destructor deletes the objects left in it (in_teardown()).
+thread_local int teardowns = 0;
 
 }  // namespace
 
-void register_object(const _vx_reference* object) noexcept {
-  Registry& r = registry();
-  const std::lock_guard guard(r.lock);
-  try {
-    r.live.insert(object);
-  } catch (...) {
-    // Out of memory while registering: the object stays unusable through the API (valid() refuses it).
-  }
+bool register_object(_vx_reference* object) noexcept {
+  object->handle = table().add(object);
+  return object->handle != 0;
 }
 
-void unregister_object(const _vx_reference* object) noexcept {
-  Registry& r = registry();
-  const std::lock_guard guard(r.lock);
-  r.live.erase(object);
+void unregister_object(_vx_reference* object) noexcept { table().remove(object->handle); }
+
+_vx_reference* lookup(const void* handle) noexcept {
+  return static_cast<_vx_reference*>(table().find(reinterpret_cast<std::uintptr_t>(handle)));
 }
 
-bool valid(const void* ref, vx_enum type) noexcept {
-  if (ref == nullptr) return false;
-  {
-    Registry& r = registry();
-    const std::lock_guard guard(r.lock);
-    if (r.live.count(ref) == 0) return false;
-  }
-  const auto* object = static_cast<const _vx_reference*>(ref);
-  if (type == VX_TYPE_REFERENCE) return true;
-  return object->type == type;
+bool in_teardown() noexcept { return teardowns > 0; }
+
+Teardown::Teardown() noexcept { ++teardowns; }
+Teardown::~Teardown() { --teardowns; }
+
+vx_status status_of(const _vx_reference* ref) noexcept {
+  if (ref == nullptr) return VX_ERROR_NO_RESOURCES;
+  if (ref->type == VX_TYPE_ERROR) return static_cast<const ErrorObject*>(ref)->status;
+  return VX_SUCCESS;
 }
 
 vx_reference adopt(_vx_reference* object, Hold hold, vx_reference owner) noexcept {
   (hold == Hold::external ? object->external_count : object->internal_count).store(1);
-  if (owner != nullptr && owner->type == VX_TYPE_GRAPH) object->scope = owner;
+  if (owner != nullptr && owner->type == VX_TYPE_GRAPH) object->scope = owner->handle;
+  if (!register_object(object)) {
+    delete object;
+    return nullptr;
+  }
   if (object->type != VX_TYPE_CONTEXT) {
     const std::lock_guard guard(object->context->lock);
     try {
       object->context->objects.push_back(object);
     } catch (...) {
+      unregister_object(object);
       delete object;
       return nullptr;
     }
   }
-  register_object(object);
   return object;
 }
 
@@ -97,7 +84,8 @@ void destroy(vx_reference ref) noexcept {
 }
 
 vx_status release(vx_reference ref, Hold hold) noexcept {
-  if (!valid(ref) || ref->type == VX_TYPE_ERROR) return VX_ERROR_INVALID_REFERENCE;
+  if (in_teardown()) return VX_SUCCESS;  // the context deletes every object itself
+  if (ref == nullptr || ref->type == VX_TYPE_ERROR) return VX_ERROR_INVALID_REFERENCE;
   std::atomic<vx_uint32>& count = hold == Hold::external ? ref->external_count : ref->internal_count;
   vx_uint32 held = count.load();
   do {
@@ -110,7 +98,7 @@ vx_status release(vx_reference ref, Hold hold) noexcept {
 }
 
 vx_reference error_object(vx_reference owner, vx_status status) noexcept {
-  if (!valid(owner)) return nullptr;
+  if (owner == nullptr) return nullptr;
   vx_context context = owner->type == VX_TYPE_CONTEXT ? reinterpret_cast<vx_context>(owner) : owner->context;
   const std::lock_guard guard(context->lock);
   for (const auto& e : context->errors) {
@@ -121,7 +109,10 @@ vx_reference error_object(vx_reference owner, vx_status status) noexcept {
   } catch (...) {
     return nullptr;
   }
-  register_object(context->errors.back().get());
+  if (!register_object(context->errors.back().get())) {
+    context->errors.pop_back();
+    return nullptr;
+  }
   return context->errors.back().get();
 }
 
@@ -149,17 +140,17 @@ void vlog(vx_reference ref, vx_status status, const char* format, va_list args) 
   vx_char message[VX_MAX_LOG_MESSAGE_LEN];
   std::vsnprintf(message, sizeof message, format, args);
   if (reentrant) {
-    callback(context, ref, status, message);
+    callback(to_handle(context), to_handle(ref), status, message);
   } else {
     const std::lock_guard guard(context->log_lock);
-    callback(context, ref, status, message);
+    callback(to_handle(context), to_handle(ref), status, message);
   }
 }
 
 }  // namespace
 
 void log(vx_reference ref, vx_status status, const char* format, ...) noexcept {
-  if (!valid(ref)) return;
+  if (ref == nullptr) return;
   va_list args;
   va_start(args, format);
   vlog(ref, status, format, args);
@@ -183,9 +174,11 @@ VX_API_ENTRY vx_status VX_API_CALL vxQueryReference(vx_reference ref, vx_enum at
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxReleaseReference(vx_reference* ref_ptr) {
-  if (ref_ptr == nullptr || !valid(*ref_ptr) || (*ref_ptr)->type == VX_TYPE_ERROR) return VX_ERROR_INVALID_REFERENCE;
-  if ((*ref_ptr)->type == VX_TYPE_CONTEXT) return vxReleaseContext(reinterpret_cast<vx_context*>(ref_ptr));
-  const vx_status status = release(*ref_ptr, Hold::external);
+  if (ref_ptr == nullptr) return VX_ERROR_INVALID_REFERENCE;
+  vx_reference ref = *ref_ptr;  // the application's variable keeps its handle until it is cleared
+  if (!valid(ref) || ref->type == VX_TYPE_ERROR) return VX_ERROR_INVALID_REFERENCE;
+  if (ref->type == VX_TYPE_CONTEXT) return vxReleaseContext(reinterpret_cast<vx_context*>(ref_ptr));
+  const vx_status status = release(ref, Hold::external);
   if (status == VX_SUCCESS) *ref_ptr = nullptr;
   return status;
 }
@@ -208,13 +201,13 @@ VX_API_ENTRY vx_status VX_API_CALL vxSetReferenceName(vx_reference ref, const vx
 
 VX_API_ENTRY vx_status VX_API_CALL vxGetStatus(vx_reference ref) {
   if (ref == nullptr) return VX_ERROR_NO_RESOURCES;
-  if (valid(ref, VX_TYPE_ERROR)) return static_cast<ErrorObject*>(ref)->status;
-  return valid(ref) ? VX_SUCCESS : VX_ERROR_INVALID_REFERENCE;
+  if (!valid(ref)) return VX_ERROR_INVALID_REFERENCE;
+  return status_of(ref);
 }
 
 VX_API_ENTRY vx_context VX_API_CALL vxGetContext(vx_reference ref) {
   if (!valid(ref)) return nullptr;
-  return ref->type == VX_TYPE_CONTEXT ? reinterpret_cast<vx_context>(ref) : ref->context;
+  return to_handle(ref->type == VX_TYPE_CONTEXT ? reinterpret_cast<vx_context>(ref) : ref->context);
 }
 
 VX_API_ENTRY void VX_API_CALL vxRegisterLogCallback(vx_context context, vx_log_callback_f callback, vx_bool reentrant) {

@@ -96,13 +96,13 @@ extern "C" {
 VX_API_ENTRY vx_remap VX_API_CALL vxCreateRemap(vx_context context, vx_uint32 src_width, vx_uint32 src_height, vx_uint32 dst_width,
                                                 vx_uint32 dst_height) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  return make_remap(context, src_width, src_height, dst_width, dst_height, false);
+  return to_handle(make_remap(context, src_width, src_height, dst_width, dst_height, false));
 }
 
 VX_API_ENTRY vx_remap VX_API_CALL vxCreateVirtualRemap(vx_graph graph, vx_uint32 src_width, vx_uint32 src_height, vx_uint32 dst_width,
                                                        vx_uint32 dst_height) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
-  return make_remap(graph, src_width, src_height, dst_width, dst_height, true);
+  return to_handle(make_remap(graph, src_width, src_height, dst_width, dst_height, true));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxReleaseRemap(vx_remap* table) { return release_handle(table, VX_TYPE_REMAP); }

@@ -68,8 +68,8 @@ vx_scalar make_scalar(vx_reference owner, vx_enum type, vx_size size, const void
   return ref != nullptr ? reinterpret_cast<vx_scalar>(ref) : reinterpret_cast<vx_scalar>(error_object(owner, VX_ERROR_NO_MEMORY));
 }
 
+/// vxCopyScalar and vxCopyScalarWithSize on a checked scalar.
 vx_status copy(vx_scalar scalar, vx_size size, void* user_ptr, vx_enum usage, vx_enum user_mem_type) noexcept {
-  if (!valid(scalar, VX_TYPE_SCALAR)) return VX_ERROR_INVALID_REFERENCE;
   if (user_ptr == nullptr || size != scalar->bytes.size()) return VX_ERROR_INVALID_PARAMETERS;
   if (user_mem_type != VX_MEMORY_TYPE_HOST) return VX_ERROR_INVALID_PARAMETERS;
   if (const vx_status s = content_access(scalar->is_virtual); s != VX_SUCCESS) return s;
@@ -127,25 +127,25 @@ VX_API_ENTRY vx_scalar VX_API_CALL vxCreateScalar(vx_context context, vx_enum da
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
   if (!is_plain_scalar(data_type)) {
     log(context, VX_ERROR_INVALID_TYPE, "vxCreateScalar: type 0x%x is not a scalar type", static_cast<unsigned>(data_type));
-    return reinterpret_cast<vx_scalar>(error_object(context, VX_ERROR_INVALID_TYPE));
+    return to_handle(reinterpret_cast<vx_scalar>(error_object(context, VX_ERROR_INVALID_TYPE)));
   }
-  return make_scalar(context, data_type, scalar_size(context, data_type), ptr, false);
+  return to_handle(make_scalar(context, data_type, scalar_size(context, data_type), ptr, false));
 }
 
 VX_API_ENTRY vx_scalar VX_API_CALL vxCreateScalarWithSize(vx_context context, vx_enum data_type, const void* ptr, vx_size size) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
   const vx_size expected = scalar_size(context, data_type);
-  if (expected == 0) return reinterpret_cast<vx_scalar>(error_object(context, VX_ERROR_INVALID_TYPE));
-  if (size != expected) return reinterpret_cast<vx_scalar>(error_object(context, VX_ERROR_INVALID_PARAMETERS));
-  return make_scalar(context, data_type, size, ptr, false);
+  if (expected == 0) return to_handle(reinterpret_cast<vx_scalar>(error_object(context, VX_ERROR_INVALID_TYPE)));
+  if (size != expected) return to_handle(reinterpret_cast<vx_scalar>(error_object(context, VX_ERROR_INVALID_PARAMETERS)));
+  return to_handle(make_scalar(context, data_type, size, ptr, false));
 }
 
 VX_API_ENTRY vx_scalar VX_API_CALL vxCreateVirtualScalar(vx_graph graph, vx_enum data_type) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   // A virtual scalar may leave its type open (VX_TYPE_INVALID) for the producing kernel to set.
   const vx_size size = data_type == VX_TYPE_INVALID ? 0 : scalar_size(graph->context, data_type);
-  if (data_type != VX_TYPE_INVALID && size == 0) return reinterpret_cast<vx_scalar>(error_object(graph, VX_ERROR_INVALID_TYPE));
-  return make_scalar(graph, data_type, size, nullptr, true);
+  if (data_type != VX_TYPE_INVALID && size == 0) return to_handle(reinterpret_cast<vx_scalar>(error_object(graph, VX_ERROR_INVALID_TYPE)));
+  return to_handle(make_scalar(graph, data_type, size, nullptr, true));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxQueryScalar(vx_scalar scalar, vx_enum attribute, void* ptr, vx_size size) {
@@ -162,6 +162,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxCopyScalar(vx_scalar scalar, void* user_ptr
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxCopyScalarWithSize(vx_scalar scalar, vx_size size, void* user_ptr, vx_enum usage, vx_enum user_mem_type) {
+  if (!valid(scalar, VX_TYPE_SCALAR)) return VX_ERROR_INVALID_REFERENCE;
   return copy(scalar, size, user_ptr, usage, user_mem_type);
 }
 

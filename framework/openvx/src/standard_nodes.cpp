@@ -29,16 +29,19 @@ vx_kernel standard_kernel(vx_graph graph, vx_enum kernel_enum) noexcept {
   return nullptr;
 }
 
-vx_node fail(vx_graph graph, vx_status status) noexcept { return reinterpret_cast<vx_node>(error_object(graph, status)); }
+/// The handle of @p graph's error object for @p status (node creators return handles).
+vx_node fail(vx_graph graph, vx_status status) noexcept { return to_handle(reinterpret_cast<vx_node>(error_object(graph, status))); }
 
-/// A node of standard kernel @p kernel_enum in @p graph with @p arguments set in parameter order. When an
-/// argument is refused (a null required one, a released or wrong-typed object, one of another context),
-/// the node goes again and the caller gets an error object with the reason in the log.
+/// A node of standard kernel @p kernel_enum in @p graph (checked: an object) with @p arguments (the
+/// application's handles) set in parameter order; returns the node's handle. When an argument is refused
+/// (a null required one, a released or wrong-typed object, one of another context), the node goes again
+/// and the caller gets an error object with the reason in the log.
 vx_node standard_node(vx_graph graph, vx_enum kernel_enum, const char* creator, std::initializer_list<Argument> arguments) noexcept {
   vx_kernel kernel = standard_kernel(graph, kernel_enum);
   if (kernel == nullptr) return fail(graph, VX_ERROR_NOT_IMPLEMENTED);
-  vx_node node = vxCreateGenericNode(graph, kernel);
-  if (const vx_status s = vxGetStatus(reinterpret_cast<vx_reference>(node)); s != VX_SUCCESS) return fail(graph, s);
+  const vx_node object = create_generic_node(graph, kernel);
+  if (const vx_status s = status_of(object); s != VX_SUCCESS) return fail(graph, s);
+  vx_node node = to_handle(object);  // set up through the API, like the application's own nodes
   vx_uint32 index = 0;
   for (const Argument& a : arguments) {
     vx_status status = VX_SUCCESS;
@@ -68,10 +71,10 @@ vx_reference as_reference(void* handle) noexcept { return static_cast<vx_referen
 /// node holds it, and the creator's own handle goes with this object.
 class ValueScalar {
  public:
-  ValueScalar(vx_graph graph, vx_enum type, const void* value) noexcept : scalar_(vxCreateScalar(graph->context, type, value)) {}
+  ValueScalar(vx_graph graph, vx_enum type, const void* value) noexcept : scalar_(vxCreateScalar(to_handle(graph->context), type, value)) {}
   /// A scalar holding a struct (vx_hough_lines_p_t, ...): vxCreateScalarWithSize.
   ValueScalar(vx_graph graph, vx_enum type, const void* value, vx_size size) noexcept
-      : scalar_(vxCreateScalarWithSize(graph->context, type, value, size)) {}
+      : scalar_(vxCreateScalarWithSize(to_handle(graph->context), type, value, size)) {}
   ~ValueScalar() {
     if (status() == VX_SUCCESS) (void)vxReleaseScalar(&scalar_);
   }

@@ -308,28 +308,28 @@ extern "C" {
 VX_API_ENTRY vx_tensor VX_API_CALL vxCreateTensor(vx_context context, vx_size number_of_dims, const vx_size* dims,
                                                   vx_enum data_type, vx_int8 fixed_point_position) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  return make_tensor(context, number_of_dims, dims, data_type, fixed_point_position);
+  return to_handle(make_tensor(context, number_of_dims, dims, data_type, fixed_point_position));
 }
 
 VX_API_ENTRY vx_tensor VX_API_CALL vxCreateVirtualTensor(vx_graph graph, vx_size number_of_dims, const vx_size* dims,
                                                          vx_enum data_type, vx_int8 fixed_point_position) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
-  return make_virtual_tensor(graph, number_of_dims, dims, data_type, fixed_point_position);
+  return to_handle(make_virtual_tensor(graph, number_of_dims, dims, data_type, fixed_point_position));
 }
 
 VX_API_ENTRY vx_tensor VX_API_CALL vxCreateTensorFromView(vx_tensor parent, vx_size number_of_dims, const vx_size* view_start,
                                                           const vx_size* view_end) {
   if (!valid(parent, VX_TYPE_TENSOR)) return nullptr;
   vx_reference owner = reinterpret_cast<vx_reference>(parent);
-  if (parent->is_virtual) return error_tensor(owner, VX_ERROR_OPTIMIZED_AWAY);
-  if (number_of_dims != parent->number_of_dims) return error_tensor(owner, VX_ERROR_INVALID_PARAMETERS);
+  if (parent->is_virtual) return to_handle(error_tensor(owner, VX_ERROR_OPTIMIZED_AWAY));
+  if (number_of_dims != parent->number_of_dims) return to_handle(error_tensor(owner, VX_ERROR_INVALID_PARAMETERS));
   Patch patch;
   if (make_patch(parent, number_of_dims, view_start, view_end, Bounds::required, patch) != VX_SUCCESS) {
     log(owner, VX_ERROR_INVALID_PARAMETERS, "vxCreateTensorFromView: the view is not inside the tensor");
-    return error_tensor(owner, VX_ERROR_INVALID_PARAMETERS);
+    return to_handle(error_tensor(owner, VX_ERROR_INVALID_PARAMETERS));
   }
   _vx_tensor_t* view = new_tensor(owner);
-  if (view == nullptr) return error_tensor(owner, VX_ERROR_NO_MEMORY);
+  if (view == nullptr) return to_handle(error_tensor(owner, VX_ERROR_NO_MEMORY));
   view->number_of_dims = number_of_dims;
   view->offset = parent->offset;
   for (vx_size i = 0; i < number_of_dims; ++i) {
@@ -341,7 +341,7 @@ VX_API_ENTRY vx_tensor VX_API_CALL vxCreateTensorFromView(vx_tensor parent, vx_s
   view->fixed_point_position = parent->fixed_point_position;
   view->memory = parent->memory;  // shared: the view reads and writes the parent's elements
   view->is_view = true;
-  return publish(owner, view);
+  return to_handle(publish(owner, view));
 }
 
 VX_API_ENTRY vx_tensor VX_API_CALL vxCreateTensorFromHandle(vx_context context, vx_size number_of_dims, const vx_size* dims,
@@ -349,14 +349,14 @@ VX_API_ENTRY vx_tensor VX_API_CALL vxCreateTensorFromHandle(vx_context context, 
                                                             const vx_size* stride, void* ptr, vx_enum memory_type) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
   const vx_size item_size = tensor_item_size(data_type);
-  if (item_size == 0) return error_tensor(context, VX_ERROR_INVALID_TYPE);
+  if (item_size == 0) return to_handle(error_tensor(context, VX_ERROR_INVALID_TYPE));
   // A null ptr makes a tensor without memory until vxSwapTensorHandle gives it some (the conformance suite
   // creates them so).
   if (memory_type != VX_MEMORY_TYPE_HOST || !valid_shape(number_of_dims, dims) ||
       !valid_user_strides(stride, dims, number_of_dims, item_size)) {
     log(context, VX_ERROR_INVALID_PARAMETERS, "vxCreateTensorFromHandle: host memory, 1 to %zu dimensions and strides that "
         "do not overlap (the first at least the element size) are needed", kMaxTensorDims);
-    return error_tensor(context, VX_ERROR_INVALID_PARAMETERS);
+    return to_handle(error_tensor(context, VX_ERROR_INVALID_PARAMETERS));
   }
   _vx_tensor_t* tensor = nullptr;
   try {
@@ -367,7 +367,7 @@ VX_API_ENTRY vx_tensor VX_API_CALL vxCreateTensorFromHandle(vx_context context, 
     if (tensor != nullptr) tensor->memory = std::move(memory);
   } catch (...) {
   }
-  if (tensor == nullptr) return error_tensor(context, VX_ERROR_NO_MEMORY);
+  if (tensor == nullptr) return to_handle(error_tensor(context, VX_ERROR_NO_MEMORY));
   tensor->number_of_dims = number_of_dims;
   for (vx_size i = 0; i < number_of_dims; ++i) {
     tensor->dims[i] = dims[i];
@@ -375,7 +375,7 @@ VX_API_ENTRY vx_tensor VX_API_CALL vxCreateTensorFromHandle(vx_context context, 
   }
   tensor->data_type = data_type;
   tensor->fixed_point_position = fixed_point_position;
-  return publish(context, tensor);
+  return to_handle(publish(context, tensor));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxSwapTensorHandle(vx_tensor tensor, void* new_ptr, void** prev_ptr) {

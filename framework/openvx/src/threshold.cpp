@@ -119,13 +119,13 @@ extern "C" {
 VX_API_ENTRY vx_threshold VX_API_CALL vxCreateThresholdForImage(vx_context context, vx_enum thresh_type, vx_df_image input_format,
                                                                 vx_df_image output_format) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  return make_threshold(context, thresh_type, input_format, output_format, false);
+  return to_handle(make_threshold(context, thresh_type, input_format, output_format, false));
 }
 
 VX_API_ENTRY vx_threshold VX_API_CALL vxCreateVirtualThresholdForImage(vx_graph graph, vx_enum thresh_type, vx_df_image input_format,
                                                                        vx_df_image output_format) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
-  return make_threshold(reinterpret_cast<vx_reference>(graph), thresh_type, input_format, output_format, true);
+  return to_handle(make_threshold(reinterpret_cast<vx_reference>(graph), thresh_type, input_format, output_format, true));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxCopyThresholdValue(vx_threshold threshold, vx_pixel_value_t* value_ptr, vx_enum usage,

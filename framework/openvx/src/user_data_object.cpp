@@ -104,14 +104,14 @@ extern "C" {
 VX_API_ENTRY vx_user_data_object VX_API_CALL vxCreateUserDataObject(vx_context context, const vx_char* type_name, vx_size size,
                                                                     const void* ptr) {
   if (!valid(context, VX_TYPE_CONTEXT)) return nullptr;
-  if (size == 0) return reinterpret_cast<vx_user_data_object>(error_object(context, VX_ERROR_INVALID_PARAMETERS));
-  return make_user_data_object(context, type_name, size, ptr, false);
+  if (size == 0) return to_handle(reinterpret_cast<vx_user_data_object>(error_object(context, VX_ERROR_INVALID_PARAMETERS)));
+  return to_handle(make_user_data_object(context, type_name, size, ptr, false));
 }
 
 VX_API_ENTRY vx_user_data_object VX_API_CALL vxCreateVirtualUserDataObject(vx_graph graph, const vx_char* type_name, vx_size size) {
   if (!valid(graph, VX_TYPE_GRAPH)) return nullptr;
   // A size of 0 and an empty (or NULL) name leave them to the producing kernel's validate.
-  return make_user_data_object(graph, type_name, size, nullptr, true);
+  return to_handle(make_user_data_object(graph, type_name, size, nullptr, true));
 }
 
 VX_API_ENTRY vx_status VX_API_CALL vxReleaseUserDataObject(vx_user_data_object* user_data_object) {

@@ -102,7 +102,7 @@ vx_status apply_valid_rectangles(vx_graph graph, vx_node node, const std::vector
     if (!node->valid_rect_reset) {
       std::vector<vx_rectangle_t*> output_pointers;
       for (vx_rectangle_t& r : rectangles) output_pointers.push_back(&r);
-      const vx_status status = metas[i]->valid_rect_callback(node, static_cast<vx_uint32>(i), input_pointers.data(),
+      const vx_status status = metas[i]->valid_rect_callback(to_handle(node), static_cast<vx_uint32>(i), input_pointers.data(),
                                                              output_pointers.data());  // user code
       if (status != VX_SUCCESS) {
         return fail(graph, node, status, "output parameter %zu: its valid-rectangle callback returned %d", i, static_cast<int>(status));
@@ -119,6 +119,18 @@ vx_status apply_valid_rectangles(vx_graph graph, vx_node node, const std::vector
     }
   }
   return VX_SUCCESS;
+}
+
+/// The kernel's validate callback (user code) for @p node with @p arguments and @p metas: it is given
+/// their handles, as every callback is.
+vx_status call_validate(vx_node node, const std::vector<vx_reference>& arguments, const std::vector<vx_meta_format>& metas) {
+  const vx_size n = arguments.size();
+  std::vector<vx_reference> argument_handles(n, nullptr);
+  std::vector<vx_reference> meta_handles(n, nullptr);
+  to_handles(arguments.data(), n, argument_handles.data());
+  to_handles(reinterpret_cast<const vx_reference*>(metas.data()), n, meta_handles.data());
+  return node->kernel->validate(to_handle(node), argument_handles.data(), static_cast<vx_uint32>(n),
+                                reinterpret_cast<vx_meta_format*>(meta_handles.data()));
 }
 
 /// A node replicated over the levels of a pyramid: its replicas see images of other sizes than item 0.
@@ -144,10 +156,8 @@ vx_status validate_replicas(vx_graph graph, vx_node node) {
       metas[i] = make_meta_format(graph->context, arguments[i]->type);
       if (metas[i] == nullptr) status = VX_ERROR_NO_MEMORY;
     }
-    if (status == VX_SUCCESS) {
-      status = node->kernel->validate(node, arguments.data(), static_cast<vx_uint32>(n), metas.data());  // user code
-      if (status != VX_SUCCESS) (void)fail(graph, node, status, "replica %zu: its validate callback returned %d", r, static_cast<int>(status));
-    }
+    if (status == VX_SUCCESS) status = call_validate(node, arguments, metas);
+    if (status != VX_SUCCESS) (void)fail(graph, node, status, "replica %zu: its validate callback returned %d", r, static_cast<int>(status));
     for (std::size_t i = 0; i < n && status == VX_SUCCESS; ++i) {
       if (metas[i] == nullptr) continue;
       char why[VX_MAX_LOG_MESSAGE_LEN / 2] = {};
@@ -173,7 +183,7 @@ vx_status validate_node(vx_graph graph, vx_node node) {
     if (metas[i] == nullptr) status = VX_ERROR_NO_MEMORY;
   }
   if (status == VX_SUCCESS) {
-    status = node->kernel->validate(node, node->arguments.data(), static_cast<vx_uint32>(n), metas.data());  // user code
+    status = call_validate(node, node->arguments, metas);
     if (status != VX_SUCCESS) (void)fail(graph, node, status, "its validate callback returned %d", static_cast<int>(status));
   }
   const bool per_level = over_pyramid_levels(node);
@@ -239,10 +249,7 @@ std::vector<std::vector<std::size_t>> predecessors(vx_graph graph) {
 
 }  // namespace vg::openvx
 
-extern "C" {
-
-VX_API_ENTRY vx_status VX_API_CALL vxVerifyGraph(vx_graph graph) {
-  if (!valid(graph, VX_TYPE_GRAPH)) return VX_ERROR_INVALID_REFERENCE;
+vx_status vg::openvx::verify_graph(vx_graph graph) noexcept {
   graph->changed();
   if (graph->nodes.empty()) return fail(graph, nullptr, VX_ERROR_INVALID_GRAPH, "the graph has no nodes");
   std::vector<std::vector<std::size_t>> after;  // each node's predecessors
@@ -260,7 +267,7 @@ VX_API_ENTRY vx_status VX_API_CALL vxVerifyGraph(vx_graph graph) {
     for (vx_node node : graph->nodes) {
       for (vx_uint32 i = 0; i < node->arguments.size(); ++i) {
         const vx_reference a = node->arguments[i];
-        if (a != nullptr && a->scope != nullptr && a->scope != graph) {
+        if (a != nullptr && a->scope != 0 && a->scope != graph->handle) {
           return fail(graph, node, VX_ERROR_INVALID_SCOPE, "parameter %u is a virtual object of another graph", i);
         }
       }
@@ -305,6 +312,13 @@ VX_API_ENTRY vx_status VX_API_CALL vxVerifyGraph(vx_graph graph) {
   graph->verified = true;
   graph->state = VX_GRAPH_STATE_VERIFIED;
   return VX_SUCCESS;
+}
+
+extern "C" {
+
+VX_API_ENTRY vx_status VX_API_CALL vxVerifyGraph(vx_graph graph) {
+  if (!valid(graph, VX_TYPE_GRAPH)) return VX_ERROR_INVALID_REFERENCE;
+  return verify_graph(graph);
 }
 
 }  // extern "C"

@@ -17,11 +17,12 @@ bool is_context(vx_context context) noexcept {
          type == VX_TYPE_CONTEXT;
 }
 
-/// The target vxSetImmediateModeTarget chose ("any" or a target name). libvxu sees only the exported API,
-/// which has no query for it, so it reads the context (one build, one layout) under the context's lock.
+/// The target vxSetImmediateModeTarget chose ("any" or a target name). libvxu sees only handles: the
+/// standard API has no query for it, so it asks with this library's own context attribute.
 std::string immediate_target(vx_context context) {
-  const std::lock_guard guard(context->lock);
-  return context->immediate_target_name;
+  vx_char name[vg::openvx::kImmediateTargetNameSize] = {};
+  if (vxQueryContext(context, vg::openvx::kContextImmediateTargetName, name, sizeof name) != VX_SUCCESS) return "any";
+  return name;
 }
 
 /// Runs the node @p make_node creates in a new graph of @p context; the graph and node go before returning.

@@ -150,7 +150,7 @@ vx_status u8_or_s16_inputs(vx_node node, const vx_reference parameters[], const 
 /// application made the output U8; S16 otherwise (so an output of open format, a virtual image, is S16).
 vx_status promoted_output(vx_node node, const vx_reference parameters[], vx_uint32 index, const _vx_image* in1, const _vx_image* in2,
                           vx_meta_format metas[], bool open_u8_stays_u8 = false) noexcept {
-  if (!valid(parameters[index], VX_TYPE_IMAGE)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "out is not an image");
+  if (!valid_handle(parameters[index], VX_TYPE_IMAGE)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "out is not an image");
   const vx_df_image asked = as<_vx_image>(parameters[index])->declared_format;
   if (asked != VX_DF_IMAGE_VIRT && !u8_or_s16(asked)) {
     return refuse(node, VX_ERROR_INVALID_FORMAT, "out has format %s, only U8 or S16 is supported", format_name(asked));
@@ -272,7 +272,7 @@ vx_status VX_CALLBACK multiply_validate(vx_node node, const vx_reference paramet
   const _vx_image* in1 = nullptr;
   const _vx_image* in2 = nullptr;
   if (const vx_status s = u8_or_s16_inputs(node, parameters, in1, in2); s != VX_SUCCESS) return s;
-  if (!valid(parameters[2], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "scale is not a scalar");
+  if (!valid_handle(parameters[2], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "scale is not a scalar");
   const auto* scale = as<_vx_scalar>(parameters[2]);
   if (scale->data_type != VX_TYPE_FLOAT32) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "scale is a scalar of type 0x%x, it must be VX_TYPE_FLOAT32", static_cast<unsigned>(scale->data_type));
@@ -353,7 +353,7 @@ template <typename T>
 vx_status scalar_parameter(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_enum type, T& value,
                            bool& known) noexcept {
   known = false;
-  if (!valid(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
+  if (!valid_handle(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
   const auto* scalar = as<_vx_scalar>(parameters[index]);
   if (scalar->data_type != type) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be of type 0x%x", name,

@@ -338,7 +338,7 @@ void hysteresis_values(_vx_threshold* hyst, vx_int32& lower, vx_int32& upper) no
 
 vx_status VX_CALLBACK canny_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 5) return VX_ERROR_INVALID_PARAMETERS;
-  if (!valid(parameters[1], VX_TYPE_THRESHOLD)) return VX_ERROR_INVALID_REFERENCE;
+  if (!valid_handle(parameters[1], VX_TYPE_THRESHOLD)) return VX_ERROR_INVALID_REFERENCE;
   vx_int32 gradient_size = 0;
   vx_enum norm = 0;
   if (const vx_status s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[2]), &gradient_size, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
@@ -359,18 +359,19 @@ vx_status VX_CALLBACK canny_function(vx_node node, const vx_reference* parameter
   if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
   Scratch layout;
   if (!layout.lay_out(in.width(), in.height()) || out.width() != in.width() || out.height() != in.height()) return VX_ERROR_INVALID_PARAMETERS;
-  if (node->local_data == nullptr || node->local_data_size < layout.total) return VX_ERROR_NO_MEMORY;
+  if (as<_vx_node>(node)->local_data == nullptr || as<_vx_node>(node)->local_data_size < layout.total) return VX_ERROR_NO_MEMORY;
   const bool l2 = norm == VX_NORM_L2;
-  Detector detector(in, static_cast<vx_uint8*>(node->local_data), layout, gradient_size / 2, l2, border, comparable(lower, upper, l2));
+  Detector detector(in, static_cast<vx_uint8*>(as<_vx_node>(node)->local_data), layout, gradient_size / 2, l2, border, comparable(lower, upper, l2));
   detector.run();
-  detector.write(out, output->format == VX_DF_IMAGE_U1);
+  detector.write(out, as<_vx_image>(output)->format == VX_DF_IMAGE_U1);
   return VX_SUCCESS;
 }
 
 /// The gradient size set on the node (3 when it cannot be read yet: a virtual scalar).
 vx_int32 node_gradient_size(vx_node node) noexcept {
-  if (node->arguments.size() != 5 || !valid(node->arguments[2], VX_TYPE_SCALAR)) return 3;
-  const auto* scalar = as<_vx_scalar>(node->arguments[2]);
+  const _vx_node* n = as<_vx_node>(node);
+  if (n == nullptr || n->arguments.size() != 5 || n->arguments[2] == nullptr || n->arguments[2]->type != VX_TYPE_SCALAR) return 3;
+  const auto* scalar = static_cast<const _vx_scalar*>(n->arguments[2]);  // the node's argument: an object
   vx_int32 size = 3;
   if (scalar->data_type == VX_TYPE_INT32 && !scalar->is_virtual) std::memcpy(&size, scalar->bytes.data(), sizeof size);
   return gradient_size_allowed(size) ? size : 3;
@@ -391,7 +392,7 @@ vx_status VX_CALLBACK canny_validate(vx_node node, const vx_reference parameters
   if (num != 5) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 5 parameters, got %u", num);
   const _vx_image* input = nullptr;
   if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
-  if (!valid(parameters[1], VX_TYPE_THRESHOLD)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "hyst is not a threshold");
+  if (!valid_handle(parameters[1], VX_TYPE_THRESHOLD)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "hyst is not a threshold");
   const auto* hyst = as<_vx_threshold>(parameters[1]);
   if (hyst->threshold_type != VX_THRESHOLD_TYPE_RANGE) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "hyst has type 0x%x, it must be VX_THRESHOLD_TYPE_RANGE", static_cast<unsigned>(hyst->threshold_type));
@@ -400,7 +401,7 @@ vx_status VX_CALLBACK canny_validate(vx_node node, const vx_reference parameters
     return refuse(node, VX_ERROR_INVALID_FORMAT, "hyst is for %s input (VX_THRESHOLD_INPUT_FORMAT), it must be U8 or S16",
                   format_name(hyst->input_format));
   }
-  if (!valid(parameters[2], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "gradient_size is not a scalar");
+  if (!valid_handle(parameters[2], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "gradient_size is not a scalar");
   const auto* size_scalar = as<_vx_scalar>(parameters[2]);
   if (size_scalar->data_type != VX_TYPE_INT32) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "gradient_size is a scalar of type 0x%x, it must be VX_TYPE_INT32",
@@ -416,7 +417,7 @@ vx_status VX_CALLBACK canny_validate(vx_node node, const vx_reference parameters
   if (const vx_status s = neighbourhood_border_parameter(node); s != VX_SUCCESS) return s;
   // The output is U8 unless it was created U1 (a virtual output of open format becomes U8).
   vx_df_image format = VX_DF_IMAGE_U8;
-  if (valid(parameters[4], VX_TYPE_IMAGE)) {
+  if (valid_handle(parameters[4], VX_TYPE_IMAGE)) {
     const vx_df_image declared = as<_vx_image>(parameters[4])->declared_format;
     if (declared == VX_DF_IMAGE_U1) format = VX_DF_IMAGE_U1;
     if (declared != VX_DF_IMAGE_VIRT && declared != VX_DF_IMAGE_U8 && declared != VX_DF_IMAGE_U1) {
@@ -435,7 +436,7 @@ vx_status VX_CALLBACK canny_validate(vx_node node, const vx_reference parameters
     return refuse(node, VX_ERROR_INVALID_DIMENSION, "input is %ux%u, too large for the working memory this kernel needs", input->width,
                   input->height);
   }
-  node->local_data_size = layout.total;
+  as<_vx_node>(node)->local_data_size = layout.total;
   return VX_SUCCESS;
 }
 

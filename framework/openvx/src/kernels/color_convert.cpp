@@ -241,7 +241,7 @@ vx_status VX_CALLBACK color_convert_validate(vx_node node, const vx_reference pa
     return refuse(node, VX_ERROR_INVALID_FORMAT, "input has format %s (RGB, RGBX, NV12, NV21, UYVY, YUYV or IYUV)",
                   format_name(input->format));
   }
-  if (!valid(parameters[1], VX_TYPE_IMAGE)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "output is not an image");
+  if (!valid_handle(parameters[1], VX_TYPE_IMAGE)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "output is not an image");
   const vx_df_image out_format = as<_vx_image>(parameters[1])->declared_format;
   if (!is_output_format(out_format)) {
     return refuse(node, VX_ERROR_INVALID_FORMAT, "output has format %s (RGB, RGBX, NV12, NV21, IYUV or YUV4: the output's format says "
@@ -253,7 +253,7 @@ vx_status VX_CALLBACK color_convert_validate(vx_node node, const vx_reference pa
 
 vx_status VX_CALLBACK color_convert_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 2) return VX_ERROR_INVALID_PARAMETERS;
-  if (!valid(parameters[0], VX_TYPE_IMAGE) || !valid(parameters[1], VX_TYPE_IMAGE)) return VX_ERROR_INVALID_REFERENCE;
+  if (!valid_handle(parameters[0], VX_TYPE_IMAGE) || !valid_handle(parameters[1], VX_TYPE_IMAGE)) return VX_ERROR_INVALID_REFERENCE;
   const auto* in_image = as<_vx_image>(parameters[0]);
   const auto* out_image = as<_vx_image>(parameters[1]);
   const vx_df_image in_format = in_image->format, out_format = out_image->format;

@@ -33,17 +33,17 @@ namespace {
 
 vx_status VX_CALLBACK select_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
   if (num != 4) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 4 parameters, got %u", num);
-  if (!valid(parameters[0], VX_TYPE_SCALAR) || as<_vx_scalar>(parameters[0])->data_type != VX_TYPE_BOOL) {
+  if (!valid_handle(parameters[0], VX_TYPE_SCALAR) || as<_vx_scalar>(parameters[0])->data_type != VX_TYPE_BOOL) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "condition must be a VX_TYPE_BOOL scalar");
   }
-  const vx_reference t = parameters[1], f = parameters[2], out = parameters[3];
+  const vx_reference t = lookup(parameters[1]), f = lookup(parameters[2]), out = lookup(parameters[3]);  // objects
   if (t == nullptr || f == nullptr || out == nullptr) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "true_value, false_value and output must all be given");
   if (t->type != f->type || t->type != out->type) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "true_value (0x%x), false_value (0x%x) and output (0x%x) must be of one type",
                   static_cast<unsigned>(t->type), static_cast<unsigned>(f->type), static_cast<unsigned>(out->type));
   }
   if (!copy_supported(t->type)) return refuse(node, VX_ERROR_NOT_SUPPORTED, "objects of type 0x%x cannot be selected", static_cast<unsigned>(t->type));
-  if (const vx_status s = meta_from_reference(metas[3], t); s != VX_SUCCESS) {
+  if (const vx_status s = meta_from_reference(as<_vx_meta_format>(metas[3]), t); s != VX_SUCCESS) {
     return refuse(node, s, "true_value's attributes cannot be read (are they settled?)");
   }
   return VX_SUCCESS;
@@ -56,7 +56,7 @@ vx_status VX_CALLBACK select_function(vx_node, const vx_reference* parameters, v
       s != VX_SUCCESS) {
     return s;
   }
-  return copy_object(condition == vx_true_e ? parameters[1] : parameters[2], parameters[3]);
+  return copy_object(lookup(condition == vx_true_e ? parameters[1] : parameters[2]), lookup(parameters[3]));
 }
 
 // --- ScalarOperation ------------------------------------------------------------------------------------
@@ -168,7 +168,7 @@ vx_status VX_CALLBACK scalar_operation_validate(vx_node node, const vx_reference
     return refuse(node, VX_ERROR_INVALID_PARAMETERS, "scalar_operation 0x%x is not a VX_SCALAR_OP_*", static_cast<unsigned>(op));
   }
   for (vx_uint32 i = 1; i <= 3; ++i) {
-    if (!valid(parameters[i], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "parameter %u is not a scalar", i);
+    if (!valid_handle(parameters[i], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "parameter %u is not a scalar", i);
   }
   const vx_enum a = as<_vx_scalar>(parameters[1])->data_type, b = as<_vx_scalar>(parameters[2])->data_type;
   const auto* out = as<_vx_scalar>(parameters[3]);
@@ -186,7 +186,7 @@ vx_status VX_CALLBACK scalar_operation_validate(vx_node node, const vx_reference
     if (is_comparison(op) && result != VX_TYPE_BOOL) return refuse(node, VX_ERROR_INVALID_TYPE, "a comparison writes a VX_TYPE_BOOL output");
     if (is_arithmetic(op) && !is_numeric(result)) return refuse(node, VX_ERROR_INVALID_TYPE, "an arithmetic operation writes a numeric output");
   }
-  metas[3]->scalar_type = result;
+  as<_vx_meta_format>(metas[3])->scalar_type = result;
   return VX_SUCCESS;
 }
 
@@ -197,7 +197,7 @@ vx_status VX_CALLBACK scalar_operation_function(vx_node, const vx_reference* par
     return s;
   }
   for (vx_uint32 i = 1; i <= 3; ++i)
-    if (!valid(parameters[i], VX_TYPE_SCALAR)) return VX_ERROR_INVALID_REFERENCE;
+    if (!valid_handle(parameters[i], VX_TYPE_SCALAR)) return VX_ERROR_INVALID_REFERENCE;
   const Number a = read_number(parameters[1]), b = read_number(parameters[2]);
   const bool real = a.is_float || b.is_float;
   Number r;

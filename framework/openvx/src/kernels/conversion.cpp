@@ -32,7 +32,7 @@ vx_status scalar_value(vx_reference scalar, T& value) noexcept {
 /// output whose format was left open.
 vx_status given_output_format(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, const char* what,
                               vx_df_image& format) noexcept {
-  if (!valid(parameters[index], VX_TYPE_IMAGE)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not an image", name);
+  if (!valid_handle(parameters[index], VX_TYPE_IMAGE)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not an image", name);
   format = as<_vx_image>(parameters[index])->declared_format;
   if (format == VX_DF_IMAGE_VIRT) {
     return refuse(node, VX_ERROR_INVALID_FORMAT, "%s is a virtual image of open format: %s is the output's own format, give it", name,
@@ -152,7 +152,7 @@ vx_status VX_CALLBACK convert_depth_validate(vx_node node, const vx_reference pa
   }
   vx_enum policy = 0;
   if (const vx_status s = policy_parameter(node, parameters, 2, policy); s != VX_SUCCESS) return s;
-  if (!valid(parameters[3], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "shift is not a scalar");
+  if (!valid_handle(parameters[3], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "shift is not a scalar");
   const auto* shift = as<_vx_scalar>(parameters[3]);
   if (shift->data_type != VX_TYPE_INT32) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "shift is a scalar of type 0x%x, it must be VX_TYPE_INT32", static_cast<unsigned>(shift->data_type));
@@ -215,7 +215,7 @@ vx_status VX_CALLBACK table_lookup_validate(vx_node node, const vx_reference par
   if (!u8_or_s16(input->format)) {
     return refuse(node, VX_ERROR_INVALID_FORMAT, "input has format %s, only U8 or S16 is supported", format_name(input->format));
   }
-  if (!valid(parameters[1], VX_TYPE_LUT)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "lut is not a LUT");
+  if (!valid_handle(parameters[1], VX_TYPE_LUT)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "lut is not a LUT");
   const auto* lut = as<_vx_lut>(parameters[1]);
   const vx_enum wanted = input->format == VX_DF_IMAGE_U8 ? VX_TYPE_UINT8 : VX_TYPE_INT16;
   if (lut->data_type == VX_TYPE_INVALID || lut->count == 0) {
@@ -245,7 +245,7 @@ void lookup(const MappedImage& in, const MappedImage& out, const vx_uint8* table
 
 vx_status VX_CALLBACK table_lookup_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 3) return VX_ERROR_INVALID_PARAMETERS;
-  if (!valid(parameters[1], VX_TYPE_LUT)) return VX_ERROR_INVALID_REFERENCE;
+  if (!valid_handle(parameters[1], VX_TYPE_LUT)) return VX_ERROR_INVALID_REFERENCE;
   auto* lut = as<_vx_lut>(parameters[1]);
   vx_uint32 offset = 0;
   if (const vx_status s = vxQueryLUT(reinterpret_cast<vx_lut>(parameters[1]), VX_LUT_OFFSET, &offset, sizeof offset); s != VX_SUCCESS) {
@@ -295,7 +295,7 @@ vx_status VX_CALLBACK threshold_validate(vx_node node, const vx_reference parame
   if (!u8_or_s16(input->format)) {
     return refuse(node, VX_ERROR_INVALID_FORMAT, "input has format %s, only U8 or S16 is supported", format_name(input->format));
   }
-  if (!valid(parameters[1], VX_TYPE_THRESHOLD)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "thresh is not a threshold");
+  if (!valid_handle(parameters[1], VX_TYPE_THRESHOLD)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "thresh is not a threshold");
   const auto* thresh = as<_vx_threshold>(parameters[1]);
   if (thresh->threshold_type != VX_THRESHOLD_TYPE_BINARY && thresh->threshold_type != VX_THRESHOLD_TYPE_RANGE) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "thresh has type 0x%x, it must be BINARY or RANGE", static_cast<unsigned>(thresh->threshold_type));
@@ -313,7 +313,7 @@ vx_status VX_CALLBACK threshold_validate(vx_node node, const vx_reference parame
 
 vx_status VX_CALLBACK threshold_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 3) return VX_ERROR_INVALID_PARAMETERS;
-  if (!valid(parameters[1], VX_TYPE_THRESHOLD)) return VX_ERROR_INVALID_REFERENCE;
+  if (!valid_handle(parameters[1], VX_TYPE_THRESHOLD)) return VX_ERROR_INVALID_REFERENCE;
   auto* thresh = as<_vx_threshold>(parameters[1]);
   vx_enum type;
   vx_pixel_value_t value, lower, upper, true_value, false_value;

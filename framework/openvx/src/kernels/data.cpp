@@ -23,6 +23,7 @@
 #include "remap.hpp"
 #include "scalar.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "meta_format.hpp"
 #include "tensor.hpp"
 #include "threshold.hpp"
 #include "user_data_object.hpp"
@@ -51,13 +52,13 @@ vx_size element_bytes(vx_df_image format, vx_uint32 plane) noexcept {
   }
 }
 
+/// Images given as objects (copy_object's are: items of containers among them).
 vx_status copy_image(vx_image input, vx_image output) noexcept {
-  const _vx_image* in_object = input;
-  const vx_uint32 planes = in_object->plane_count;
-  const vx_df_image format = in_object->format;
+  const vx_uint32 planes = input->plane_count;
+  const vx_df_image format = input->format;
   for (vx_uint32 p = 0; p < planes; ++p) {
-    const MappedImage in(input, VX_READ_ONLY, p);
-    const MappedImage out(output, VX_WRITE_ONLY, p);
+    const MappedImage in(to_handle(input), VX_READ_ONLY, p);
+    const MappedImage out(to_handle(output), VX_WRITE_ONLY, p);
     if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
     const vx_imagepatch_addressing_t& a = in.addressing();
     if (a.dim_x != out.width() || a.dim_y != out.height()) return VX_ERROR_INVALID_PARAMETERS;
@@ -234,7 +235,7 @@ namespace {
 
 vx_status VX_CALLBACK copy_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
   if (num != 2) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 2 parameters, got %u", num);
-  const vx_reference input = parameters[0], output = parameters[1];
+  const vx_reference input = lookup(parameters[0]), output = lookup(parameters[1]);  // objects
   if (input == nullptr || output == nullptr) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "input and output must both be given");
   if (input->type != output->type) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "output is of type 0x%x, input of type 0x%x: they must be one type",
@@ -257,7 +258,7 @@ vx_status VX_CALLBACK copy_validate(vx_node node, const vx_reference parameters[
     }
     return VX_SUCCESS;
   }
-  if (const vx_status s = meta_from_reference(metas[1], input); s != VX_SUCCESS) {
+  if (const vx_status s = meta_from_reference(as<_vx_meta_format>(metas[1]), input); s != VX_SUCCESS) {
     return refuse(node, s, "input's attributes cannot be read (are they settled?)");
   }
   return VX_SUCCESS;
@@ -265,7 +266,7 @@ vx_status VX_CALLBACK copy_validate(vx_node node, const vx_reference parameters[
 
 vx_status VX_CALLBACK copy_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 2) return VX_ERROR_INVALID_PARAMETERS;
-  return copy_object(parameters[0], parameters[1]);
+  return copy_object(lookup(parameters[0]), lookup(parameters[1]));
 }
 
 constexpr StandardKernelFunctions kDataKernels[] = {

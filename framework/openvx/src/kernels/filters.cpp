@@ -237,7 +237,7 @@ vx_status VX_CALLBACK non_linear_filter_function(vx_node node, const vx_referenc
   if (function != VX_NONLINEAR_FILTER_MEDIAN && function != VX_NONLINEAR_FILTER_MIN && function != VX_NONLINEAR_FILTER_MAX) {
     return VX_ERROR_INVALID_VALUE;
   }
-  const auto* mask = static_cast<const _vx_matrix*>(parameters[2]);
+  const auto* mask = as<const _vx_matrix>(parameters[2]);
   if (mask->data_type != VX_TYPE_UINT8 || mask->rows == 0 || mask->columns == 0 || mask->rows > kMaxNonLinearDimension ||
       mask->columns > kMaxNonLinearDimension || mask->origin.x >= mask->columns || mask->origin.y >= mask->rows ||
       !mask->data.allocated() || mask->data.size() < mask->rows * mask->columns) {
@@ -304,7 +304,7 @@ vx_status VX_CALLBACK non_linear_filter_valid_rectangle(vx_node node, vx_uint32,
                                                         vx_rectangle_t* const output_valid[]) {
   vx_border_t border{};
   if (const vx_status s = vxQueryNode(node, VX_NODE_BORDER, &border, sizeof border); s != VX_SUCCESS) return s;
-  const auto* mask = static_cast<const _vx_matrix*>(node->arguments[2]);
+  const auto* mask = static_cast<const _vx_matrix*>(as<_vx_node>(node)->arguments[2]);  // the node's argument: an object
   // The mask reaches origin pixels left and above its pixel, the rest of its size right and below.
   const auto left = static_cast<vx_uint32>(mask->origin.x), top = static_cast<vx_uint32>(mask->origin.y);
   const auto right = static_cast<vx_uint32>(mask->columns - 1 - mask->origin.x), bottom = static_cast<vx_uint32>(mask->rows - 1 - mask->origin.y);
@@ -322,8 +322,8 @@ vx_status VX_CALLBACK non_linear_filter_validate(vx_node node, const vx_referenc
   }
   const _vx_image* input = nullptr;
   if (const vx_status s = filter_input(node, parameters, 1, true, input); s != VX_SUCCESS) return s;
-  if (!valid(parameters[2], VX_TYPE_MATRIX)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "mask is not a matrix");
-  const auto* mask = static_cast<const _vx_matrix*>(parameters[2]);
+  if (!valid_handle(parameters[2], VX_TYPE_MATRIX)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "mask is not a matrix");
+  const auto* mask = as<const _vx_matrix>(parameters[2]);
   if (mask->data_type != VX_TYPE_UINT8) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "mask is a matrix of type 0x%x, it must be VX_TYPE_UINT8", static_cast<unsigned>(mask->data_type));
   }

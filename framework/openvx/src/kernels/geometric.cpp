@@ -38,7 +38,7 @@ vx_status u8_or_u1_input(vx_node node, const vx_reference parameters[], vx_uint3
 /// The output of a geometric kernel: the input's format, a size of its own (which sets the transform's range).
 vx_status sized_output(vx_node node, const vx_reference parameters[], vx_uint32 index, const _vx_image* input,
                        vx_meta_format meta) noexcept {
-  if (!valid(parameters[index], VX_TYPE_IMAGE)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "output is not an image");
+  if (!valid_handle(parameters[index], VX_TYPE_IMAGE)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "output is not an image");
   const _vx_image* out = as<_vx_image>(parameters[index]);
   if (out->declared_width == 0 || out->declared_height == 0) {
     return refuse(node, VX_ERROR_INVALID_PARAMETERS, "output has no size: this kernel's output size must be given");
@@ -48,7 +48,7 @@ vx_status sized_output(vx_node node, const vx_reference parameters[], vx_uint32 
 
 /// The warp matrix: VX_TYPE_FLOAT32, 2 columns x 3 rows (affine) or 3 x 3 (perspective).
 vx_status warp_matrix(vx_node node, const vx_reference parameters[], vx_uint32 index, vx_size columns) noexcept {
-  if (!valid(parameters[index], VX_TYPE_MATRIX)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "matrix is not a matrix");
+  if (!valid_handle(parameters[index], VX_TYPE_MATRIX)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "matrix is not a matrix");
   const auto* m = as<_vx_matrix>(parameters[index]);
   if (m->data_type != VX_TYPE_FLOAT32 || m->columns != columns || m->rows != 3) {
     return refuse(node, VX_ERROR_INVALID_PARAMETERS, "matrix must be FLOAT32 with %zu columns and 3 rows, got type 0x%x, %zux%zu",
@@ -91,7 +91,7 @@ vx_status VX_CALLBACK warp_function(vx_node node, const vx_reference* parameters
   if (const vx_status s = interpolation(parameters, 2, false, type); s != VX_SUCCESS) return s;
   vx_border_t border{};
   if (const vx_status s = neighbourhood_border(node, border); s != VX_SUCCESS) return s;
-  if (!valid(parameters[1], VX_TYPE_MATRIX)) return VX_ERROR_INVALID_REFERENCE;
+  if (!valid_handle(parameters[1], VX_TYPE_MATRIX)) return VX_ERROR_INVALID_REFERENCE;
   const auto* matrix = as<_vx_matrix>(parameters[1]);
   if (matrix->data_type != VX_TYPE_FLOAT32 || matrix->columns != Columns || matrix->rows != 3) return VX_ERROR_INVALID_PARAMETERS;
   vx_float32 m[9] = {};

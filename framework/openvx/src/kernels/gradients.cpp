@@ -192,8 +192,9 @@ vx_status VX_CALLBACK phase_function(vx_node, const vx_reference* parameters, vx
 
 /// The convolution of a Convolve node (parameter 1), or null.
 const _vx_convolution* convolution_of(vx_node node) noexcept {
-  if (node->arguments.size() < 2 || !valid(node->arguments[1], VX_TYPE_CONVOLUTION)) return nullptr;
-  return as<_vx_convolution>(node->arguments[1]);
+  const _vx_node* n = as<_vx_node>(node);
+  if (n == nullptr || n->arguments.size() < 2 || n->arguments[1] == nullptr || n->arguments[1]->type != VX_TYPE_CONVOLUTION) return nullptr;
+  return static_cast<const _vx_convolution*>(n->arguments[1]);  // the node's argument: an object
 }
 
 /// The valid region under the node's border, shrunk by the convolution's half sizes.
@@ -212,7 +213,7 @@ vx_status VX_CALLBACK convolve_validate(vx_node node, const vx_reference paramet
   if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
   const _vx_image* input = nullptr;
   if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
-  if (!valid(parameters[1], VX_TYPE_CONVOLUTION)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "conv is not a convolution");
+  if (!valid_handle(parameters[1], VX_TYPE_CONVOLUTION)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "conv is not a convolution");
   const auto* conv = as<_vx_convolution>(parameters[1]);
   if (conv->rows == 0 || conv->columns == 0) {
     return refuse(node, VX_ERROR_INVALID_PARAMETERS, "conv is a virtual convolution no node before this one produces (no size)");
@@ -223,7 +224,7 @@ vx_status VX_CALLBACK convolve_validate(vx_node node, const vx_reference paramet
                   conv->rows, kMaxNeighbourhood);
   }
   if (const vx_status s = neighbourhood_border_parameter(node); s != VX_SUCCESS) return s;
-  if (!valid(parameters[2], VX_TYPE_IMAGE)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "output is not an image");
+  if (!valid_handle(parameters[2], VX_TYPE_IMAGE)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "output is not an image");
   // S16 unless the output was given as U8 (a virtual output of open format becomes S16).
   const vx_df_image declared = as<_vx_image>(parameters[2])->declared_format;
   if (declared != VX_DF_IMAGE_VIRT && !u8_or_s16(declared)) {

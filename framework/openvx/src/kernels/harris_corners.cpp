@@ -337,8 +337,8 @@ vx_status VX_CALLBACK harris_corners_function(vx_node node, const vx_reference* 
   const vx_uint32 width = in.width(), height = in.height();
   ScratchLayout layout;
   if (!layout.plan(width, height)) return VX_ERROR_NO_MEMORY;
-  auto* scratch = static_cast<vx_uint8*>(node->local_data);
-  if (scratch == nullptr || node->local_data_size < layout.total) return VX_ERROR_NO_MEMORY;
+  auto* scratch = static_cast<vx_uint8*>(as<_vx_node>(node)->local_data);
+  if (scratch == nullptr || as<_vx_node>(node)->local_data_size < layout.total) return VX_ERROR_NO_MEMORY;
 
   pad_image(in, scratch + layout.padded, layout.padded_width, kMaxPad, border);
   score_image(scratch + layout.padded, layout, scratch, width, height, s);
@@ -392,7 +392,7 @@ vx_status VX_CALLBACK harris_corners_validate(vx_node node, const vx_reference p
   // A virtual array of open capacity gets room for every candidate non-maximum suppression can leave.
   if (const vx_status s = keypoint_array_output(node, parameters, metas, 6, "corners", layout.max_candidates); s != VX_SUCCESS) return s;
   // The scratch (see the file's comment), allocated with the node's local data when the graph is set up.
-  node->local_data_size = layout.total;
+  as<_vx_node>(node)->local_data_size = layout.total;
   return optional_size_output(node, parameters, metas, 7, "num_corners");
 }
 

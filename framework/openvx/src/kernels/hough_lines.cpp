@@ -25,6 +25,7 @@
 #include "array.hpp"
 #include "graph.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "meta_format.hpp"
 #include "scalar.hpp"
 
 namespace vg::openvx {
@@ -53,7 +54,7 @@ struct Layout {
 };
 
 vx_status read_params(vx_reference scalar, vx_hough_lines_p_t& p) noexcept {
-  if (!valid(scalar, VX_TYPE_SCALAR) || as<_vx_scalar>(scalar)->data_type != VX_TYPE_HOUGH_LINES_PARAMS) return VX_ERROR_INVALID_TYPE;
+  if (!valid_handle(scalar, VX_TYPE_SCALAR) || as<_vx_scalar>(scalar)->data_type != VX_TYPE_HOUGH_LINES_PARAMS) return VX_ERROR_INVALID_TYPE;
   return vxCopyScalarWithSize(reinterpret_cast<vx_scalar>(scalar), sizeof p, &p, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
 }
 
@@ -74,23 +75,23 @@ vx_status VX_CALLBACK hough_validate(vx_node node, const vx_reference parameters
                   "params are out of range: rho and theta above 0, theta_max above theta_min, threshold at least 1, "
                   "line_length and line_gap not negative");
   }
-  if (!valid(parameters[2], VX_TYPE_ARRAY)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "lines_array is not an array");
+  if (!valid_handle(parameters[2], VX_TYPE_ARRAY)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "lines_array is not an array");
   const auto* lines = as<_vx_array>(parameters[2]);
   if (lines->item_type != VX_TYPE_LINE_2D && lines->item_type != VX_TYPE_INVALID) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "lines_array holds items of type 0x%x, it must hold VX_TYPE_LINE_2D",
                   static_cast<unsigned>(lines->item_type));
   }
-  metas[2]->item_type = VX_TYPE_LINE_2D;
-  metas[2]->capacity = lines->capacity_open ? static_cast<vx_size>(input->width) * input->height : lines->capacity;
+  as<_vx_meta_format>(metas[2])->item_type = VX_TYPE_LINE_2D;
+  as<_vx_meta_format>(metas[2])->capacity = lines->capacity_open ? static_cast<vx_size>(input->width) * input->height : lines->capacity;
   if (parameters[3] != nullptr) {
-    if (!valid(parameters[3], VX_TYPE_SCALAR) || (as<_vx_scalar>(parameters[3])->data_type != VX_TYPE_SIZE &&
+    if (!valid_handle(parameters[3], VX_TYPE_SCALAR) || (as<_vx_scalar>(parameters[3])->data_type != VX_TYPE_SIZE &&
                                                   !(as<_vx_scalar>(parameters[3])->is_virtual &&
                                                     as<_vx_scalar>(parameters[3])->data_type == VX_TYPE_INVALID))) {
       return refuse(node, VX_ERROR_INVALID_TYPE, "num_lines must be a VX_TYPE_SIZE scalar");
     }
-    metas[3]->scalar_type = VX_TYPE_SIZE;
+    as<_vx_meta_format>(metas[3])->scalar_type = VX_TYPE_SIZE;
   }
-  node->local_data_size = layout.total;
+  as<_vx_node>(node)->local_data_size = layout.total;
   return VX_SUCCESS;
 }
 
@@ -103,8 +104,8 @@ vx_status VX_CALLBACK hough_function(vx_node node, const vx_reference* parameter
   const vx_uint32 width = in.width(), height = in.height();
   Layout layout;
   if (!layout.lay_out(width, height, p)) return VX_ERROR_INVALID_PARAMETERS;
-  if (node->local_data == nullptr || node->local_data_size < layout.total) return VX_ERROR_NO_MEMORY;
-  auto* base = static_cast<vx_uint8*>(node->local_data);
+  if (as<_vx_node>(node)->local_data == nullptr || as<_vx_node>(node)->local_data_size < layout.total) return VX_ERROR_NO_MEMORY;
+  auto* base = static_cast<vx_uint8*>(as<_vx_node>(node)->local_data);
   auto* acc = reinterpret_cast<std::int32_t*>(base + layout.accumulator);
   auto* trig = reinterpret_cast<float*>(base + layout.trig);
   auto* points = reinterpret_cast<std::int32_t*>(base + layout.points);

@@ -95,8 +95,8 @@ bool scratch_bytes(vx_size capacity, vx_size& bytes) noexcept {
 
 bool scratch_of(vx_node node, Scratch& s) noexcept {
   const vx_size fixed = window_floats() * sizeof(float);
-  if (node->local_data == nullptr || node->local_data_size < fixed) return false;
-  auto* floats = static_cast<float*>(node->local_data);
+  if (as<_vx_node>(node)->local_data == nullptr || as<_vx_node>(node)->local_data_size < fixed) return false;
+  auto* floats = static_cast<float*>(as<_vx_node>(node)->local_data);
   constexpr vx_size w2 = kOpticalFlowMaxWindowDimension * kOpticalFlowMaxWindowDimension;
   constexpr vx_size g2 = (kOpticalFlowMaxWindowDimension + 1) * (kOpticalFlowMaxWindowDimension + 1);
   s.values = floats;
@@ -106,7 +106,7 @@ bool scratch_of(vx_node node, Scratch& s) noexcept {
   s.scharr_y = floats + 3 * w2 + g2;
   // The states follow the floats; TrackState's alignment is a float's.
   s.states = reinterpret_cast<TrackState*>(floats + window_floats());
-  s.state_capacity = (node->local_data_size - fixed) / sizeof(TrackState);
+  s.state_capacity = (as<_vx_node>(node)->local_data_size - fixed) / sizeof(TrackState);
   return true;
 }
 
@@ -324,11 +324,11 @@ vx_status write_keypoints(vx_array array, const MappedKeypoints& old_points, con
 }
 
 vx_status VX_CALLBACK optical_flow_pyr_lk_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
-  if (num != kParameterCount || !valid(parameters[0], VX_TYPE_PYRAMID) || !valid(parameters[1], VX_TYPE_PYRAMID)) {
+  if (num != kParameterCount || !valid_handle(parameters[0], VX_TYPE_PYRAMID) || !valid_handle(parameters[1], VX_TYPE_PYRAMID)) {
     return VX_ERROR_INVALID_PARAMETERS;
   }
-  const auto* old_pyramid = reinterpret_cast<vx_pyramid>(parameters[0]);
-  const auto* new_pyramid = reinterpret_cast<vx_pyramid>(parameters[1]);
+  const auto* old_pyramid = as<_vx_pyramid>(parameters[0]);
+  const auto* new_pyramid = as<_vx_pyramid>(parameters[1]);
   vx_enum criteria = VX_TERM_CRITERIA_BOTH;
   vx_float32 epsilon = 0.0f;
   vx_uint32 iterations = 0;
@@ -352,17 +352,17 @@ vx_status VX_CALLBACK optical_flow_pyr_lk_function(vx_node node, const vx_refere
   if (const vx_status s = item_count(parameters[3], estimate_count); s != VX_SUCCESS) return s;
   if (count > scratch.state_capacity) return VX_ERROR_NO_MEMORY;  // validate sized it for the array's capacity
   if (use_estimate != vx_false_e && estimate_count != count) {
-    log(reinterpret_cast<vx_reference>(node), VX_ERROR_INVALID_PARAMETERS,
+    log(as<_vx_reference>(node), VX_ERROR_INVALID_PARAMETERS,
         "%s: new_points_estimates holds %zu points but old_points %zu: with use_initial_estimate they must match",
-        node->kernel->kernel_name.c_str(), static_cast<std::size_t>(estimate_count), static_cast<std::size_t>(count));
+        as<_vx_node>(node)->kernel->kernel_name.c_str(), static_cast<std::size_t>(estimate_count), static_cast<std::size_t>(count));
     return VX_ERROR_INVALID_PARAMETERS;
   }
   const auto output = reinterpret_cast<vx_array>(parameters[4]);
   vx_size room = 0;
   if (const vx_status s = vxQueryArray(output, VX_ARRAY_CAPACITY, &room, sizeof room); s != VX_SUCCESS) return s;
   if (room < count) {
-    log(reinterpret_cast<vx_reference>(node), VX_ERROR_INVALID_PARAMETERS, "%s: new_points holds %zu points, old_points has %zu",
-        node->kernel->kernel_name.c_str(), static_cast<std::size_t>(room), static_cast<std::size_t>(count));
+    log(as<_vx_reference>(node), VX_ERROR_INVALID_PARAMETERS, "%s: new_points holds %zu points, old_points has %zu",
+        as<_vx_node>(node)->kernel->kernel_name.c_str(), static_cast<std::size_t>(room), static_cast<std::size_t>(count));
     return VX_ERROR_INVALID_PARAMETERS;
   }
 
@@ -413,8 +413,8 @@ vx_status VX_CALLBACK optical_flow_pyr_lk_function(vx_node node, const vx_refere
 
 /// An input pyramid of U8 levels whose size is settled.
 vx_status u8_pyramid(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, const _vx_pyramid*& pyramid) noexcept {
-  if (!valid(parameters[index], VX_TYPE_PYRAMID)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a pyramid", name);
-  pyramid = reinterpret_cast<vx_pyramid>(parameters[index]);
+  if (!valid_handle(parameters[index], VX_TYPE_PYRAMID)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a pyramid", name);
+  pyramid = as<_vx_pyramid>(parameters[index]);
   if (pyramid->format == VX_DF_IMAGE_VIRT || pyramid->width == 0 || pyramid->height == 0) {
     return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s is a virtual pyramid no node before this one produces (no size or format)", name);
   }
@@ -430,7 +430,7 @@ vx_status u8_pyramid(vx_node node, const vx_reference parameters[], vx_uint32 in
 
 /// An input array of keypoints whose item type is settled.
 vx_status keypoint_input(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, const _vx_array*& array) noexcept {
-  if (!valid(parameters[index], VX_TYPE_ARRAY)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not an array", name);
+  if (!valid_handle(parameters[index], VX_TYPE_ARRAY)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not an array", name);
   array = as<_vx_array>(parameters[index]);
   if (array->item_type != VX_TYPE_KEYPOINT) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "%s is an array of items of type 0x%x, it must hold VX_TYPE_KEYPOINT", name,
@@ -492,21 +492,21 @@ vx_status VX_CALLBACK optical_flow_pyr_lk_validate(vx_node node, const vx_refere
                   static_cast<std::size_t>(kOpticalFlowMaxWindowDimension));
   }
 
-  if (!valid(parameters[4], VX_TYPE_ARRAY) || metas[4] == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "new_points is not an array");
+  if (!valid_handle(parameters[4], VX_TYPE_ARRAY) || metas[4] == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "new_points is not an array");
   const auto* new_points = as<_vx_array>(parameters[4]);
   if (!new_points->type_open && new_points->item_type != VX_TYPE_KEYPOINT) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "new_points is an array of items of type 0x%x, it must hold VX_TYPE_KEYPOINT",
                   static_cast<unsigned>(new_points->item_type));
   }
-  metas[4]->item_type = VX_TYPE_KEYPOINT;
+  as<_vx_meta_format>(metas[4])->item_type = VX_TYPE_KEYPOINT;
   // A virtual output of open capacity gets room for every old point.
-  metas[4]->capacity = new_points->capacity_open ? old_points->capacity : new_points->capacity;
+  as<_vx_meta_format>(metas[4])->capacity = new_points->capacity_open ? old_points->capacity : new_points->capacity;
 
   vx_size bytes = 0;
   if (!scratch_bytes(old_points->capacity, bytes)) {
     return refuse(node, VX_ERROR_NO_MEMORY, "old_points' capacity of %zu points is too large to track", static_cast<std::size_t>(old_points->capacity));
   }
-  node->local_data_size = bytes;
+  as<_vx_node>(node)->local_data_size = bytes;
   return VX_SUCCESS;
 }
 

@@ -21,7 +21,7 @@ vx_status bitwise_input(vx_node node, const vx_reference parameters[], vx_uint32
 
 /// The format of an image parameter while the kernel function runs (validate settled it).
 vx_df_image format_at(const vx_reference* parameters, vx_uint32 index) noexcept {
-  return valid(parameters[index], VX_TYPE_IMAGE) ? as<_vx_image>(parameters[index])->format : static_cast<vx_df_image>(VX_DF_IMAGE_VIRT);
+  return valid_handle(parameters[index], VX_TYPE_IMAGE) ? as<_vx_image>(parameters[index])->format : static_cast<vx_df_image>(VX_DF_IMAGE_VIRT);
 }
 
 /// Runs out = op(in1, in2) on the images of parameters 0, 1 and 2 (And, Or, Xor): pixel by pixel on U8,

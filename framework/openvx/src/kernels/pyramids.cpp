@@ -231,10 +231,10 @@ vx_status copy_image(const MappedImage& in, const MappedImage& out) noexcept {
 }
 
 vx_status VX_CALLBACK gaussian_pyramid_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
-  if (num != 2 || !valid(parameters[1], VX_TYPE_PYRAMID)) return VX_ERROR_INVALID_PARAMETERS;
+  if (num != 2 || !valid_handle(parameters[1], VX_TYPE_PYRAMID)) return VX_ERROR_INVALID_PARAMETERS;
   vx_border_t border{};
   if (const vx_status s = neighbourhood_border(node, border); s != VX_SUCCESS) return s;
-  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[1]);
+  const auto* pyramid = as<_vx_pyramid>(parameters[1]);
   if (pyramid->images.empty()) return VX_ERROR_INVALID_PARAMETERS;
   {
     const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
@@ -258,7 +258,7 @@ vx_status VX_CALLBACK gaussian_pyramid_valid_rectangle(vx_node node, vx_uint32, 
                                                        vx_rectangle_t* const output_valid[]) {
   vx_border_t border{};
   if (const vx_status s = vxQueryNode(node, VX_NODE_BORDER, &border, sizeof border); s != VX_SUCCESS) return s;
-  const auto* pyramid = reinterpret_cast<vx_pyramid>(node->arguments[1]);
+  const auto* pyramid = static_cast<const _vx_pyramid*>(as<_vx_node>(node)->arguments[1]);  // the node's argument: an object
   // output_valid[n] is preset to the whole of level n.
   vx_uint32 previous_w = output_valid[0]->end_x, previous_h = output_valid[0]->end_y;
   *output_valid[0] = *input_valid[0];
@@ -276,8 +276,8 @@ vx_status VX_CALLBACK gaussian_pyramid_validate(vx_node node, const vx_reference
   const _vx_image* input = nullptr;
   if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
   if (const vx_status s = neighbourhood_border_parameter(node); s != VX_SUCCESS) return s;
-  if (!valid(parameters[1], VX_TYPE_PYRAMID) || metas[1] == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "gaussian is not a pyramid");
-  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[1]);
+  if (!valid_handle(parameters[1], VX_TYPE_PYRAMID) || metas[1] == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "gaussian is not a pyramid");
+  const auto* pyramid = as<_vx_pyramid>(parameters[1]);
   if (pyramid->scale != VX_SCALE_PYRAMID_HALF && pyramid->scale != VX_SCALE_PYRAMID_ORB) {
     return refuse(node, VX_ERROR_INVALID_PARAMETERS, "gaussian has scale %g, only VX_SCALE_PYRAMID_HALF and VX_SCALE_PYRAMID_ORB are supported",
                   static_cast<double>(pyramid->scale));
@@ -291,11 +291,11 @@ vx_status VX_CALLBACK gaussian_pyramid_validate(vx_node node, const vx_reference
     return refuse(node, VX_ERROR_INVALID_FORMAT, "gaussian has format %s, only U8 is supported", format_name(pyramid->format));
   }
   vx_meta_format meta = metas[1];
-  meta->levels = pyramid->levels;
-  meta->scale = pyramid->scale;
-  meta->image_width = input->width;
-  meta->image_height = input->height;
-  meta->image_format = VX_DF_IMAGE_U8;
+  as<_vx_meta_format>(meta)->levels = pyramid->levels;
+  as<_vx_meta_format>(meta)->scale = pyramid->scale;
+  as<_vx_meta_format>(meta)->image_width = input->width;
+  as<_vx_meta_format>(meta)->image_height = input->height;
+  as<_vx_meta_format>(meta)->image_format = VX_DF_IMAGE_U8;
   const vx_kernel_image_valid_rectangle_f callback = &gaussian_pyramid_valid_rectangle;
   return vxSetMetaFormatAttribute(meta, VX_VALID_RECT_CALLBACK, &callback, sizeof callback);
 }
@@ -304,8 +304,8 @@ vx_status VX_CALLBACK gaussian_pyramid_validate(vx_node node, const vx_reference
 
 /// The kernel_size scalar's value; false when it is not a readable VX_TYPE_INT32 scalar.
 bool kernel_size_of(vx_reference parameter, vx_int32& size) noexcept {
-  if (!valid(parameter, VX_TYPE_SCALAR)) return false;
-  const auto* scalar = reinterpret_cast<vx_scalar>(parameter);
+  if (!valid_handle(parameter, VX_TYPE_SCALAR)) return false;
+  const auto* scalar = as<_vx_scalar>(parameter);
   if (scalar->data_type != VX_TYPE_INT32 || scalar->is_virtual) return false;
   std::memcpy(&size, scalar->bytes.data(), sizeof size);
   return true;
@@ -333,9 +333,10 @@ vx_status VX_CALLBACK half_scale_gaussian_valid_rectangle(vx_node node, vx_uint3
                                                           vx_rectangle_t* const output_valid[]) {
   vx_border_t border{};
   if (const vx_status s = vxQueryNode(node, VX_NODE_BORDER, &border, sizeof border); s != VX_SUCCESS) return s;
-  const auto* input = reinterpret_cast<vx_image>(node->arguments[0]);
+  const _vx_node* n = as<_vx_node>(node);
+  const auto* input = static_cast<const _vx_image*>(n->arguments[0]);  // the node's arguments: objects
   vx_int32 kernel_size = 5;  // a size not known before the graph runs: the widest window
-  if (!kernel_size_of(node->arguments[2], kernel_size)) kernel_size = 5;
+  if (!kernel_size_of(to_handle(n->arguments[2]), kernel_size)) kernel_size = 5;
   const auto radius = static_cast<vx_uint32>(std::clamp(kernel_size, 1, 5) / 2);
   *output_valid[0] = filtered_scaled_valid(border, radius, input->width, input->height, *input_valid[0], output_valid[0]->end_x,
                                            output_valid[0]->end_y);
@@ -346,8 +347,8 @@ vx_status VX_CALLBACK half_scale_gaussian_validate(vx_node node, const vx_refere
   if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
   const _vx_image* input = nullptr;
   if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
-  if (!valid(parameters[2], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "kernel_size is not a scalar");
-  const auto* scalar = reinterpret_cast<vx_scalar>(parameters[2]);
+  if (!valid_handle(parameters[2], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "kernel_size is not a scalar");
+  const auto* scalar = as<_vx_scalar>(parameters[2]);
   if (scalar->data_type != VX_TYPE_INT32) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "kernel_size is a scalar of type 0x%x, it must be VX_TYPE_INT32",
                   static_cast<unsigned>(scalar->data_type));
@@ -358,8 +359,8 @@ vx_status VX_CALLBACK half_scale_gaussian_validate(vx_node node, const vx_refere
   }
   if (const vx_status s = neighbourhood_border_parameter(node); s != VX_SUCCESS) return s;
   const vx_uint32 out_w = (input->width + 1) / 2, out_h = (input->height + 1) / 2;
-  if (valid(parameters[1], VX_TYPE_IMAGE)) {
-    const auto* out = reinterpret_cast<vx_image>(parameters[1]);
+  if (valid_handle(parameters[1], VX_TYPE_IMAGE)) {
+    const auto* out = as<_vx_image>(parameters[1]);
     if ((out->declared_width != 0 && out->declared_width != out_w) || (out->declared_height != 0 && out->declared_height != out_h)) {
       return refuse(node, VX_ERROR_INVALID_DIMENSION, "output is %ux%u but must be half the %ux%u input, rounded up: %ux%u",
                     out->declared_width, out->declared_height, input->width, input->height, out_w, out_h);
@@ -440,7 +441,7 @@ void as_plane(const MappedImage& m, bool s16, F&& f) {
   }
 }
 
-bool is_s16(vx_image image) noexcept { return image->format == VX_DF_IMAGE_S16; }
+bool is_s16(vx_image image) noexcept { return as<_vx_image>(image)->format == VX_DF_IMAGE_S16; }  // a handle or a level
 
 // LaplacianPyramid: input U8; laplacian, an S16 pyramid of L levels (scale HALF, level 0 the input's
 // size); output U8 or S16, Gaussian level L. With G_0 the input and G_{i+1} the Gaussian pyramid's next
@@ -449,10 +450,10 @@ bool is_s16(vx_image image) noexcept { return image->format == VX_DF_IMAGE_S16; 
 // first built in the laplacian levels of their sizes (S16 holds 0..255) and G_L in output, then level i is
 // rewritten in place, lowest index first, while level i + 1 still holds G_{i+1}.
 vx_status VX_CALLBACK laplacian_pyramid_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
-  if (num != 3 || !valid(parameters[1], VX_TYPE_PYRAMID)) return VX_ERROR_INVALID_PARAMETERS;
+  if (num != 3 || !valid_handle(parameters[1], VX_TYPE_PYRAMID)) return VX_ERROR_INVALID_PARAMETERS;
   vx_border_t replicate{};
   replicate.mode = VX_BORDER_REPLICATE;
-  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[1]);
+  const auto* pyramid = as<_vx_pyramid>(parameters[1]);
   const std::size_t levels = pyramid->images.size();
   if (levels == 0) return VX_ERROR_INVALID_PARAMETERS;
   const vx_image input = image_at(parameters, 0), output = image_at(parameters, 2);
@@ -488,8 +489,8 @@ vx_status VX_CALLBACK laplacian_pyramid_function(vx_node, const vx_reference* pa
 /// The format an output of U8 or S16 gets: the one it was made with when it is one of them (another is
 /// refused by output_image), U8 when left open.
 vx_df_image u8_or_s16_output(vx_reference parameter) noexcept {
-  if (!valid(parameter, VX_TYPE_IMAGE)) return VX_DF_IMAGE_U8;
-  const vx_df_image declared = reinterpret_cast<vx_image>(parameter)->declared_format;
+  if (!valid_handle(parameter, VX_TYPE_IMAGE)) return VX_DF_IMAGE_U8;
+  const vx_df_image declared = as<_vx_image>(parameter)->declared_format;
   return declared == VX_DF_IMAGE_S16 ? static_cast<vx_df_image>(VX_DF_IMAGE_S16) : static_cast<vx_df_image>(VX_DF_IMAGE_U8);
 }
 
@@ -497,8 +498,8 @@ vx_status VX_CALLBACK laplacian_pyramid_validate(vx_node node, const vx_referenc
   if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
   const _vx_image* input = nullptr;
   if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
-  if (!valid(parameters[1], VX_TYPE_PYRAMID) || metas[1] == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "laplacian is not a pyramid");
-  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[1]);
+  if (!valid_handle(parameters[1], VX_TYPE_PYRAMID) || metas[1] == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "laplacian is not a pyramid");
+  const auto* pyramid = as<_vx_pyramid>(parameters[1]);
   if (pyramid->scale != VX_SCALE_PYRAMID_HALF) {
     return refuse(node, VX_ERROR_INVALID_PARAMETERS, "laplacian has scale %g, only VX_SCALE_PYRAMID_HALF is supported",
                   static_cast<double>(pyramid->scale));
@@ -513,11 +514,11 @@ vx_status VX_CALLBACK laplacian_pyramid_validate(vx_node node, const vx_referenc
   vx_uint32 w = input->width, h = input->height;
   halved(pyramid->levels, w, h);
   if (const vx_status s = output_image(node, parameters, 2, "output", w, h, u8_or_s16_output(parameters[2]), metas[2]); s != VX_SUCCESS) return s;
-  metas[1]->levels = pyramid->levels;
-  metas[1]->scale = pyramid->scale;
-  metas[1]->image_width = input->width;
-  metas[1]->image_height = input->height;
-  metas[1]->image_format = VX_DF_IMAGE_S16;
+  as<_vx_meta_format>(metas[1])->levels = pyramid->levels;
+  as<_vx_meta_format>(metas[1])->scale = pyramid->scale;
+  as<_vx_meta_format>(metas[1])->image_width = input->width;
+  as<_vx_meta_format>(metas[1])->image_height = input->height;
+  as<_vx_meta_format>(metas[1])->image_format = VX_DF_IMAGE_S16;
   return VX_SUCCESS;
 }
 
@@ -527,14 +528,14 @@ vx_status VX_CALLBACK laplacian_pyramid_validate(vx_node node, const vx_referenc
 // conformance reference does), I_0 saturated to the output's format. R_{L-1} .. R_1 alternate between two scratch planes of level 1's size in the node's local data,
 // sized at validation and allocated when the graph is set up.
 vx_status VX_CALLBACK laplacian_reconstruct_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
-  if (num != 3 || !valid(parameters[0], VX_TYPE_PYRAMID)) return VX_ERROR_INVALID_PARAMETERS;
-  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[0]);
+  if (num != 3 || !valid_handle(parameters[0], VX_TYPE_PYRAMID)) return VX_ERROR_INVALID_PARAMETERS;
+  const auto* pyramid = as<_vx_pyramid>(parameters[0]);
   const std::size_t levels = pyramid->images.size();
   if (levels == 0) return VX_ERROR_INVALID_PARAMETERS;
   const vx_uint32 w1 = levels > 1 ? pyramid->images[1]->width : 0, h1 = levels > 1 ? pyramid->images[1]->height : 0;
   const std::size_t plane_bytes = static_cast<std::size_t>(w1) * h1;
-  auto* scratch = static_cast<vx_uint8*>(node->local_data);
-  if (levels > 1 && (scratch == nullptr || node->local_data_size < 2 * plane_bytes)) return VX_ERROR_NO_MEMORY;
+  auto* scratch = static_cast<vx_uint8*>(as<_vx_node>(node)->local_data);
+  if (levels > 1 && (scratch == nullptr || as<_vx_node>(node)->local_data_size < 2 * plane_bytes)) return VX_ERROR_NO_MEMORY;
   const MappedImage input(image_at(parameters, 1), VX_READ_ONLY);
   if (const vx_status s = input.status(); s != VX_SUCCESS) return s;
   for (std::size_t l = levels; l-- > 0;) {
@@ -573,8 +574,8 @@ vx_status VX_CALLBACK laplacian_reconstruct_function(vx_node node, const vx_refe
 
 vx_status VX_CALLBACK laplacian_reconstruct_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
   if (num != 3) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 3 parameters, got %u", num);
-  if (!valid(parameters[0], VX_TYPE_PYRAMID)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "laplacian is not a pyramid");
-  const auto* pyramid = reinterpret_cast<vx_pyramid>(parameters[0]);
+  if (!valid_handle(parameters[0], VX_TYPE_PYRAMID)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "laplacian is not a pyramid");
+  const auto* pyramid = as<_vx_pyramid>(parameters[0]);
   if (pyramid->format == VX_DF_IMAGE_VIRT || pyramid->width == 0 || pyramid->height == 0) {
     return refuse(node, VX_ERROR_INVALID_PARAMETERS, "laplacian is a virtual pyramid no node before this one produces (no size or format)");
   }
@@ -604,7 +605,7 @@ vx_status VX_CALLBACK laplacian_reconstruct_validate(vx_node node, const vx_refe
   // when the graph is set up, so the kernel allocates nothing per frame.
   vx_uint32 w1 = pyramid->width, h1 = pyramid->height;
   halved(1, w1, h1);
-  node->local_data_size = pyramid->levels > 1 ? 2 * static_cast<vx_size>(w1) * h1 : 0;
+  as<_vx_node>(node)->local_data_size = pyramid->levels > 1 ? 2 * static_cast<vx_size>(w1) * h1 : 0;
   return VX_SUCCESS;
 }
 

@@ -33,8 +33,8 @@ vx_status VX_CALLBACK remap_function(vx_node node, const vx_reference* parameter
   if (policy != VX_INTERPOLATION_NEAREST_NEIGHBOR && policy != VX_INTERPOLATION_BILINEAR) return VX_ERROR_INVALID_VALUE;
   vx_border_t border{};
   if (const vx_status s = neighbourhood_border(node, border); s != VX_SUCCESS) return s;
-  if (!valid(parameters[1], VX_TYPE_REMAP)) return VX_ERROR_INVALID_REFERENCE;
-  const auto* table = static_cast<const _vx_remap*>(parameters[1]);
+  if (!valid_handle(parameters[1], VX_TYPE_REMAP)) return VX_ERROR_INVALID_REFERENCE;
+  const auto* table = as<const _vx_remap>(parameters[1]);
   const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
   const MappedImage out(image_at(parameters, 3), VX_WRITE_ONLY);
   if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
@@ -59,8 +59,8 @@ vx_status VX_CALLBACK remap_validate(vx_node node, const vx_reference parameters
   if (num != 4) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 4 parameters, got %u", num);
   const _vx_image* input = nullptr;
   if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
-  if (!valid(parameters[1], VX_TYPE_REMAP)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "table is not a remap");
-  const auto* table = static_cast<const _vx_remap*>(parameters[1]);
+  if (!valid_handle(parameters[1], VX_TYPE_REMAP)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "table is not a remap");
+  const auto* table = as<const _vx_remap>(parameters[1]);
   if (table->source_width != input->width || table->source_height != input->height) {
     return refuse(node, VX_ERROR_INVALID_DIMENSION, "table maps from %ux%u but input is %ux%u", table->source_width,
                   table->source_height, input->width, input->height);

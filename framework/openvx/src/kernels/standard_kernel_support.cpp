@@ -48,7 +48,7 @@ vx_status refuse(vx_node node, vx_status status, const char* format, ...) noexce
   va_start(args, format);
   std::vsnprintf(why, sizeof why, format, args);
   va_end(args);
-  log(reinterpret_cast<vx_reference>(node), status, "%s: %s", node->kernel->kernel_name.c_str(), why);
+  log(as<_vx_reference>(node), status, "%s: %s", as<_vx_node>(node)->kernel->kernel_name.c_str(), why);
   return status;
 }
 
@@ -74,7 +74,7 @@ const char* format_name(vx_df_image format) noexcept {
 }
 
 vx_status input_image(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, const _vx_image*& image) noexcept {
-  if (!valid(parameters[index], VX_TYPE_IMAGE)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not an image", name);
+  if (!valid_handle(parameters[index], VX_TYPE_IMAGE)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not an image", name);
   image = as<_vx_image>(parameters[index]);
   if (image->format == VX_DF_IMAGE_VIRT || image->width == 0 || image->height == 0) {
     return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s is a virtual image no node before this one produces (no size or format)", name);
@@ -92,7 +92,7 @@ vx_status u8_input(vx_node node, const vx_reference parameters[], vx_uint32 inde
 
 vx_status enum_parameter(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name,
                          std::initializer_list<vx_enum> allowed, vx_enum& value) noexcept {
-  if (!valid(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
+  if (!valid_handle(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
   const auto* scalar = as<_vx_scalar>(parameters[index]);
   if (scalar->data_type != VX_TYPE_ENUM) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be VX_TYPE_ENUM", name,
@@ -117,7 +117,7 @@ vx_status same_size(vx_node node, const _vx_image* a, const char* a_name, const 
 
 vx_status output_image(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_uint32 width,
                        vx_uint32 height, vx_df_image format, vx_meta_format meta) noexcept {
-  if (!valid(parameters[index], VX_TYPE_IMAGE) || meta == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not an image", name);
+  if (!valid_handle(parameters[index], VX_TYPE_IMAGE) || meta == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not an image", name);
   const _vx_image* out = as<_vx_image>(parameters[index]);
   // What the image was created with (a virtual image may leave each open: 0, VX_DF_IMAGE_VIRT).
   if ((out->declared_width != 0 && out->declared_width != width) || (out->declared_height != 0 && out->declared_height != height)) {
@@ -129,26 +129,29 @@ vx_status output_image(vx_node node, const vx_reference parameters[], vx_uint32 
                   format_name(format));
   }
   if (out->is_uniform) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s is a uniform image, which is read-only", name);
-  meta->image_width = width;
-  meta->image_height = height;
-  meta->image_format = format;
+  as<_vx_meta_format>(meta)->image_width = width;
+  as<_vx_meta_format>(meta)->image_height = height;
+  as<_vx_meta_format>(meta)->image_format = format;
   return VX_SUCCESS;
 }
 
-MappedImage::MappedImage(vx_image image, vx_enum usage, vx_uint32 plane) noexcept : image_(image) {
-  // Per frame: the size straight from the object (one handle check here, one in the map).
-  if (!valid(image, VX_TYPE_IMAGE)) {
+MappedImage::MappedImage(vx_image image, vx_enum usage, vx_uint32 plane) noexcept : image_(nullptr) {
+  // Per frame: the size straight from the object (one handle check here, one in the map). @p image is a
+  // handle (a kernel's parameter) or an object (a pyramid's level): mapped through its handle.
+  _vx_image* object = as<_vx_image>(image);
+  if (object == nullptr || object->type != VX_TYPE_IMAGE) {
     status_ = VX_ERROR_INVALID_REFERENCE;
     return;
   }
-  const vx_uint32 width = image->width, height = image->height;
+  image_ = to_handle(object);
+  const vx_uint32 width = object->width, height = object->height;
   const vx_rectangle_t whole{0, 0, width, height};
   void* base = nullptr;
-  status_ = vxMapImagePatch(image, &whole, plane, &map_id_, &addressing_, &base, usage, VX_MEMORY_TYPE_HOST, 0);
+  status_ = vxMapImagePatch(image_, &whole, plane, &map_id_, &addressing_, &base, usage, VX_MEMORY_TYPE_HOST, 0);
   if (status_ == VX_SUCCESS) {
     base_ = static_cast<vx_uint8*>(base);
   } else {
-    log(reinterpret_cast<vx_reference>(image), status_, "a kernel could not map its %ux%u image (status %d)", width, height,
+    log(object, status_, "a kernel could not map its %ux%u image (status %d)", width, height,
         static_cast<int>(status_));
   }
 }
@@ -159,7 +162,7 @@ MappedImage::~MappedImage() {
 
 vx_status scalar_input_bytes(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_enum type,
                              const char* type_name, void* value, std::size_t size, bool& known) noexcept {
-  if (!valid(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
+  if (!valid_handle(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
   const auto* scalar = as<_vx_scalar>(parameters[index]);
   if (scalar->data_type != type) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be %s", name, static_cast<unsigned>(scalar->data_type),
@@ -172,7 +175,7 @@ vx_status scalar_input_bytes(vx_node node, const vx_reference parameters[], vx_u
 
 vx_status keypoint_array_output(vx_node node, const vx_reference parameters[], vx_meta_format metas[], vx_uint32 index,
                                 const char* name, vx_size open_capacity) noexcept {
-  if (!valid(parameters[index], VX_TYPE_ARRAY) || metas[index] == nullptr) {
+  if (!valid_handle(parameters[index], VX_TYPE_ARRAY) || metas[index] == nullptr) {
     return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not an array", name);
   }
   const auto* array = as<_vx_array>(parameters[index]);
@@ -180,15 +183,15 @@ vx_status keypoint_array_output(vx_node node, const vx_reference parameters[], v
     return refuse(node, VX_ERROR_INVALID_TYPE, "%s is an array of items of type 0x%x, it must hold VX_TYPE_KEYPOINT", name,
                   static_cast<unsigned>(array->item_type));
   }
-  metas[index]->item_type = VX_TYPE_KEYPOINT;
-  metas[index]->capacity = array->capacity_open ? open_capacity : array->capacity;
+  as<_vx_meta_format>(metas[index])->item_type = VX_TYPE_KEYPOINT;
+  as<_vx_meta_format>(metas[index])->capacity = array->capacity_open ? open_capacity : array->capacity;
   return VX_SUCCESS;
 }
 
 vx_status optional_size_output(vx_node node, const vx_reference parameters[], vx_meta_format metas[], vx_uint32 index,
                                const char* name) noexcept {
   if (parameters[index] == nullptr) return VX_SUCCESS;
-  if (!valid(parameters[index], VX_TYPE_SCALAR) || metas[index] == nullptr) {
+  if (!valid_handle(parameters[index], VX_TYPE_SCALAR) || metas[index] == nullptr) {
     return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
   }
   const auto* count = as<_vx_scalar>(parameters[index]);
@@ -197,7 +200,7 @@ vx_status optional_size_output(vx_node node, const vx_reference parameters[], vx
     return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be VX_TYPE_SIZE", name,
                   static_cast<unsigned>(count->data_type));
   }
-  metas[index]->scalar_type = VX_TYPE_SIZE;
+  as<_vx_meta_format>(metas[index])->scalar_type = VX_TYPE_SIZE;
   return VX_SUCCESS;
 }
 

@@ -84,7 +84,8 @@ vx_status VX_CALLBACK mean_stddev_validate(vx_node node, const vx_reference para
 
 // --- validate helpers ---------------------------------------------------------------------------------
 
-/// Copies @p input's contents into @p output, of the same type and attributes (data.cpp: Copy, Select).
+/// Copies @p input's contents into @p output (objects, not handles), of the same type and attributes
+/// (data.cpp: Copy, Select).
 vx_status copy_object(vx_reference input, vx_reference output) noexcept;
 /// Whether copy_object takes objects of @p type.
 bool copy_supported(vx_enum type) noexcept;

@@ -30,14 +30,14 @@ const char* type_name(vx_enum type) noexcept {
 /// An output scalar of type @p type, or a virtual scalar of open type that becomes one.
 vx_status scalar_output(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_enum type,
                         vx_meta_format meta) noexcept {
-  if (!valid(parameters[index], VX_TYPE_SCALAR) || meta == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
+  if (!valid_handle(parameters[index], VX_TYPE_SCALAR) || meta == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
   const auto* scalar = as<_vx_scalar>(parameters[index]);
   const bool open = scalar->is_virtual && scalar->data_type == VX_TYPE_INVALID;
   if (!open && scalar->data_type != type) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be %s", name,
                   static_cast<unsigned>(scalar->data_type), type_name(type));
   }
-  meta->scalar_type = type;
+  as<_vx_meta_format>(meta)->scalar_type = type;
   return VX_SUCCESS;
 }
 
@@ -87,7 +87,7 @@ vx_status VX_CALLBACK mean_stddev_function(vx_node, const vx_reference* paramete
       rect.start_x >= rect.end_x || rect.start_y >= rect.end_y) {
     rect = vx_rectangle_t{0, 0, input.width(), input.height()};
   }
-  const bool u1 = image->format == VX_DF_IMAGE_U1;
+  const bool u1 = as<_vx_image>(image)->format == VX_DF_IMAGE_U1;
   // The sum and the sum of squares are integers and exact in 64 bits (at most 2^32 pixels of 255^2). The
   // variance's numerator, N * sum(p^2) - (sum p)^2 = N^2 * variance, is exact in 128 bits (Wide), so the only
   // roundings are the final conversions and divisions in double: far below a float's precision.
@@ -176,7 +176,7 @@ vx_status VX_CALLBACK histogram_validate(vx_node node, const vx_reference parame
   if (num != 2) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 2 parameters, got %u", num);
   const _vx_image* input = nullptr;
   if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
-  if (!valid(parameters[1], VX_TYPE_DISTRIBUTION) || metas[1] == nullptr) {
+  if (!valid_handle(parameters[1], VX_TYPE_DISTRIBUTION) || metas[1] == nullptr) {
     return refuse(node, VX_ERROR_INVALID_REFERENCE, "distribution is not a distribution");
   }
   // The bins, offset and range are the application's choice: the output is described as it is. A virtual
@@ -188,9 +188,9 @@ vx_status VX_CALLBACK histogram_validate(vx_node node, const vx_reference parame
     return refuse(node, VX_ERROR_INVALID_PARAMETERS,
                   "distribution is a virtual distribution with no bins or range: the histogram cannot choose them");
   }
-  metas[1]->bins = bins;
-  metas[1]->range = range;
-  metas[1]->offset = distribution->offset;
+  as<_vx_meta_format>(metas[1])->bins = bins;
+  as<_vx_meta_format>(metas[1])->range = range;
+  as<_vx_meta_format>(metas[1])->offset = distribution->offset;
   return VX_SUCCESS;
 }
 
@@ -285,14 +285,14 @@ vx_status VX_CALLBACK equalize_hist_function(vx_node, const vx_reference* parame
 vx_status coordinates_output(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_size pixels,
                              vx_meta_format meta) noexcept {
   if (parameters[index] == nullptr) return VX_SUCCESS;
-  if (!valid(parameters[index], VX_TYPE_ARRAY) || meta == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not an array", name);
+  if (!valid_handle(parameters[index], VX_TYPE_ARRAY) || meta == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not an array", name);
   const auto* array = as<_vx_array>(parameters[index]);
   if (!array->type_open && array->item_type != VX_TYPE_COORDINATES2D) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "%s is an array of items of type 0x%x, it must hold VX_TYPE_COORDINATES2D", name,
                   static_cast<unsigned>(array->item_type));
   }
-  meta->item_type = VX_TYPE_COORDINATES2D;
-  meta->capacity = array->capacity_open ? pixels : array->capacity;
+  as<_vx_meta_format>(meta)->item_type = VX_TYPE_COORDINATES2D;
+  as<_vx_meta_format>(meta)->capacity = array->capacity_open ? pixels : array->capacity;
   return VX_SUCCESS;
 }
 
@@ -300,17 +300,17 @@ vx_status coordinates_output(vx_node node, const vx_reference parameters[], vx_u
 /// conformance suite passes them (the suite decides); a virtual scalar of open type becomes VX_TYPE_SIZE.
 vx_status count_output(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name,
                        vx_meta_format meta) noexcept {
-  if (!valid(parameters[index], VX_TYPE_SCALAR) || meta == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
+  if (!valid_handle(parameters[index], VX_TYPE_SCALAR) || meta == nullptr) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
   const auto* scalar = as<_vx_scalar>(parameters[index]);
   if (scalar->data_type == VX_TYPE_UINT32) {
-    meta->scalar_type = VX_TYPE_UINT32;
+    as<_vx_meta_format>(meta)->scalar_type = VX_TYPE_UINT32;
     return VX_SUCCESS;
   }
   if (!(scalar->is_virtual && scalar->data_type == VX_TYPE_INVALID) && scalar->data_type != VX_TYPE_SIZE) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be VX_TYPE_SIZE or VX_TYPE_UINT32", name,
                   static_cast<unsigned>(scalar->data_type));
   }
-  meta->scalar_type = VX_TYPE_SIZE;
+  as<_vx_meta_format>(meta)->scalar_type = VX_TYPE_SIZE;
   return VX_SUCCESS;
 }
 
@@ -338,7 +338,7 @@ vx_status VX_CALLBACK min_max_loc_validate(vx_node node, const vx_reference para
 
 /// Writes @p count into a count scalar of either type count_output accepts.
 vx_status write_count(vx_reference scalar, vx_size count) noexcept {
-  if (!valid(scalar, VX_TYPE_SCALAR)) return VX_ERROR_INVALID_REFERENCE;
+  if (!valid_handle(scalar, VX_TYPE_SCALAR)) return VX_ERROR_INVALID_REFERENCE;
   if (as<_vx_scalar>(scalar)->data_type == VX_TYPE_UINT32) {
     vx_uint32 narrow = count > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<vx_uint32>(count);
     return vxCopyScalar(reinterpret_cast<vx_scalar>(scalar), &narrow, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);

@@ -43,7 +43,7 @@ const char* type_name(vx_enum type) noexcept {
 /// A tensor parameter (input) with its attributes settled.
 vx_status input_tensor(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name,
                        const _vx_tensor_t*& tensor) noexcept {
-  if (!valid(parameters[index], VX_TYPE_TENSOR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a tensor", name);
+  if (!valid_handle(parameters[index], VX_TYPE_TENSOR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a tensor", name);
   tensor = as<_vx_tensor_t>(parameters[index]);
   if (tensor->number_of_dims == 0 || tensor->data_type == VX_TYPE_INVALID) {
     return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s is a virtual tensor no node before this one produces", name);
@@ -69,7 +69,7 @@ vx_status arithmetic_input(vx_node node, const vx_reference parameters[], vx_uin
 /// own type is kept (ConvertDepth), checked by the caller.
 vx_status output_tensor(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_size n,
                         const vx_size* dims, vx_enum type, vx_int8 position, vx_meta_format meta) noexcept {
-  if (!valid(parameters[index], VX_TYPE_TENSOR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a tensor", name);
+  if (!valid_handle(parameters[index], VX_TYPE_TENSOR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a tensor", name);
   const auto* out = as<_vx_tensor_t>(parameters[index]);
   const vx_size out_n = out->is_virtual ? out->requested_number_of_dims : out->number_of_dims;
   const vx_size* out_dims = out->is_virtual ? out->requested_dims : out->dims;
@@ -100,7 +100,7 @@ vx_status output_tensor(vx_node node, const vx_reference parameters[], vx_uint32
 /// A scalar parameter of @p type whose value is read when it can be (true in @p readable then).
 vx_status typed_scalar(vx_node node, const vx_reference parameters[], vx_uint32 index, const char* name, vx_enum type,
                        const char* type_text, void* value, vx_size size, bool& readable) noexcept {
-  if (!valid(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
+  if (!valid_handle(parameters[index], VX_TYPE_SCALAR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "%s is not a scalar", name);
   const auto* scalar = as<_vx_scalar>(parameters[index]);
   if (scalar->data_type != type) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "%s is a scalar of type 0x%x, it must be %s", name,
@@ -114,7 +114,7 @@ vx_status typed_scalar(vx_node node, const vx_reference parameters[], vx_uint32 
 /// The value of a scalar parameter while the kernel runs (a virtual scalar has one then).
 template <typename T>
 bool scalar_value(const vx_reference* parameters, vx_uint32 index, vx_enum type, T& value) noexcept {
-  if (!valid(parameters[index], VX_TYPE_SCALAR)) return false;
+  if (!valid_handle(parameters[index], VX_TYPE_SCALAR)) return false;
   const auto* scalar = as<_vx_scalar>(parameters[index]);
   if (scalar->data_type != type || scalar->bytes.size() != sizeof(T)) return false;
   std::memcpy(&value, scalar->bytes.data(), sizeof(T));
@@ -131,7 +131,7 @@ struct Operand {
 
 /// The tensor's memory for a kernel function (null when it has none).
 bool operand_of(const vx_reference* parameters, vx_uint32 index, Operand& operand) noexcept {
-  if (!valid(parameters[index], VX_TYPE_TENSOR)) return false;
+  if (!valid_handle(parameters[index], VX_TYPE_TENSOR)) return false;
   const auto* t = as<_vx_tensor_t>(parameters[index]);
   if (!t->memory || t->memory->base == nullptr) return false;
   operand.base = t->memory->base + t->offset;
@@ -140,7 +140,7 @@ bool operand_of(const vx_reference* parameters, vx_uint32 index, Operand& operan
 }
 
 const _vx_tensor_t* tensor_at(const vx_reference* parameters, vx_uint32 index) noexcept {
-  return valid(parameters[index], VX_TYPE_TENSOR) ? as<_vx_tensor_t>(parameters[index]) : nullptr;
+  return valid_handle(parameters[index], VX_TYPE_TENSOR) ? as<_vx_tensor_t>(parameters[index]) : nullptr;
 }
 
 /// Calls op(pointers) for every element of a tensor of @p n dimensions @p dims, the pointers of the
@@ -396,7 +396,7 @@ vx_status VX_CALLBACK table_lookup_validate(vx_node node, const vx_reference par
     return refuse(node, VX_ERROR_INVALID_TYPE, "input1 has data type 0x%x (position %d): it must be VX_TYPE_UINT8 (position 0) or VX_TYPE_INT16",
                   static_cast<unsigned>(in->data_type), in->fixed_point_position);
   }
-  if (!valid(parameters[1], VX_TYPE_LUT)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "lut is not a LUT");
+  if (!valid_handle(parameters[1], VX_TYPE_LUT)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "lut is not a LUT");
   const auto* lut = as<_vx_lut>(parameters[1]);
   if (lut->data_type == VX_TYPE_INVALID || lut->count == 0) {
     return refuse(node, VX_ERROR_INVALID_PARAMETERS, "lut is a virtual LUT no node before this one produces (no type or count)");
@@ -412,7 +412,7 @@ vx_status VX_CALLBACK table_lookup_validate(vx_node node, const vx_reference par
 /// falls outside a short table is left as it is.
 vx_status VX_CALLBACK table_lookup_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 3) return VX_ERROR_INVALID_PARAMETERS;
-  if (!valid(parameters[1], VX_TYPE_LUT)) return VX_ERROR_INVALID_REFERENCE;
+  if (!valid_handle(parameters[1], VX_TYPE_LUT)) return VX_ERROR_INVALID_REFERENCE;
   const auto* lut = as<_vx_lut>(parameters[1]);
   vx_uint32 offset = 0;
   if (const vx_status s = vxQueryLUT(reinterpret_cast<vx_lut>(parameters[1]), VX_LUT_OFFSET, &offset, sizeof offset); s != VX_SUCCESS) return s;
@@ -515,7 +515,7 @@ vx_status VX_CALLBACK convert_depth_validate(vx_node node, const vx_reference pa
       s != VX_SUCCESS) {
     return s;
   }
-  if (!valid(parameters[4], VX_TYPE_TENSOR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "output is not a tensor");
+  if (!valid_handle(parameters[4], VX_TYPE_TENSOR)) return refuse(node, VX_ERROR_INVALID_REFERENCE, "output is not a tensor");
   const auto* out = as<_vx_tensor_t>(parameters[4]);
   const vx_enum out_type = out->is_virtual ? out->requested_data_type : out->data_type;
   if (out_type == VX_TYPE_INVALID) {
@@ -983,7 +983,7 @@ vx_status VX_CALLBACK hog_features_validate(vx_node node, const vx_reference par
   const _vx_image* input = nullptr;
   if (const vx_status s = u8_input(node, parameters, 0, "input", input); s != VX_SUCCESS) return s;
   vx_hog_t p{};
-  if (!valid(parameters[3], VX_TYPE_SCALAR) || as<_vx_scalar>(parameters[3])->data_type != VX_TYPE_HOG_PARAMS ||
+  if (!valid_handle(parameters[3], VX_TYPE_SCALAR) || as<_vx_scalar>(parameters[3])->data_type != VX_TYPE_HOG_PARAMS ||
       vxCopyScalarWithSize(reinterpret_cast<vx_scalar>(parameters[3]), sizeof p, &p, VX_READ_ONLY, VX_MEMORY_TYPE_HOST) != VX_SUCCESS) {
     return refuse(node, VX_ERROR_INVALID_TYPE, "params must be a readable VX_TYPE_HOG_PARAMS scalar");
   }
