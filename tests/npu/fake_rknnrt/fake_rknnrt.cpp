@@ -34,7 +34,7 @@ namespace {
 constexpr int kMaxLog = 16384;
 constexpr int kEntryLen = 96;
 constexpr int kMaxOutputs = 9;
-constexpr int kMaxContexts = 16;
+constexpr int kMaxContexts = 64;  // bench_streams: 8 graphs x (one load + three replicas) = 32
 constexpr std::uint32_t kC2 = 8;
 constexpr int kMaxTrackedFd = 4096;
 constexpr int kMaxRunRecords = 16384;
