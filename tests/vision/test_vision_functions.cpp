@@ -444,6 +444,61 @@ TEST_P(EverySimdTarget, PixelSumsAreExact) {
   }
 }
 
+// MinMaxLoc's parts: the extrema and their counts, and their positions in raster order, as a plain scan
+// finds them; random pixels (extrema rare or many), a constant image (every pixel both), long rows,
+// widths that leave a tail, and a search resumed from a position.
+TEST_P(EverySimdTarget, ExtremaAndTheirPositionsAreWhatAScanFinds) {
+  for (const PixelType t : {PixelType::u8, PixelType::s16}) {
+    for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{1, 1}, {67, 5}, {300, 41}, {4099, 2}}) {
+      for (const bool constant : {false, true}) {
+        TypedImage in(w, h, t, w * 7 + h);
+        if (constant)
+          for (std::uint32_t y = 0; y < h; ++y) std::memset(in.image.bytes.data() + y * in.image.stride, 0x11, w * pixel_size(t));
+        int low = in.at(0, 0), high = low;
+        for (std::uint32_t y = 0; y < h; ++y)
+          for (std::uint32_t x = 0; x < w; ++x) low = std::min(low, in.at(x, y)), high = std::max(high, in.at(x, y));
+        std::vector<PixelPosition> lows, highs;
+        for (std::uint32_t y = 0; y < h; ++y)
+          for (std::uint32_t x = 0; x < w; ++x) {
+            if (in.at(x, y) == low) lows.push_back({x, y});
+            if (in.at(x, y) == high) highs.push_back({x, y});
+          }
+        const Extrema e = extrema(in.cpixels());
+        const std::string what = std::to_string(w) + "x" + std::to_string(h) + (t == PixelType::u8 ? " u8" : " s16") +
+                                 (constant ? " constant" : "");
+        ASSERT_EQ(e.min, low) << what;
+        ASSERT_EQ(e.max, high) << what;
+        ASSERT_EQ(e.min_count, lows.size()) << what;
+        ASSERT_EQ(e.max_count, highs.size()) << what;
+        for (const auto* expected : {&lows, &highs}) {
+          const int value = expected == &lows ? low : high;
+          // All at once, then three at a time resumed after the last one found.
+          std::vector<PixelPosition> all(expected->size() + 5);
+          ASSERT_EQ(locate(in.cpixels(), value, all.data(), all.size()), expected->size()) << what;
+          std::vector<PixelPosition> pieces;
+          PixelPosition from{};
+          for (;;) {
+            PixelPosition three[3];
+            const std::size_t n = locate(in.cpixels(), value, three, 3, from);
+            pieces.insert(pieces.end(), three, three + n);
+            if (n < 3) break;
+            from = {three[2].x + 1, three[2].y};
+          }
+          ASSERT_EQ(pieces.size(), expected->size()) << what;
+          for (std::size_t i = 0; i < expected->size(); ++i) {
+            ASSERT_EQ(all[i].x, (*expected)[i].x) << what << " #" << i;
+            ASSERT_EQ(all[i].y, (*expected)[i].y) << what << " #" << i;
+            ASSERT_EQ(pieces[i].x, (*expected)[i].x) << what << " #" << i;
+            ASSERT_EQ(pieces[i].y, (*expected)[i].y) << what << " #" << i;
+          }
+        }
+        PixelPosition one{};
+        EXPECT_EQ(locate(in.cpixels(), t == PixelType::u8 ? 256 : 40000, &one, 1), 0u) << "a value the type cannot hold";
+      }
+    }
+  }
+}
+
 TEST_P(EverySimdTarget, MinAndMaxOfBothTypes) {
   for (const PixelType t : {PixelType::u8, PixelType::s16}) {
     const TypedImage a(141, 3, t, 81), b(141, 3, t, 82);

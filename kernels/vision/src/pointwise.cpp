@@ -1,5 +1,5 @@
 // Threshold (threshold.hpp), packed RGB to gray (to_gray.hpp) and ConvertDepth (convert_depth.hpp): one pixel
-// in, one out. Compiled once per
+// in, one out; and the whole-image statistics (statistics.hpp). Compiled once per
 // Highway target as filter3x3.cpp is.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "pointwise.cpp"
@@ -140,6 +140,85 @@ PixelSums SumRows(ConstPlane in) {
   return total;
 }
 
+// Extrema: the vector minimum and maximum over every row, then one more pass counting the pixels equal to
+// each (the counts exact in 64 bits).
+template <typename T>
+Extrema ExtremaOf(ConstPixels in) {
+  const hn::ScalableTag<T> d;
+  const std::size_t lanes = hn::Lanes(d), width = in.width;
+  T low = in.row<T>(0)[0], high = low;
+  auto vlow = hn::Set(d, low), vhigh = vlow;
+  for (std::uint32_t y = 0; y < in.height; ++y) {
+    const T* row = in.row<T>(y);
+    std::size_t x = 0;
+    for (; x + lanes <= width; x += lanes) {
+      const auto v = hn::LoadU(d, row + x);
+      vlow = hn::Min(vlow, v);
+      vhigh = hn::Max(vhigh, v);
+    }
+    for (; x < width; ++x) {
+      low = std::min(low, row[x]);
+      high = std::max(high, row[x]);
+    }
+  }
+  HWY_ALIGN T lanes_low[hn::MaxLanes(d)];
+  HWY_ALIGN T lanes_high[hn::MaxLanes(d)];
+  hn::Store(vlow, d, lanes_low);
+  hn::Store(vhigh, d, lanes_high);
+  for (std::size_t i = 0; i < lanes; ++i) {
+    low = std::min(low, lanes_low[i]);
+    high = std::max(high, lanes_high[i]);
+  }
+  Extrema e;
+  e.min = low;
+  e.max = high;
+  vlow = hn::Set(d, low);
+  vhigh = hn::Set(d, high);
+  for (std::uint32_t y = 0; y < in.height; ++y) {
+    const T* row = in.row<T>(y);
+    std::size_t x = 0;
+    for (; x + lanes <= width; x += lanes) {
+      const auto v = hn::LoadU(d, row + x);
+      e.min_count += hn::CountTrue(d, hn::Eq(v, vlow));
+      e.max_count += hn::CountTrue(d, hn::Eq(v, vhigh));
+    }
+    for (; x < width; ++x) {
+      e.min_count += row[x] == low ? 1u : 0u;
+      e.max_count += row[x] == high ? 1u : 0u;
+    }
+  }
+  return e;
+}
+
+Extrema ExtremaRows(ConstPixels in) {
+  return in.type == PixelType::u8 ? ExtremaOf<std::uint8_t>(in) : ExtremaOf<std::int16_t>(in);
+}
+
+template <typename T>
+std::size_t LocateOf(ConstPixels in, T value, PixelPosition* out, std::size_t capacity, PixelPosition from) {
+  const hn::ScalableTag<T> d;
+  const std::size_t lanes = hn::Lanes(d), width = in.width;
+  const auto wanted = hn::Set(d, value);
+  std::size_t found = 0;
+  for (std::uint32_t y = from.y; y < in.height && found < capacity; ++y) {
+    const T* row = in.row<T>(y);
+    std::size_t x = y == from.y ? from.x : 0;
+    for (; x + lanes <= width && found < capacity; x += lanes) {
+      if (hn::AllFalse(d, hn::Eq(hn::LoadU(d, row + x), wanted))) continue;
+      for (std::size_t i = x; i < x + lanes && found < capacity; ++i)
+        if (row[i] == value) out[found++] = {static_cast<std::uint32_t>(i), y};
+    }
+    for (; x < width && found < capacity; ++x)
+      if (row[x] == value) out[found++] = {static_cast<std::uint32_t>(x), y};
+  }
+  return found;
+}
+
+std::size_t LocateRows(ConstPixels in, std::int32_t value, PixelPosition* out, std::size_t capacity, PixelPosition from) {
+  if (in.type == PixelType::u8) return LocateOf<std::uint8_t>(in, static_cast<std::uint8_t>(value), out, capacity, from);
+  return LocateOf<std::int16_t>(in, static_cast<std::int16_t>(value), out, capacity, from);
+}
+
 void Downscale2xRows(ConstPlane in, Plane out, bool average, std::uint32_t begin, std::uint32_t end) {
   const hn::ScalableTag<std::uint16_t> d16;
   const hn::Rebind<std::uint8_t, decltype(d16)> d8;
@@ -178,6 +257,22 @@ HWY_EXPORT(ToGrayRows);
 HWY_EXPORT(ConvertDepthRows);
 HWY_EXPORT(SumRows);
 HWY_EXPORT(Downscale2xRows);
+HWY_EXPORT(ExtremaRows);
+HWY_EXPORT(LocateRows);
+
+Extrema extrema(ConstPixels in) noexcept {
+  if (in.width == 0 || in.height == 0) return {};
+  return HWY_DYNAMIC_DISPATCH(ExtremaRows)(in);
+}
+
+std::size_t locate(ConstPixels in, std::int32_t value, PixelPosition* out, std::size_t capacity, PixelPosition from) noexcept {
+  if (in.width == 0 || in.height == 0 || capacity == 0 || out == nullptr) return 0;
+  if (from.x >= in.width) from = {0, from.y + 1};
+  if (from.y >= in.height) return 0;
+  const std::int32_t lowest = in.type == PixelType::u8 ? 0 : -32768, highest = in.type == PixelType::u8 ? 255 : 32767;
+  if (value < lowest || value > highest) return 0;
+  return HWY_DYNAMIC_DISPATCH(LocateRows)(in, value, out, capacity, from);
+}
 
 void downscale_2x(ConstPlane in, Plane out, bool average, Rows rows) noexcept {
   const std::uint32_t end = std::min(rows.end, out.height);

@@ -13,6 +13,7 @@
 #include "visiongraph/kernels/vision/statistics.hpp"
 #include "scalar.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "kernels/vision_planes.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -388,6 +389,39 @@ vx_status min_max_loc(const MappedImage& in, const vx_reference* parameters) noe
   return s;
 }
 
+/// The locations of @p value (raster order, up to the array's capacity) found by the vision library, handed to
+/// the array 64 at a time.
+vx_status write_locations(const vision::ConstPixels& pixels, std::int32_t value, vx_reference array) noexcept {
+  BoundedArrayFill<vx_coordinates2d_t> fill(reinterpret_cast<vx_array>(array));
+  vision::PixelPosition batch[64];
+  vision::PixelPosition from{};
+  while (fill.has_room()) {
+    const std::size_t n = vision::locate(pixels, value, batch, 64, from);
+    for (std::size_t i = 0; i < n && fill.has_room(); ++i) fill.add(vx_coordinates2d_t{batch[i].x, batch[i].y});
+    if (n < 64) break;
+    from = {batch[n - 1].x + 1, batch[n - 1].y};
+  }
+  return fill.finish();
+}
+
+/// MinMaxLoc on packed U8 or S16 pixels: the vision library's vectorised extrema, counts and locations.
+template <typename T>
+vx_status min_max_loc_vision(const vision::ConstPixels& pixels, const vx_reference* parameters) noexcept {
+  const vision::Extrema e = vision::extrema(pixels);
+  T lowest = static_cast<T>(e.min), highest = static_cast<T>(e.max);
+  vx_status s = VX_SUCCESS;
+  if (parameters[3] != nullptr) s = write_locations(pixels, e.min, parameters[3]);
+  if (parameters[4] != nullptr) {
+    const vx_status h = write_locations(pixels, e.max, parameters[4]);
+    if (s == VX_SUCCESS) s = h;
+  }
+  if (s == VX_SUCCESS) s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[1]), &lowest, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+  if (s == VX_SUCCESS) s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[2]), &highest, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+  if (s == VX_SUCCESS && parameters[5] != nullptr) s = write_count(parameters[5], e.min_count);
+  if (s == VX_SUCCESS && parameters[6] != nullptr) s = write_count(parameters[6], e.max_count);
+  return s;
+}
+
 vx_status VX_CALLBACK min_max_loc_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 7) return VX_ERROR_INVALID_PARAMETERS;
   const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
@@ -395,6 +429,9 @@ vx_status VX_CALLBACK min_max_loc_function(vx_node, const vx_reference* paramete
   if (in.width() == 0 || in.height() == 0) return VX_ERROR_INVALID_PARAMETERS;
   vx_df_image format = VX_DF_IMAGE_VIRT;
   if (const vx_status s = vxQueryImage(image_at(parameters, 0), VX_IMAGE_FORMAT, &format, sizeof format); s != VX_SUCCESS) return s;
+  vision::Pixels pixels;
+  if (vision_pixels(in, format, pixels))
+    return format == VX_DF_IMAGE_U8 ? min_max_loc_vision<vx_uint8>(pixels, parameters) : min_max_loc_vision<vx_int16>(pixels, parameters);
   if (format == VX_DF_IMAGE_U8) return min_max_loc<vx_uint8>(in, parameters);
   if (format == VX_DF_IMAGE_S16) return min_max_loc<vx_int16>(in, parameters);
   return VX_ERROR_INVALID_FORMAT;

@@ -1,8 +1,11 @@
 #pragma once
 /// @file
-/// @brief Whole-image sums: the pixels' sum and sum of squares (OpenVX's MeanStdDev, exact in 64 bits).
+/// @brief Whole-image statistics: the pixels' sum and sum of squares (OpenVX's MeanStdDev, exact in 64 bits);
+/// the extrema, how often each occurs and where (OpenVX's MinMaxLoc).
+#include <cstddef>
 #include <cstdint>
 
+#include "visiongraph/kernels/vision/pixels.hpp"
 #include "visiongraph/kernels/vision/plane.hpp"
 
 namespace vg::vision {
@@ -14,5 +17,28 @@ struct PixelSums {
 
 /// @brief The sums over every pixel of @p in (exact: at most 2^32 pixels of 255^2 fit in 64 bits).
 PixelSums pixel_sums(ConstPlane in) noexcept;
+
+/// @brief The smallest and largest pixel of a U8 or S16 plane and how many pixels equal each.
+struct Extrema {
+  std::int32_t min = 0;
+  std::int32_t max = 0;
+  std::uint64_t min_count = 0;
+  std::uint64_t max_count = 0;
+};
+
+/// @brief The extrema of @p in (not empty).
+Extrema extrema(ConstPixels in) noexcept;
+
+/// @brief A pixel position.
+struct PixelPosition {
+  std::uint32_t x = 0;
+  std::uint32_t y = 0;
+};
+
+/// @brief The first @p capacity positions, in raster order from @p from on, of the pixels of @p in equal to
+/// @p value; returns how many were written to @p out (call again from the position after the last one for
+/// more). Runs without @p value are passed over a vector at a time.
+std::size_t locate(ConstPixels in, std::int32_t value, PixelPosition* out, std::size_t capacity,
+                   PixelPosition from = {}) noexcept;
 
 }  // namespace vg::vision
