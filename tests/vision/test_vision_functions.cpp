@@ -499,6 +499,34 @@ TEST_P(EverySimdTarget, ExtremaAndTheirPositionsAreWhatAScanFinds) {
   }
 }
 
+// IntegralImage: the running sums modulo 2^32, as a plain loop computes them; an all-255 image large enough
+// to wrap the 32-bit sums (4,200 x 4,100 x 255 > 2^32) and widths that leave a tail.
+TEST_P(EverySimdTarget, IntegralIsTheRunningSumModulo2To32) {
+  for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{1, 1}, {3, 2}, {67, 5}, {301, 40}, {4200, 4100}}) {
+    TestImage in(w, h, 1, w + 3 * h);
+    if (w == 4200) std::fill(in.bytes.begin(), in.bytes.end(), std::uint8_t{255});
+    const std::ptrdiff_t stride = static_cast<std::ptrdiff_t>(w + 5) * 4;  // padded rows
+    std::vector<std::uint32_t> out(static_cast<std::size_t>(h) * (w + 5), 0xdeadbeefu);
+    integral(in.cplane(), {out.data(), w, h, stride});
+    std::vector<std::uint32_t> above(w, 0);
+    bool wrapped = false;
+    for (std::uint32_t y = 0; y < h; ++y) {
+      std::uint32_t sum = 0;
+      for (std::uint32_t x = 0; x < w; ++x) {
+        sum += in.at(x, y);
+        const std::uint32_t want = sum + above[x];
+        wrapped = wrapped || want < above[x];
+        above[x] = want;
+        ASSERT_EQ(out[static_cast<std::size_t>(y) * (w + 5) + x], want) << w << "x" << h << " at " << x << "," << y;
+      }
+      ASSERT_EQ(out[static_cast<std::size_t>(y) * (w + 5) + w], 0xdeadbeefu) << "the padding stays";
+    }
+    if (w == 4200) {
+      EXPECT_TRUE(wrapped);
+    }
+  }
+}
+
 TEST_P(EverySimdTarget, MinAndMaxOfBothTypes) {
   for (const PixelType t : {PixelType::u8, PixelType::s16}) {
     const TypedImage a(141, 3, t, 81), b(141, 3, t, 82);

@@ -219,6 +219,48 @@ std::size_t LocateRows(ConstPixels in, std::int32_t value, PixelPosition* out, s
   return LocateOf<std::int16_t>(in, static_cast<std::int16_t>(value), out, capacity, from);
 }
 
+// IntegralImage: each row's running sum four pixels at a time (an in-vector prefix sum in two shifted adds,
+// plus the sum so far broadcast), plus the row above. 128-bit vectors on every target: the lane shifts
+// stay within one block, which is what a wider vector's ShiftLeftLanes does.
+void IntegralRows(ConstPlane in, U32Plane out) {
+#if HWY_TARGET == HWY_SCALAR
+  for (std::uint32_t y = 0; y < in.height; ++y) {
+    const std::uint8_t* src = in.row(y);
+    std::uint32_t* dst = out.row(y);
+    const std::uint32_t* above = y > 0 ? out.row(y - 1) : nullptr;
+    std::uint32_t sum = 0;
+    for (std::size_t x = 0; x < in.width; ++x) {
+      sum += src[x];
+      dst[x] = sum + (above != nullptr ? above[x] : 0u);
+    }
+  }
+#else
+  const hn::FixedTag<std::uint32_t, 4> d;
+  const hn::Rebind<std::uint8_t, decltype(d)> d8;
+  const std::size_t width = in.width;
+  for (std::uint32_t y = 0; y < in.height; ++y) {
+    const std::uint8_t* src = in.row(y);
+    std::uint32_t* dst = out.row(y);
+    const std::uint32_t* above = y > 0 ? out.row(y - 1) : nullptr;
+    auto carry = hn::Zero(d);
+    std::size_t x = 0;
+    for (; x + 4 <= width; x += 4) {
+      auto v = hn::PromoteTo(d, hn::LoadU(d8, src + x));
+      v = hn::Add(v, hn::ShiftLeftLanes<1>(d, v));
+      v = hn::Add(v, hn::ShiftLeftLanes<2>(d, v));
+      v = hn::Add(v, carry);
+      carry = hn::Broadcast<3>(v);
+      hn::StoreU(above != nullptr ? hn::Add(v, hn::LoadU(d, above + x)) : v, d, dst + x);
+    }
+    std::uint32_t sum = hn::GetLane(carry);
+    for (; x < width; ++x) {
+      sum += src[x];
+      dst[x] = sum + (above != nullptr ? above[x] : 0u);
+    }
+  }
+#endif
+}
+
 void Downscale2xRows(ConstPlane in, Plane out, bool average, std::uint32_t begin, std::uint32_t end) {
   const hn::ScalableTag<std::uint16_t> d16;
   const hn::Rebind<std::uint8_t, decltype(d16)> d8;
@@ -258,6 +300,12 @@ HWY_EXPORT(ConvertDepthRows);
 HWY_EXPORT(SumRows);
 HWY_EXPORT(Downscale2xRows);
 HWY_EXPORT(ExtremaRows);
+HWY_EXPORT(IntegralRows);
+
+void integral(ConstPlane in, U32Plane out) noexcept {
+  if (in.width == 0 || in.height == 0 || in.width != out.width || in.height != out.height) return;
+  HWY_DYNAMIC_DISPATCH(IntegralRows)(in, out);
+}
 HWY_EXPORT(LocateRows);
 
 Extrema extrema(ConstPixels in) noexcept {

@@ -157,6 +157,11 @@ vx_status VX_CALLBACK integral_image_function(vx_node, const vx_reference* param
   if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
   const vx_uint32 width = out.width();
   const std::ptrdiff_t in_step = in.stride_x(), out_step = out.stride_x();
+  if (packed(in, 1) && packed(out, 4) && out.addressing().stride_y % 4 == 0 &&
+      reinterpret_cast<std::uintptr_t>(out.row(0)) % alignof(vx_uint32) == 0) {
+    vision::integral(const_plane(in), {reinterpret_cast<std::uint32_t*>(out.row(0)), width, out.height(), out.addressing().stride_y});
+    return VX_SUCCESS;
+  }
   for (vx_uint32 y = 0; y < out.height(); ++y) {
     const vx_uint8* a = in.row(y);
     vx_uint8* o = out.row(y);

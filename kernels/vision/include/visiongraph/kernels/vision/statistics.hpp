@@ -29,6 +29,22 @@ struct Extrema {
 /// @brief The extrema of @p in (not empty).
 Extrema extrema(ConstPixels in) noexcept;
 
+/// @brief A plane of 32-bit unsigned pixels (OpenVX's U32 images): @p stride bytes between rows.
+struct U32Plane {
+  std::uint32_t* data = nullptr;
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  std::ptrdiff_t stride = 0;
+
+  std::uint32_t* row(std::uint32_t y) const noexcept {
+    return reinterpret_cast<std::uint32_t*>(reinterpret_cast<std::uint8_t*>(data) + static_cast<std::ptrdiff_t>(y) * stride);
+  }
+};
+
+/// @brief OpenVX's IntegralImage: out(x, y) = the sum of in(x', y') over x' <= x and y' <= y, modulo 2^32.
+/// Both planes have one size.
+void integral(ConstPlane in, U32Plane out) noexcept;
+
 /// @brief A pixel position.
 struct PixelPosition {
   std::uint32_t x = 0;
