@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the core (framework, example kernels, core tests), the live-input library, the OpenVX library and
-# the NPU replica/async/verify-check suites once more under ASan+UBSan and once under TSan, with assert()
+# the NPU replica/async/verify-check/shared-model suites once more under ASan+UBSan and once under TSan, with assert()
 # live (no NDEBUG), one tree per sanitizer, and runs those suites; under ASan+UBSan also the vision
 # functions' suites (every SIMD path the CPU runs) and the OpenVX pixel-kernel tests.
 # Usage: scripts/test_sanitizers.sh [address|thread]...
@@ -38,7 +38,7 @@ for kind in "${kinds[@]}"; do
   # the NPU suites with several threads of their own (replicas on three targets, asynchronous runs and their
   # fence thread, recovery after a timeout) and the stand-in runtimes they load.
   mapfile -t all_targets < <(ninja -C "$build" -t targets all | sed -n 's/^\([A-Za-z0-9_.+-]*\): .*/\1/p')
-  targets=(test_npu_replicas test_npu_async test_npu_verify_checks fake_rknnrt fake_rknnrt_old)
+  targets=(test_npu_replicas test_npu_async test_npu_verify_checks test_npu_shared_model fake_rknnrt fake_rknnrt_old)
   while read -r name; do
     for t in "${all_targets[@]}"; do [ "$t" = "$name" ] && targets+=("$name") && break; done
   done < <(cd "$build" && ctest -N -L "$labels" | sed -n 's/^ *Test *#[0-9]*: //p')
@@ -52,5 +52,5 @@ for kind in "${kinds[@]}"; do
    ctest -L "$labels" --output-on-failure --timeout 300 -j2 && \
    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-   ctest -R '^test_npu_(replicas|async|verify_checks)$' --output-on-failure --timeout 300 -j2)
+   ctest -R '^test_npu_(replicas|async|verify_checks|shared_model)$' --output-on-failure --timeout 300 -j2)
 done
