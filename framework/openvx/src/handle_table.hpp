@@ -70,8 +70,8 @@ class HandleTable {
     const Slot& slot = chunk[index & chunk_mask_];
     const std::uint32_t live_stamp = static_cast<std::uint32_t>(((handle >> generation_shift_) & generation_mask_) << 1) | 1u;
     if (slot.stamp.load(std::memory_order_acquire) != live_stamp) return nullptr;
-    void* object = slot.object.load(std::memory_order_relaxed);
-    std::atomic_thread_fence(std::memory_order_acquire);
+    // Acquire: the stamp loaded next is read after the object (and sees the stamps written before it).
+    void* object = slot.object.load(std::memory_order_acquire);
     // Released (and perhaps handed out again) between the two loads: not this handle's object.
     if (slot.stamp.load(std::memory_order_relaxed) != live_stamp) return nullptr;
     return object;
