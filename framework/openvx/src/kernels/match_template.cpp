@@ -10,7 +10,9 @@
 // where a search for the minimum, or the maximum for the correlations, finds it). A normalised value of a
 // placement whose pixels are all zero (or of an all-zero template) is 0.
 //
-// Nothing is allocated per frame.
+// Images with packed pixels go to the vision library's function (kernels/vision: vectorised, computing only
+// the method's sums; the same values); the per-pixel walk below serves the rest. Nothing is allocated per
+// frame.
 #include <VX/vx.h>
 
 #include <algorithm>
@@ -20,6 +22,8 @@
 
 #include "image.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "kernels/vision_planes.hpp"
+#include "visiongraph/kernels/vision/match_template.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -43,6 +47,17 @@ vx_status VX_CALLBACK match_template_validate(vx_node node, const vx_reference p
                       VX_DF_IMAGE_S16, metas[3]);
 }
 
+vision::CompareMethod compare_method(vx_enum method) noexcept {
+  switch (method) {
+    case VX_COMPARE_HAMMING: return vision::CompareMethod::hamming;
+    case VX_COMPARE_L1: return vision::CompareMethod::l1;
+    case VX_COMPARE_L2: return vision::CompareMethod::l2;
+    case VX_COMPARE_CCORR: return vision::CompareMethod::ccorr;
+    case VX_COMPARE_L2_NORM: return vision::CompareMethod::l2_norm;
+    default: return vision::CompareMethod::ccorr_norm;
+  }
+}
+
 vx_int16 saturate16(double v) noexcept { return static_cast<vx_int16>(std::clamp(v, -32768.0, 32767.0)); }
 
 vx_status VX_CALLBACK match_template_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
@@ -60,6 +75,10 @@ vx_status VX_CALLBACK match_template_function(vx_node, const vx_reference* param
   const vx_uint32 tw = tpl.width(), th = tpl.height();
   if (tw > src.width() || th > src.height() || out.width() != src.width() - tw + 1 || out.height() != src.height() - th + 1) {
     return VX_ERROR_INVALID_PARAMETERS;
+  }
+  if (vision::Pixels o; packed(src, 1) && packed(tpl, 1) && vision_pixels(out, VX_DF_IMAGE_S16, o) &&
+                        vision::match_template(const_plane(src), const_plane(tpl), compare_method(method), o)) {
+    return VX_SUCCESS;
   }
   const std::ptrdiff_t ss = src.stride_x(), ts = tpl.stride_x(), os = out.stride_x();
   double t2 = 0.0;  // sum t^2, for the normalised methods
