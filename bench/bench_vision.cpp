@@ -1,6 +1,9 @@
 // The vision functions (kernels/vision, what the vg.vision kernels and libopenvx's 3x3 filters run) beside
 // OpenCV's function for the same work, one thread each, in the same run, at 1920x1080 and 640x480; and the
-// same functions forced onto Highway's portable (non-vector) path, to show what the SIMD brings.
+// same functions forced onto Highway's portable (non-vector) path, to show what the SIMD brings. Also
+// IntegralImage (cv::integral, 32-bit sums), MinMaxLoc (extrema, their counts and one place each, against
+// cv::minMaxLoc) and MatchTemplate (L2 with an 8x8 template, S16 scores, against cv::matchTemplate TM_SQDIFF,
+// float scores).
 //   ./build/bench/bench_vision --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // OpenCV's GaussianBlur and blur round where OpenVX truncates; erode, dilate, medianBlur, threshold and
 // cvtColor compute the same bytes (tests/vision proves it for erode, dilate, median and cvtColor); so do add,
@@ -16,6 +19,8 @@
 #include "visiongraph/kernels/vision/arithmetic.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 #include "visiongraph/kernels/vision/gradients.hpp"
+#include "visiongraph/kernels/vision/match_template.hpp"
+#include "visiongraph/kernels/vision/statistics.hpp"
 #include "visiongraph/kernels/vision/simd.hpp"
 #include "visiongraph/kernels/vision/threshold.hpp"
 #include "visiongraph/kernels/vision/to_gray.hpp"
@@ -24,8 +29,11 @@ namespace {
 
 using namespace vg::vision;  // NOLINT: bench brevity
 
-enum class Work { gaussian, box, median, erode, dilate, threshold, to_gray, add, absdiff, bitwise_and, sobel, magnitude };
-constexpr int kWorks = 12;
+enum class Work {
+  gaussian, box, median, erode, dilate, threshold, to_gray, add, absdiff, bitwise_and, sobel, magnitude,
+  integral, min_max_loc, match_template
+};
+constexpr int kWorks = 15;
 enum class Impl { vision, opencv, vision_portable };
 
 constexpr int kSizes[][2] = {{1920, 1080}, {640, 480}};
@@ -40,6 +48,8 @@ cv::Mat random_mat(int w, int h, int type) {
 /// The second operand and the outputs of the two-input and gradient functions, made outside the loop.
 struct Extra {
   cv::Mat gray2, gx, gy, gx_f32, gy_f32, out16, out_f32;
+  cv::Mat sums;            // integral: U32 (vision) or S32 (OpenCV: the same bits), (h+1) x (w+1) for OpenCV
+  cv::Mat templ, scores;   // match_template: an 8x8 patch of the frame; S16 (vision) or F32 (OpenCV)
 };
 
 vg::vision::Pixels pixels16(cv::Mat& m) {
@@ -66,6 +76,22 @@ void run_vision(Work work, const cv::Mat& gray, const cv::Mat& bgr, cv::Mat& out
     case Work::bitwise_and: return bitwise(Bitwise::and_, in, {e.gray2.data, in.width, in.height, static_cast<std::ptrdiff_t>(e.gray2.step)}, o);
     case Work::sobel: return sobel3x3(in, pixels16(e.gx), pixels16(e.gy));
     case Work::magnitude: return magnitude(pixels16(e.gx), pixels16(e.gy), pixels16(e.out16));
+    case Work::integral:
+      return integral(in, {reinterpret_cast<std::uint32_t*>(e.sums.data), in.width, in.height, static_cast<std::ptrdiff_t>(e.sums.step)});
+    case Work::min_max_loc: {  // MinMaxLoc with one place of each, as cv::minMaxLoc gives
+      const Extrema x = extrema(pixels8(gray));
+      PixelPosition low{}, high{};
+      (void)locate(pixels8(gray), x.min, &low, 1);
+      (void)locate(pixels8(gray), x.max, &high, 1);
+      benchmark::DoNotOptimize(low);
+      benchmark::DoNotOptimize(high);
+      return;
+    }
+    case Work::match_template: {
+      const ConstPlane t{e.templ.data, 8, 8, static_cast<std::ptrdiff_t>(e.templ.step)};
+      (void)match_template(in, t, CompareMethod::l2, pixels16(e.scores));
+      return;
+    }
   }
 }
 
@@ -87,6 +113,15 @@ void run_opencv(Work work, const cv::Mat& gray, const cv::Mat& bgr, cv::Mat& out
       cv::Sobel(gray, e.gy, CV_16S, 0, 1, 3, 1, 0, cv::BORDER_REPLICATE);
       return;
     case Work::magnitude: return cv::magnitude(e.gx_f32, e.gy_f32, e.out_f32);  // OpenCV has no S16 magnitude: float
+    case Work::integral: return cv::integral(gray, e.sums, CV_32S);
+    case Work::min_max_loc: {
+      double low = 0, high = 0;
+      cv::Point low_at, high_at;
+      cv::minMaxLoc(gray, &low, &high, &low_at, &high_at);
+      benchmark::DoNotOptimize(low_at);
+      return;
+    }
+    case Work::match_template: return cv::matchTemplate(gray, e.templ, e.scores, cv::TM_SQDIFF);  // CV_32F scores
   }
 }
 
@@ -104,6 +139,11 @@ void BM_Vision(benchmark::State& state) {
   e.gx.convertTo(e.gx_f32, CV_32F);
   e.gy.convertTo(e.gy_f32, CV_32F);
   e.out16.create(h, w, CV_16S);
+  if (work == Work::integral) e.sums.create(impl == Impl::opencv ? h + 1 : h, impl == Impl::opencv ? w + 1 : w, CV_32S);
+  if (work == Work::match_template) {
+    e.templ = gray(cv::Rect(w / 2, h / 2, 8, 8)).clone();
+    e.scores.create(h - 7, w - 7, impl == Impl::opencv ? CV_32F : CV_16S);
+  }
   if (impl == Impl::vision_portable) {
     for (const SimdTarget& t : simd_targets())
       if (t.name == "EMU128" || t.name == "SCALAR") force_simd_target(t.id);
