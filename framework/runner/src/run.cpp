@@ -256,12 +256,7 @@ std::string_view trimmed(std::string_view request) {
 
 }  // namespace
 
-bool is_stream_name(const std::string& name) noexcept {
-  if (name.empty() || name.size() > 64) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-  });
-}
+bool is_stream_name(const std::string& name) noexcept { return yaml::is_stream_name(name); }
 
 StreamInput parse_stream_argument(const std::string& text) {
   const auto eq = text.find('=');

@@ -79,4 +79,11 @@ ContextConfig GraphDesc::context_config() const {
   return config;
 }
 
+bool is_stream_name(std::string_view name) noexcept {
+  if (name.empty() || name.size() > 64) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+  });
+}
+
 }  // namespace vg::yaml

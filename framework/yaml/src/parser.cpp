@@ -481,10 +481,7 @@ class Parser {
       }, k);
       if (s.name.empty()) fail(item, "name", "missing in a stream: each stream needs a name (its outputs go to OUT/<name>/)", s.position);
       if (s.input.empty()) fail(item, "input", "missing in stream '" + s.name + "': the source it reads (file, rtsp://, /dev/videoN, ...)", s.position);
-      const bool path_safe = std::all_of(s.name.begin(), s.name.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-      });
-      if (!path_safe || s.name.size() > 64)
+      if (!is_stream_name(s.name))
         fail(item, "name", "stream name '" + s.name + "': use up to 64 letters, digits, '-' or '_' (it names a folder and an MQTT topic level)", s.position);
       for (const StreamDesc& other : desc.streams)
         if (other.name == s.name) fail(item, "name", "stream '" + s.name + "' defined twice", s.position);

@@ -65,6 +65,7 @@ struct StreamInput {
 };
 
 /// @brief A stream name is a path component and an MQTT topic level: 1..64 of letters, digits, '-', '_'.
+/// (The graph file's rule, vg::yaml::is_stream_name.)
 bool is_stream_name(const std::string& name) noexcept;
 
 /// @brief "NAME=SPEC" -> {NAME, SPEC} when NAME is a stream name and the whole text is not an existing

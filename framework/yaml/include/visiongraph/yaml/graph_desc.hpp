@@ -108,6 +108,9 @@ struct StreamDesc {
   SourcePosition position;  ///< of the entry
 };
 
+/// @brief A stream name is a path component and an MQTT topic level: 1..64 of letters, digits, '-', '_'.
+bool is_stream_name(std::string_view name) noexcept;
+
 /// @brief A whole graph file.
 /// @code
 /// vg::yaml::GraphDesc desc = vg::yaml::parse_file("apps/face_detect/face_detect.yaml");
