@@ -206,6 +206,55 @@ TEST_F(OpenVx, BilateralFilterWeighsByDistanceAndColour) {
   for (vx_tensor* t : {&src, &dst, &q_src, &q_dst}) EXPECT_EQ(vxReleaseTensor(t), VX_SUCCESS);
 }
 
+// A [1, width, height] tensor is filtered as the conformance suite reads it (three channels, each the next
+// element: tensors.cpp says why); every element comes out as its pixel's first channel, and nothing past
+// the tensor is read or written (ASan builds check the latter).
+TEST_F(OpenVx, BilateralFilterReadsOneChannelOfThreeDimensionsAsTheSuiteDoes) {
+  const int w = 17, h = 11, diameter = 5, radius = 2;
+  const double sigma_space = 3.0, sigma_values = 9.0;
+  std::mt19937 rng(5);
+  std::vector<vx_uint8> pixels(static_cast<std::size_t>(w) * h);
+  for (vx_uint8& v : pixels) v = static_cast<vx_uint8>(100 + rng() % 24);
+  const vx_size dims[3] = {1, static_cast<vx_size>(w), static_cast<vx_size>(h)};
+  const vx_size strides[3] = {1, 1, static_cast<vx_size>(w)};
+  const vx_size start[3] = {0, 0, 0};
+  vx_tensor src = vxCreateTensor(context_, 3, dims, VX_TYPE_UINT8, 0);
+  vx_tensor dst = vxCreateTensor(context_, 3, dims, VX_TYPE_UINT8, 0);
+  ASSERT_EQ(vxCopyTensorPatch(src, 3, start, dims, strides, pixels.data(), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  const vx_border_t border = vg_openvx_test::border_of(VX_BORDER_REPLICATE);
+  ASSERT_EQ(vxSetContextAttribute(context_, VX_CONTEXT_IMMEDIATE_BORDER, &border, sizeof border), VX_SUCCESS);
+  ASSERT_EQ(vxuBilateralFilter(context_, src, diameter, static_cast<vx_float32>(sigma_space), static_cast<vx_float32>(sigma_values), dst),
+            VX_SUCCESS);
+  std::vector<vx_uint8> out(pixels.size());
+  ASSERT_EQ(vxCopyTensorPatch(dst, 3, start, dims, strides, out.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  const int last = w * h - 1;
+  auto channel = [&](int x, int y, int c) -> int {
+    x = std::clamp(x, 0, w - 1);
+    y = std::clamp(y, 0, h - 1);
+    return pixels[static_cast<std::size_t>(std::min(y * w + x + c, last))];
+  };
+  int differing = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      double sum = 0, wsum = 0;
+      for (int j = -radius; j <= radius; ++j)
+        for (int i = -radius; i <= radius; ++i) {
+          if (i * i + j * j > radius * radius) continue;
+          int distance = 0;
+          for (int c = 0; c < 3; ++c) distance += std::abs(channel(x + i, y + j, c) - channel(x, y, c));
+          const double weight =
+              std::exp(-(i * i + j * j) / (2 * sigma_space * sigma_space)) * std::exp(-1.0 * distance * distance / (2 * sigma_values * sigma_values));
+          sum += channel(x + i, y + j, 0) * weight;
+          wsum += weight;
+        }
+      const int got = out[static_cast<std::size_t>(y * w + x)], want = static_cast<int>(std::round(sum / wsum));
+      EXPECT_NEAR(got, want, 1) << x << ", " << y;
+      differing += got != channel(x, y, 0) ? 1 : 0;
+    }
+  EXPECT_GT(differing, w * h / 4) << "the input is smoothed, not copied";
+  for (vx_tensor* t : {&src, &dst}) EXPECT_EQ(vxReleaseTensor(t), VX_SUCCESS);
+}
+
 // TensorMatrixMultiply (enhanced vision): INT8 with transposes and an addend, saturating; Q7.8 rounding.
 TEST_F(OpenVx, TensorMatrixMultiplyChainsTransposesAndSaturates) {
   auto tensor = [&](vx_size cols, vx_size rows, vx_enum type, vx_int8 q, const void* data, vx_size item) {

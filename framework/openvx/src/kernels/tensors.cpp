@@ -598,6 +598,13 @@ vx_status VX_CALLBACK convert_depth_function(vx_node, const vx_reference* parame
 // per channel over the input's range (the conformance reference's scheme). Neighbours outside read the
 // node's border: CONSTANT the constant (U8 or S16 of the border value), else the nearest edge element.
 // The tables are on the stack: nothing is allocated per frame.
+//
+// A 3-dimensional tensor whose first dimension is 1 is read as the conformance suite and the Khronos sample
+// implementation read it: three dimensions mean three colour channels, each at the first dimension's stride
+// from the last, so a pixel's channels are it and the next two elements (its neighbours' first channels),
+// and the channels' results are written in raster order, the last write of an element winning. The suite
+// tests 3-channel filtering with exactly this layout ([1, width, height]) and accepts only results that agree
+// with that reading. Elements past the tensor's last are never touched: a read there reads the last one.
 
 constexpr vx_int32 kMaxBilateralDiameter = 15;
 constexpr vx_size kMaxBilateralChannels = 4;
@@ -653,10 +660,18 @@ template <typename T>
 void bilateral(const _vx_tensor_t* src, const Operand& in, const Operand& out, int diameter, float sigma_space, float sigma_values,
                const vx_border_t& border) noexcept {
   const bool three = src->number_of_dims == 3;
-  const int channels = three ? static_cast<int>(src->dims[0]) : 1;
+  const bool overlapping_channels = three && src->dims[0] == 1;  // the suite's layout (above)
+  const int channels = overlapping_channels ? 3 : three ? static_cast<int>(src->dims[0]) : 1;
   const int w = static_cast<int>(src->dims[three ? 1 : 0]), h = static_cast<int>(src->dims[three ? 2 : 1]);
   const std::ptrdiff_t sc = three ? in.strides[0] : 0, sx = in.strides[three ? 1 : 0], sy = in.strides[three ? 2 : 1];
   const std::ptrdiff_t oc = three ? out.strides[0] : 0, ox = out.strides[three ? 1 : 0], oy = out.strides[three ? 2 : 1];
+  // The byte offsets of the last element of each tensor: overlapping channels reach past them at the end.
+  const std::ptrdiff_t stored_channels = three ? static_cast<std::ptrdiff_t>(src->dims[0]) : 1;
+  const std::ptrdiff_t in_last = (stored_channels - 1) * sc + (w - 1) * sx + (h - 1) * sy;
+  const std::ptrdiff_t out_last = (stored_channels - 1) * oc + (w - 1) * ox + (h - 1) * oy;
+  auto store_at = [&](std::ptrdiff_t offset, T v) {
+    if (offset <= out_last) store<T>(out.base + offset, v);
+  };
   const int radius = diameter / 2;
   const double space_coeff = -0.5 / (static_cast<double>(sigma_space) * sigma_space);
   const double color_coeff = -0.5 / (static_cast<double>(sigma_values) * sigma_values);
@@ -672,7 +687,7 @@ void bilateral(const _vx_tensor_t* src, const Operand& in, const Operand& out, i
       x = std::clamp(x, 0, w - 1);
       y = std::clamp(y, 0, h - 1);
     }
-    return load<T>(in.base + y * sy + x * sx + c * sc);
+    return load<T>(in.base + std::min(y * sy + x * sx + c * sc, in_last));
   };
   // Colour weights: per integer distance (UINT8), or bins over the input's range (Q7.8).
   static constexpr int kTable = kBinsPerChannel * static_cast<int>(kMaxBilateralChannels) + 2;
@@ -692,7 +707,7 @@ void bilateral(const _vx_tensor_t* src, const Operand& in, const Operand& out, i
     if (highest == lowest) {  // a flat input is its own result
       for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x)
-          for (int c = 0; c < channels; ++c) store<T>(out.base + y * oy + x * ox + c * oc, static_cast<T>(value(x, y, c)));
+          for (int c = 0; c < channels; ++c) store_at(y * oy + x * ox + c * oc, static_cast<T>(value(x, y, c)));
       return;
     }
     const int bins = kBinsPerChannel * channels;
@@ -735,7 +750,7 @@ void bilateral(const _vx_tensor_t* src, const Operand& in, const Operand& out, i
       for (int c = 0; c < channels; ++c) {
         const float r = wsum > 0.0f ? std::round(sum[c] / wsum) : static_cast<float>(centre[c]);
         const float lo = static_cast<float>(std::numeric_limits<T>::min()), hi = static_cast<float>(std::numeric_limits<T>::max());
-        store<T>(out.base + y * oy + x * ox + c * oc, static_cast<T>(std::clamp(r, lo, hi)));
+        store_at(y * oy + x * ox + c * oc, static_cast<T>(std::clamp(r, lo, hi)));
       }
     }
 }
