@@ -12,9 +12,21 @@ using namespace std::chrono_literals;
 
 vg::Status nop(vg::KernelContext&) noexcept { return vg::Status::ok; }
 
+vg::ContextConfig config_with(bool run_on_caller) {
+  vg::ContextConfig config = vg::ContextConfig::defaults();
+  config.run_on_caller = run_on_caller;
+  return config;
+}
+
+/// Two contexts: one that runs a graph's work on the calling thread when it can (the default,
+/// ContextConfig::run_on_caller) and one that always hands it to the targets' workers.
 struct Fixture {
-  Fixture() { ctx.load_module(vg::examples::make_module()); }
-  vg::Context ctx;
+  Fixture() {
+    ctx.load_module(vg::examples::make_module());
+    workers_only.load_module(vg::examples::make_module());
+  }
+  vg::Context ctx{config_with(true)};
+  vg::Context workers_only{config_with(false)};
 };
 
 Fixture& fixture() {
@@ -32,10 +44,12 @@ void BM_DirectCall(benchmark::State& state) {
 }
 BENCHMARK(BM_DirectCall);
 
-// A chain of `nodes` empty kernels; targets alternate between cpu0 and cpu1 when hop is set.
+// A chain of `nodes` empty kernels; targets alternate between cpu0 and cpu1 when hop is set. The second
+// argument 0 hands one-target frames to cpu0's worker instead of the calling thread (two targets always go
+// to the workers).
 void run_chain(benchmark::State& state, bool hop) {
   const int nodes = static_cast<int>(state.range(0));
-  vg::Graph g(fixture().ctx, "chain");
+  vg::Graph g(state.range(1) != 0 ? fixture().ctx : fixture().workers_only, "chain");
   vg::DataId prev = g.add_data("in", vg::DataMeta::scalar_of(vg::ElementType::f64));
   for (int i = 0; i < nodes; ++i) {
     auto out = g.add_virtual("d" + std::to_string(i), vg::DataKind::scalar);
@@ -54,11 +68,13 @@ void run_chain(benchmark::State& state, bool hop) {
 
 void BM_GraphChainOneTarget(benchmark::State& state) { run_chain(state, false); }
 void BM_GraphChainTwoTargets(benchmark::State& state) { run_chain(state, true); }
-BENCHMARK(BM_GraphChainOneTarget)->Arg(1)->Arg(8)->UseRealTime();
-BENCHMARK(BM_GraphChainTwoTargets)->Arg(2)->Arg(8)->UseRealTime();
+BENCHMARK(BM_GraphChainOneTarget)->ArgsProduct({{1, 8}, {1, 0}})->UseRealTime();
+BENCHMARK(BM_GraphChainTwoTargets)->ArgsProduct({{2, 8}, {1}})->UseRealTime();
 
+// A command to an idle node: run on the calling thread (argument 1, the default) or handed to cpu0's worker
+// and waited for (0).
 void BM_SendCommand(benchmark::State& state) {
-  vg::Graph g(fixture().ctx, "cmd");
+  vg::Graph g(state.range(0) != 0 ? fixture().ctx : fixture().workers_only, "cmd");
   auto a = g.add_data("a", vg::DataMeta::scalar_of(vg::ElementType::f64));
   auto n = g.add_node("add", "vg.example.add");
   g.bind(n, "a", a).bind(n, "b", a).bind(n, "sum", g.add_virtual("s", vg::DataKind::scalar));
@@ -68,7 +84,7 @@ void BM_SendCommand(benchmark::State& state) {
     if (g.send_command(n, cmd, 1s) != vg::Status::ok) state.SkipWithError("command failed");
   }
 }
-BENCHMARK(BM_SendCommand)->UseRealTime();
+BENCHMARK(BM_SendCommand)->Arg(1)->Arg(0)->UseRealTime();
 
 }  // namespace
 

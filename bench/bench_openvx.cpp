@@ -1,5 +1,7 @@
 // The OpenVX C API's dispatch: vxProcessGraph on a chain of N no-op user kernels, beside the same chain
-// built with the native API (vg.example.nop), in the same run; both on cpu0, one frame at a time.
+// built with the native API (vg.example.nop), in the same run; both on cpu0, one frame at a time. Each
+// runs its frames on the calling thread (ContextConfig::run_on_caller, the default: the last argument 1)
+// and handed to cpu0's worker (0). VG_OPENVX_RUN_ON_CALLER=0 turns it off for the --frames runs.
 //   ./build/bench/bench_openvx --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // Instructions per frame (callgrind counts every thread): `bench_openvx --frames F native|openvx N` runs
 // just F frames of one chain; the difference of two runs (F = 2000 and 1000) over 1000 frames leaves out
@@ -23,11 +25,39 @@
 namespace {
 
 /// Runs @p frames frames of the native chain of @p nodes nodes; false when a frame fails.
+bool run_on_caller_from_environment() {
+  const char* on_caller = std::getenv("VG_OPENVX_RUN_ON_CALLER");
+  return on_caller == nullptr || std::strcmp(on_caller, "0") != 0;
+}
+
+/// Sets VG_OPENVX_RUN_ON_CALLER while an OpenVX context is created (it reads it then), and restores it.
+class RunOnCallerForOpenVx {
+ public:
+  explicit RunOnCallerForOpenVx(bool on_caller) {
+    if (const char* old = std::getenv("VG_OPENVX_RUN_ON_CALLER")) {
+      old_ = old;
+      had_ = true;
+    }
+    ::setenv("VG_OPENVX_RUN_ON_CALLER", on_caller ? "1" : "0", 1);
+  }
+  ~RunOnCallerForOpenVx() {
+    if (had_) ::setenv("VG_OPENVX_RUN_ON_CALLER", old_.c_str(), 1);
+    else ::unsetenv("VG_OPENVX_RUN_ON_CALLER");
+  }
+  RunOnCallerForOpenVx(const RunOnCallerForOpenVx&) = delete;
+  RunOnCallerForOpenVx& operator=(const RunOnCallerForOpenVx&) = delete;
+
+ private:
+  std::string old_;
+  bool had_ = false;
+};
+
 template <class Loop>
-bool native_chain(int nodes, Loop&& loop) {
+bool native_chain(int nodes, bool on_caller, Loop&& loop) {
   // The same worker polling as the OpenVX context's (VG_OPENVX_SPIN_US), so counts compare like with like.
   vg::ContextConfig config = vg::ContextConfig::defaults();
   if (const char* spin = std::getenv("VG_OPENVX_SPIN_US")) config.spin_us = static_cast<unsigned>(std::atoi(spin));
+  config.run_on_caller = on_caller;
   vg::Context ctx(config);
   ctx.load_module(vg::examples::make_module());
   vg::Graph g(ctx, "chain");
@@ -44,14 +74,15 @@ bool native_chain(int nodes, Loop&& loop) {
 }
 
 void BM_NativeChain(benchmark::State& state) {
-  native_chain(static_cast<int>(state.range(0)), [&](auto run) {
+  native_chain(static_cast<int>(state.range(0)), state.range(1) != 0, [&](auto run) {
     for (auto _ : state) {
       if (!run()) state.SkipWithError("process failed");
     }
     return true;
   });
 }
-BENCHMARK(BM_NativeChain)->Arg(1)->Arg(8)->Arg(32)->UseRealTime();
+// Second argument: 1 = frames on the calling thread (the default), 0 = on cpu0's worker.
+BENCHMARK(BM_NativeChain)->ArgsProduct({{1, 8, 32}, {1, 0}})->UseRealTime();
 
 vx_status VX_CALLBACK nop(vx_node, const vx_reference*, vx_uint32) { return VX_SUCCESS; }
 vx_status VX_CALLBACK nop_validate(vx_node, const vx_reference[], vx_uint32, vx_meta_format metas[]) {
@@ -61,8 +92,12 @@ vx_status VX_CALLBACK nop_validate(vx_node, const vx_reference[], vx_uint32, vx_
 
 /// @p timed: with performance measurement (VX_NODE_PERFORMANCE), the library's default.
 template <class Loop>
-bool openvx_chain(int nodes, bool timed, Loop&& loop) {
-  vx_context context = vxCreateContext();
+bool openvx_chain(int nodes, bool timed, bool on_caller, Loop&& loop) {
+  vx_context context = nullptr;
+  {
+    const RunOnCallerForOpenVx setting(on_caller);
+    context = vxCreateContext();
+  }
   if (!timed) vxDirective(reinterpret_cast<vx_reference>(context), VX_DIRECTIVE_DISABLE_PERFORMANCE);
   vx_enum id = 0;
   vxAllocateUserKernelId(context, &id);
@@ -93,7 +128,7 @@ bool openvx_chain(int nodes, bool timed, Loop&& loop) {
 }
 
 void BM_OpenVxChain(benchmark::State& state) {
-  openvx_chain(static_cast<int>(state.range(0)), state.range(1) != 0, [&](auto run) {
+  openvx_chain(static_cast<int>(state.range(0)), state.range(1) != 0, state.range(2) != 0, [&](auto run) {
     for (auto _ : state) {
       if (!run()) state.SkipWithError("vxVerifyGraph or vxProcessGraph failed");
     }
@@ -101,7 +136,8 @@ void BM_OpenVxChain(benchmark::State& state) {
   });
 }
 // Second argument: 1 = performance measurement on (the default), 0 = off (VX_DIRECTIVE_DISABLE_PERFORMANCE).
-BENCHMARK(BM_OpenVxChain)->ArgsProduct({{1, 8, 32}, {1, 0}})->UseRealTime();
+// Third: 1 = frames on the calling thread (the default), 0 = on cpu0's worker.
+BENCHMARK(BM_OpenVxChain)->ArgsProduct({{1, 8, 32}, {1, 0}, {1, 0}})->UseRealTime();
 
 // ---- frames overlapping: three stages on cpu0, cpu1 and npu0, one graph run after another against
 // queued graph parameters (vx_khr_pipelining), where the frames overlap. Each stage waits 2 ms without
@@ -201,7 +237,8 @@ int main(int argc, char** argv) {
       }
       return true;
     };
-    const bool ok = std::strcmp(argv[3], "openvx") == 0 ? openvx_chain(nodes, true, loop) : native_chain(nodes, loop);
+    const bool on_caller = run_on_caller_from_environment();
+    const bool ok = std::strcmp(argv[3], "openvx") == 0 ? openvx_chain(nodes, true, on_caller, loop) : native_chain(nodes, on_caller, loop);
     return ok ? 0 : 1;
   }
   benchmark::Initialize(&argc, argv);

@@ -228,7 +228,8 @@ TEST_F(PipelineTest, OrderAcrossFramesRefusesAnUnknownNode) {
 }
 
 TEST_F(PipelineTest, CommandsAndFramesOnOneTargetRunInArrivalOrder) {
-  // Two nodes on cpu0: their callbacks never overlap, and a command lands between two process calls.
+  // Two nodes on cpu0: their callbacks never overlap, and a command lands between two process calls
+  // (whichever thread runs them: cpu0's worker, or a caller that found cpu0 idle, run_on_caller).
   vg::Graph g(ctx, "fifo");
   auto x = g.add_virtual("x", vg::DataKind::scalar);
   auto a = g.add_node("a", "vg.test.recorder");
@@ -251,7 +252,6 @@ TEST_F(PipelineTest, CommandsAndFramesOnOneTargetRunInArrivalOrder) {
   std::sort(on_cpu0.begin(), on_cpu0.end(), [](auto& l, auto& r) { return l.start_ns < r.start_ns; });
   for (std::size_t i = 1; i < on_cpu0.size(); ++i) {
     EXPECT_GE(on_cpu0[i].start_ns, on_cpu0[i - 1].end_ns) << "callbacks on one target overlapped";
-    EXPECT_EQ(on_cpu0[i].thread, on_cpu0[0].thread);
   }
   const auto seq = EventLog::instance().sequence("b");
   EXPECT_EQ(std::count(seq.begin(), seq.end(), "control"), 20);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <map>
 #include <stdexcept>
@@ -454,7 +455,9 @@ vx_status run_graph_once(vx_graph graph) noexcept {
 
 /// The visiongraph context an OpenVX context runs its graphs in: the default targets, and the workers'
 /// polling before they sleep from VG_OPENVX_SPIN_US when set (0 turns polling off: less CPU while idle,
-/// and instruction counts that do not depend on how threads are scheduled).
+/// and instruction counts that do not depend on how threads are scheduled). VG_OPENVX_RUN_ON_CALLER=0
+/// hands every vxProcessGraph frame to the targets' workers (ContextConfig::run_on_caller; benches
+/// compare the two).
 static vg::ContextConfig runtime_config() {
   vg::ContextConfig config = vg::ContextConfig::defaults();
   if (const char* spin = std::getenv("VG_OPENVX_SPIN_US"); spin != nullptr && spin[0] != '\0') {
@@ -462,6 +465,8 @@ static vg::ContextConfig runtime_config() {
     const unsigned long value = std::strtoul(spin, &end, 10);
     if (end != nullptr && *end == '\0' && value <= 1'000'000) config.spin_us = static_cast<unsigned>(value);
   }
+  if (const char* on_caller = std::getenv("VG_OPENVX_RUN_ON_CALLER"); on_caller != nullptr && std::strcmp(on_caller, "0") == 0)
+    config.run_on_caller = false;
   return config;
 }
 

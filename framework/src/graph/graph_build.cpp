@@ -319,6 +319,7 @@ void GraphCore::drop_replicas() noexcept {
     np->label = np->name;
   }
   exec_order_.clear();
+  start_order_.clear();
   replicated_.clear();
 }
 
@@ -629,14 +630,23 @@ void GraphCore::build_tables() {
       }
     }
     n.pending = std::make_unique<std::atomic<std::int32_t>[]>(depth_ + 1);
-    // preds + start + previous frame + the other nodes' previous frames (order_across_frames); frame 0
-    // has no previous frame, so its counter starts without those.
+    // preds + start (where it has one) + previous frame + the other nodes' previous frames
+    // (order_across_frames); frame 0 has no previous frame, so its counter starts without those.
+    n.start_token = n.preds.empty() || n.replica_count > 1;
     const auto previous = static_cast<std::int32_t>(n.previous_frame_preds) + 1;
-    n.initial_tokens = static_cast<std::int32_t>(n.preds.size()) + 1 + previous;
+    n.initial_tokens = static_cast<std::int32_t>(n.preds.size()) + (n.start_token ? 1 : 0) + previous;
     for (std::size_t k = 0; k <= depth_; ++k) n.pending[k].store(n.initial_tokens - (k == 0 ? previous : 0));
     n.ring_capacity = telemetry_capacity_ ? telemetry_capacity_ : 1;
     n.ring = std::make_unique<ExecSlot[]>(n.ring_capacity);
+    n.calls.bindings = n.bindings.data();
+    n.calls.metas = n.metas.data();
+    n.calls.buffers = n.table.data();
+    n.calls.num_params = n.num_params;  // bindings and each slot's row of table have this many
+    n.calls.num_metas = n.metas.size();
   }
+  start_order_.clear();
+  for (std::uint32_t ni : exec_order_)
+    if (nodes_[ni]->start_token) start_order_.push_back(ni);
   for (auto& gp : params_) {
     gp->waiting.init(gp->is_input ? gp->queue_capacity : gp->num_buffers);
     gp->done.init(gp->num_buffers);
@@ -758,7 +768,7 @@ void GraphCore::create_nodes() {
   }
   for (std::uint32_t ni : exec_order_) {
     NodeState& n = *nodes_[ni];
-    n.current_slot = 0;
+    n.calls.current_slot = 0;
     if (!run_lifecycle_on_target(n, true)) {
       const std::string message = node_label(n) + " on target " + quote(n.target_name) + ": create did not return " +
                                   "within its " + std::to_string(n.create_deadline_ns / 1'000'000) +
@@ -850,6 +860,15 @@ void GraphCore::verify() {
     context_.state().watchdog.watch({this, &GraphCore::watchdog_trampoline,
                                      std::clamp<std::int64_t>(shortest / 4, 1'000'000, 50'000'000)});
     watched_ = true;
+  }
+  // process() on the caller's thread: only where no other thread is needed. A deadline needs a worker
+  // the watchdog can give up on; asynchronous kernels and replicas need their targets' threads.
+  caller_target_ = nullptr;
+  if (context_.run_on_caller() && !watched_ && async_nodes_.empty() && !nodes_.empty()) {
+    Target* only = nodes_.front()->target;
+    bool eligible = only->kind() == "cpu" && only->core() < 0;
+    for (const auto& np : nodes_) eligible = eligible && np->target == only && np->replica_count == 1;
+    if (eligible) caller_target_ = only;
   }
 }
 

@@ -113,6 +113,8 @@ struct ExecSlot {
   std::atomic<std::int32_t> code{0};  // KernelContext::report_code of the call (0 none)
 };
 
+static_assert(CallTable::kUnbound == kInvalidIndex, "KernelContext::is_bound reads bindings directly");
+
 struct NodeState {
   // built
   GraphCore* graph = nullptr;
@@ -162,8 +164,11 @@ struct NodeState {
   std::vector<std::uint32_t> table_index;      // same shape: index of that buffer within its object
   std::unique_ptr<std::atomic<std::int32_t>[]> pending;  // [depth + 1]
   std::int32_t initial_tokens = 0;
-  // runtime (touched only on the node's target thread)
-  std::uint32_t current_slot = 0;
+  // Whether admitting a frame gives this state a token. Only states that need it do: those with no
+  // predecessor in the frame, and replicas (admission lets the frames they do not own through). The
+  // others cannot start a frame before a predecessor has, which needs the frame admitted.
+  bool start_token = true;
+  // runtime (touched only on the node's target thread; the current frame slot is calls.current_slot)
   FrameInfo frame{};
   void* instance = nullptr;
   bool created = false;
@@ -202,7 +207,8 @@ struct NodeState {
   // for create/delete waits
   Event lifecycle_done;
 
-  KernelContext context{*this};
+  detail::CallTable calls;  // what `context` reads per call: filled by build_tables, slot set per call
+  KernelContext context{*this, calls};
 };
 
 struct FrameSlot {
@@ -288,6 +294,8 @@ class GraphCore {
 
   std::mutex& mu_public() const noexcept { return mu_; }
   bool watched_ = false;  // registered with the context's watchdog (some node has a deadline)
+  // The target process() may borrow to run a frame on the caller's thread (set at verify; null: never).
+  Target* caller_target_ = nullptr;
   bool streaming_public() const noexcept { return streaming_; }
 
   // state (public to the Graph facade and the contexts)
@@ -299,6 +307,7 @@ class GraphCore {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> frame_orders_;  // (earlier, later): order_across_frames
   std::vector<std::uint32_t> order_;       // the user's nodes, in execution order
   std::vector<std::uint32_t> exec_order_;  // every node state (replicas after their node), in execution order
+  std::vector<std::uint32_t> start_order_;  // those of exec_order_ that admission gives a token (start_token)
   std::vector<NodeState*> async_nodes_;      // nodes with a complete callback (the fence thread watches them)
   std::thread fence_thread_;
   int fence_wake_fd_ = -1;                  // eventfd: a fence was registered, or stop

@@ -46,20 +46,11 @@ void KernelContext::complete_after(int fence_fd) noexcept { node_.fence_fd = fen
 void KernelContext::report_code(std::int32_t code) noexcept { node_.reported_code = code; }
 std::uint32_t KernelContext::replica_count() const noexcept { return node_.replica_count; }
 std::size_t KernelContext::num_params() const noexcept { return node_.num_params; }
-bool KernelContext::is_bound(std::size_t param) const noexcept {
-  return param < node_.num_params && node_.bindings[param] != kInvalidIndex;
-}
 const DataMeta& KernelContext::meta(std::size_t param) const noexcept {
   const DataMeta* m = meta_ptr(param);
   return m ? *m : kEmptyMeta;
 }
 int KernelContext::param_index(std::string_view name) const noexcept { return node_.kernel->decl.param_index(name); }
-const DataMeta* KernelContext::meta_ptr(std::size_t param) const noexcept {
-  return param < node_.metas.size() ? node_.metas[param] : nullptr;
-}
-Buffer* KernelContext::current(std::size_t param) const noexcept {
-  return node_.table[node_.current_slot * node_.num_params + param];
-}
 std::size_t KernelContext::num_buffers(std::size_t param) const noexcept {
   if (!is_bound(param)) return 0;
   return node_.graph->data_[node_.bindings[param]]->buffers.size();
@@ -75,7 +66,7 @@ const MemoryBlock& KernelContext::buffer_block(std::size_t param, std::size_t k)
   return b ? b->block : empty;
 }
 std::size_t KernelContext::buffer_index(std::size_t param) const noexcept {
-  return node_.table_index[node_.current_slot * node_.num_params + param];
+  return node_.table_index[calls_.current_slot * node_.num_params + param];
 }
 bool KernelContext::device_only(std::size_t param) const noexcept {
   return is_bound(param) && node_.graph->data_[node_.bindings[param]]->device_only;

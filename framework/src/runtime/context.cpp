@@ -19,6 +19,7 @@ ContextConfig ContextConfig::defaults() {
 
 Context::Context(ContextConfig config) : state_(std::make_unique<detail::ContextState>()) {
   state_->spin_us = config.spin_us;
+  state_->run_on_caller = config.run_on_caller;
   state_->log = config.log;
   if (config.targets.empty()) throw Error("context: at least one target is needed");
   for (std::size_t i = 0; i < config.targets.size(); ++i) {
@@ -168,6 +169,7 @@ Allocator* Context::target_allocator(std::string_view target) const {
 
 std::size_t Context::num_targets() const noexcept { return state_->targets.size(); }
 unsigned Context::spin_us() const noexcept { return state_->spin_us; }
+bool Context::run_on_caller() const noexcept { return state_->run_on_caller; }
 
 detail::Target* Context::find_target(std::string_view name) const noexcept {
   for (const auto& t : state_->targets)

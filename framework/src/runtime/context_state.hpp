@@ -54,6 +54,7 @@ struct ContextState {
 
   std::vector<std::unique_ptr<Target>> targets;
   unsigned spin_us = 0;
+  bool run_on_caller = true;
   std::map<std::string, Allocator*, std::less<>> target_allocators;
   mutable std::mutex mu;
   std::map<std::string, std::unique_ptr<KernelInfo>, std::less<>> kernels;

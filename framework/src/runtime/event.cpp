@@ -30,15 +30,26 @@ bool futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected, std::c
   return true;
 }
 
-void Event::set() noexcept {
-  state_.store(1, std::memory_order_release);
-  futex_wake_all(state_);
+// state_: kUnset, kSet, or kWaited (unset, and someone sleeps or is about to sleep on it). set() calls
+// the kernel only in the last case: a command run on the caller's thread sets its event before anyone
+// waits, and a set without a sleeper is a plain store.
+namespace {
+constexpr std::uint32_t kUnset = 0, kSet = 1, kWaited = 2;
 }
 
-bool Event::wait_for(std::chrono::nanoseconds timeout) noexcept { return futex_wait(state_, 0, timeout); }
+void Event::set() noexcept {
+  if (state_.exchange(kSet, std::memory_order_acq_rel) == kWaited) futex_wake_all(state_);
+}
+
+bool Event::wait_for(std::chrono::nanoseconds timeout) noexcept {
+  std::uint32_t state = state_.load(std::memory_order_acquire);
+  if (state == kSet) return true;
+  if (state == kUnset && !state_.compare_exchange_strong(state, kWaited, std::memory_order_acq_rel) && state == kSet) return true;
+  return futex_wait(state_, kWaited, timeout);  // returns once the state is no longer kWaited: set
+}
 
 void Event::wait() noexcept {
-  while (!futex_wait(state_, 0, std::chrono::hours(24))) {
+  while (!wait_for(std::chrono::hours(24))) {
   }
 }
 

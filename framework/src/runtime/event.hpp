@@ -12,7 +12,7 @@ class Event {
  public:
   void reset() noexcept { state_.store(0, std::memory_order_relaxed); }
   void set() noexcept;
-  bool is_set() const noexcept { return state_.load(std::memory_order_acquire) != 0; }
+  bool is_set() const noexcept { return state_.load(std::memory_order_acquire) == 1; }
   /// true when set before the timeout
   bool wait_for(std::chrono::nanoseconds timeout) noexcept;
   void wait() noexcept;

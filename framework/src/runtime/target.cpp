@@ -51,6 +51,7 @@ void Target::replace_stuck_worker() {
   stuck_->fetch_add(1, std::memory_order_acq_rel);
   worker_->retired.store(true, std::memory_order_release);
   thread_.detach();  // it exits by itself if its callback ever returns
+  owner_.store(kFree, std::memory_order_release);  // the stuck thread held it; the new worker takes over
   start_worker();
   if (core_ >= 0) {
     cpu_set_t set;

@@ -12,6 +12,7 @@
 
 #include "visiongraph/data/views.hpp"
 #include "visiongraph/kernel/attribute.hpp"
+#include "visiongraph/kernel/call_table.hpp"
 #include "visiongraph/memory/memory_block.hpp"
 
 namespace vg {
@@ -32,7 +33,7 @@ struct FrameInfo {
 /// @note Attribute getters look keys up by name: read them in create, not per frame.
 class KernelContext {
  public:
-  explicit KernelContext(detail::NodeState& node) noexcept : node_(node) {}
+  KernelContext(detail::NodeState& node, const detail::CallTable& calls) noexcept : node_(node), calls_(calls) {}
   KernelContext(const KernelContext&) = delete;
   KernelContext& operator=(const KernelContext&) = delete;
 
@@ -46,7 +47,9 @@ class KernelContext {
   std::uint32_t replica_count() const noexcept;
 
   std::size_t num_params() const noexcept;
-  bool is_bound(std::size_t param) const noexcept;
+  bool is_bound(std::size_t param) const noexcept {
+    return param < calls_.num_params && calls_.bindings[param] != detail::CallTable::kUnbound;
+  }
   const DataMeta& meta(std::size_t param) const noexcept;
   /// @brief Index of the parameter named @p name, or -1.
   int param_index(std::string_view name) const noexcept;
@@ -119,9 +122,11 @@ class KernelContext {
   void count_conversion() noexcept;
 
  private:
-  const DataMeta* meta_ptr(std::size_t param) const noexcept;
-  Buffer* current(std::size_t param) const noexcept;
+  // Inline: kernels call these per frame (the graph keeps CallTable current).
+  const DataMeta* meta_ptr(std::size_t param) const noexcept { return param < calls_.num_metas ? calls_.metas[param] : nullptr; }
+  Buffer* current(std::size_t param) const noexcept { return calls_.buffers[calls_.current_slot * calls_.num_params + param]; }
   detail::NodeState& node_;
+  const detail::CallTable& calls_;
 };
 
 }  // namespace vg

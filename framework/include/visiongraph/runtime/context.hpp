@@ -33,6 +33,14 @@ struct ContextConfig {
   /// sleeping thread costs tens of microseconds on idle (virtual) CPUs; a short poll makes a hop
   /// between targets cost about a microsecond while frames flow. 0 = always sleep (saves power).
   unsigned spin_us = 50;
+  /// Let the calling thread do a target's work when the target is idle and nothing needs its thread:
+  /// Graph::process() of a graph whose nodes are all on one unpinned cpu target (no deadlines, no
+  /// asynchronous kernels, no replicas) runs the frame there, and send_command() to a node on such a
+  /// target (no deadline, one replica) runs the control callback there. The target's worker waits
+  /// meanwhile, so its callbacks still run one at a time and in order; a kernel sees no difference but
+  /// the thread. It saves the hand-over to the worker and back (bench_openvx, bench_dispatch).
+  /// false = always hand the work to the target's worker.
+  bool run_on_caller = true;
   /// Where the framework reports what happens outside any call (a callback past its deadline): one
   /// line per event. Null = standard error. Called from the watchdog thread.
   void (*log)(std::string_view line) = nullptr;
@@ -82,6 +90,8 @@ class Context {
   Allocator* target_allocator(std::string_view target) const;
 
   unsigned spin_us() const noexcept;
+  /// ContextConfig::run_on_caller.
+  bool run_on_caller() const noexcept;
   std::size_t num_targets() const noexcept;
   detail::Target* find_target(std::string_view name) const noexcept;
   detail::Target& target(std::size_t index) const noexcept;
