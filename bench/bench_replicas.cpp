@@ -49,6 +49,7 @@
 #include "visiongraph/kernels/inference/rknn_backend.hpp"
 #include "visiongraph/visiongraph.hpp"
 #if defined(VG_BENCH_FAKE_RKNNRT)
+#include "face_stream.hpp"
 #include "fake_rknnrt/fake_control.hpp"
 #endif
 
@@ -56,7 +57,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr int kFrameW = 640, kFrameH = 480;
 constexpr auto kFakeRunLatency = 20ms;
 
 std::string opencv_model() {
@@ -84,95 +84,32 @@ double process_cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-/// letterbox (cpu0) -> vg.inference over @p replicas npu targets -> decode (cpu1), streamed.
+/// The face graph (face_stream.hpp) over @p replicas npu targets, in a context of its own.
 struct FaceShape {
   /// @p async: vg.inference's async attribute, with every replica on npu0.
   FaceShape(const std::string& model, const std::string& runtime, bool u8_input, int replicas, bool async = false)
-      : context(bench_targets()), graph(context, "bench_replicas") {
-    npu_memory = vg::inference::install_npu_allocator(context);
-    context.load_module(vg::detection::make_detection_module());
-    context.load_module(vg::inference::make_inference_module());
-    frame = graph.add_data("frame", vg::DataMeta::image_of(kFrameW, kFrameH, vg::ImageFormat::bgr24));
-    const vg::DataId input = graph.add_data(
-        "face_input", vg::DataMeta::tensor_of({1, 256, 256, 3}, u8_input ? vg::ElementType::u8 : vg::ElementType::f32,
-                                              vg::TensorLayout::nhwc));
-    const vg::DataId geometry = graph.add_virtual("geometry", vg::DataKind::user_data);
-    const vg::DataId faces = graph.add_virtual("faces", vg::DataKind::user_data);
-    const vg::NodeId letterbox = graph.add_node("letterbox", "vg.detection.letterbox");
-    graph.bind(letterbox, "input", frame).bind(letterbox, "output", input).bind(letterbox, "geometry", geometry);
-    graph.set_attribute(letterbox, "mapping", std::string(u8_input ? "none" : "blazeface"));
-    graph.set_target(letterbox, "cpu0");
-    detector = graph.add_node("detector", "vg.inference");
-    graph.set_attribute(detector, "model", model);
-    if (!runtime.empty()) graph.set_attribute(detector, "runtime_path", runtime);
-    if (async) graph.set_attribute(detector, "async", true);
-    graph.set_attribute(detector, "npu_cores", std::int64_t{3});  // one replica per RK3588 core, as on the board
-    graph.bind(detector, "input", input);
-    const vg::NodeId decode = graph.add_node("decode", "vg.detection.postprocess");
-    for (int i = 0; i < 4; ++i) {
-      const vg::DataId o = graph.add_virtual("out" + std::to_string(i), vg::DataKind::tensor);
-      graph.bind(detector, "out" + std::to_string(i), o);
-      graph.bind(decode, "in" + std::to_string(i), o);
-    }
-    graph.set_targets(detector, replica_targets(replicas, async));
-    graph.bind(decode, "geometry", geometry).bind(decode, "detections", faces);
-    graph.set_attribute(decode, "decoder", std::string("blazeface"));
-    graph.set_attribute(decode, "score_threshold", 0.75);
-    graph.set_target(decode, "cpu1");
-    gin = graph.add_graph_parameter(letterbox, "input");  // kAutoBuffers
-    gout = graph.add_graph_parameter(decode, "detections");
-    graph.verify();
-    // A synthetic frame (a gradient): the content does not change the cost of any stage much.
-    for (std::uint32_t b = 0; b < graph.num_buffers(frame); ++b) {
-      const vg::ImageView img = graph.image(frame, b);
-      for (std::uint32_t y = 0; y < img.height(); ++y) {
-        for (std::uint32_t x = 0; x < img.width() * 3; ++x) {
-          img.plane()[y * img.stride() + x] = static_cast<std::uint8_t>((x / 3 + y + x % 3 * 40) & 0xff);
-        }
-      }
-    }
+      : context(bench_targets()),
+        npu_memory(install(context)),
+        stream(context, "bench_replicas", {model, runtime, u8_input, replica_targets(replicas, async), async, false, 0}),
+        graph(stream.graph),
+        detector(stream.detector) {}
+  static std::unique_ptr<vg::inference::NpuAllocatorInstallation> install(vg::Context& c) {
+    auto memory = vg::inference::install_npu_allocator(c);
+    c.load_module(vg::detection::make_detection_module());
+    c.load_module(vg::inference::make_inference_module());
+    return memory;
   }
-  ~FaceShape() { (void)graph.stop(vg::StopMode::abandon); }
-
-  /// Starts streaming with every output buffer handed over; no input yet.
-  bool start() {
-    if (graph.start() != vg::Status::ok) return false;
-    for (std::uint32_t k = 0; k < graph.num_buffers(graph.data_of(gout)); ++k) {
-      if (graph.enqueue(gout, k) != vg::Status::ok) return false;
-    }
-    for (std::uint32_t k = 0; k < graph.num_buffers(frame); ++k) free_in.push_back(k);
-    return true;
-  }
-  /// Keeps up to pipeline_depth frames in flight, then takes one result back (in order, tag checked).
-  bool step() {
-    const std::size_t limit = graph.pipeline_depth();
-    while (!free_in.empty() && sent - received < limit) {
-      const std::uint32_t k = free_in.back();
-      free_in.pop_back();
-      vg::FrameStamp stamp;
-      stamp.tag = sent++;
-      if (graph.enqueue(gin, k, stamp) != vg::Status::ok) return false;
-    }
-    vg::DequeuedBuffer done;
-    if (graph.dequeue(gout, done, 10s) != vg::Status::ok) return false;
-    if (done.tag != received) ++out_of_order;
-    if (done.status != vg::Status::ok) ++failed;
-    ++received;
-    if (graph.enqueue(gout, done.index) != vg::Status::ok) return false;
-    vg::DequeuedBuffer used;
-    if (graph.dequeue(gin, used, 10s) != vg::Status::ok) return false;
-    free_in.push_back(used.index);
-    return true;
-  }
+  bool start() { return stream.start(); }
+  bool step() { return stream.step(); }
 
   vg::Context context;
   std::unique_ptr<vg::inference::NpuAllocatorInstallation> npu_memory;
-  vg::Graph graph;
-  vg::DataId frame;
+  vg_bench::FaceStream stream;
+  vg::Graph& graph;
   vg::NodeId detector;
-  vg::GraphParamId gin, gout;
-  std::vector<std::uint32_t> free_in;
-  std::uint64_t sent = 0, received = 0, out_of_order = 0, failed = 0;
+  const std::uint64_t& received = stream.received;
+  const std::uint64_t& out_of_order = stream.out_of_order;
+  const std::uint64_t& failed = stream.failed;
 };
 
 /// Frames/s of the 1-replica runs so far in this process, per configuration (the baseline).

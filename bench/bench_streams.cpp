@@ -77,6 +77,7 @@
 #include "visiongraph/kernels/inference/npu_allocator.hpp"
 #include "visiongraph/visiongraph.hpp"
 #if defined(VG_BENCH_FAKE_RKNNRT)
+#include "face_stream.hpp"
 #include "fake_rknnrt/fake_control.hpp"
 #endif
 
@@ -86,7 +87,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr int kFrameW = 640, kFrameH = 480;
 constexpr auto kFakeRunLatency = 20ms;
 constexpr double kNpuCeilingFps = 3.0 / 0.020;  // three NPU targets, 20 ms per run
 constexpr const char* kChildFlag = "--vg-stream-child";
@@ -125,107 +125,15 @@ struct StreamContext {
   std::unique_ptr<vg::inference::NpuAllocatorInstallation> npu_memory;
 };
 
-/// One stream: letterbox (cpu0) -> vg.inference (npu0, npu1, npu2) -> decode (cpu1) -> track (cpu1), in
-/// @p context, shared with the other streams.
-struct Stream {
-  Stream(vg::Context& context, int index, const std::string& model, const std::string& runtime, bool u8_input)
-      : graph(context, "stream" + std::to_string(index)) {
-    frame = graph.add_data("frame", vg::DataMeta::image_of(kFrameW, kFrameH, vg::ImageFormat::bgr24));
-    const vg::DataId input = graph.add_data(
-        "face_input", vg::DataMeta::tensor_of({1, 256, 256, 3}, u8_input ? vg::ElementType::u8 : vg::ElementType::f32,
-                                              vg::TensorLayout::nhwc));
-    const vg::DataId geometry = graph.add_virtual("geometry", vg::DataKind::user_data);
-    const vg::DataId faces = graph.add_virtual("faces", vg::DataKind::user_data);
-    const vg::DataId tracked = graph.add_virtual("tracked_faces", vg::DataKind::user_data);
-    const vg::NodeId letterbox = graph.add_node("letterbox", "vg.detection.letterbox");
-    graph.bind(letterbox, "input", frame).bind(letterbox, "output", input).bind(letterbox, "geometry", geometry);
-    graph.set_attribute(letterbox, "mapping", std::string(u8_input ? "none" : "blazeface"));
-    graph.set_target(letterbox, "cpu0");
-    const vg::NodeId detector = graph.add_node("detector", "vg.inference");
-    graph.set_attribute(detector, "model", model);
-    if (!runtime.empty()) graph.set_attribute(detector, "runtime_path", runtime);
-    graph.set_attribute(detector, "npu_cores", std::int64_t{3});  // one replica per RK3588 core
-    graph.bind(detector, "input", input);
-    const vg::NodeId decode = graph.add_node("decode", "vg.detection.postprocess");
-    for (int i = 0; i < 4; ++i) {
-      const vg::DataId o = graph.add_virtual("out" + std::to_string(i), vg::DataKind::tensor);
-      graph.bind(detector, "out" + std::to_string(i), o);
-      graph.bind(decode, "in" + std::to_string(i), o);
-    }
-    graph.set_targets(detector, {"npu0", "npu1", "npu2"});
-    graph.bind(decode, "geometry", geometry).bind(decode, "detections", faces);
-    graph.set_attribute(decode, "decoder", std::string("blazeface"));
-    graph.set_attribute(decode, "score_threshold", 0.75);
-    graph.set_target(decode, "cpu1");
-    const vg::NodeId track = graph.add_node("track", "vg.detection.track");
-    graph.bind(track, "detections", faces).bind(track, "tracked", tracked);
-    graph.set_target(track, "cpu1");
-    gin = graph.add_graph_parameter(letterbox, "input");  // kAutoBuffers
-    gout = graph.add_graph_parameter(track, "tracked");
-    graph.verify();
-    // A synthetic frame (a gradient, shifted per stream): the content does not change the cost much.
-    for (std::uint32_t b = 0; b < graph.num_buffers(frame); ++b) {
-      const vg::ImageView img = graph.image(frame, b);
-      for (std::uint32_t y = 0; y < img.height(); ++y) {
-        for (std::uint32_t x = 0; x < img.width() * 3; ++x) {
-          img.plane()[y * img.stride() + x] =
-              static_cast<std::uint8_t>((x / 3 + y + x % 3 * 40 + static_cast<std::uint32_t>(index) * 16) & 0xff);
-        }
-      }
-    }
-  }
-  ~Stream() { (void)graph.stop(vg::StopMode::abandon); }
-
-  /// Starts streaming with every output buffer handed over; no input yet.
-  bool start() {
-    if (graph.start() != vg::Status::ok) return false;
-    for (std::uint32_t k = 0; k < graph.num_buffers(graph.data_of(gout)); ++k) {
-      if (graph.enqueue(gout, k) != vg::Status::ok) return false;
-    }
-    for (std::uint32_t k = 0; k < graph.num_buffers(frame); ++k) free_in.push_back(k);
-    return true;
-  }
-  /// Keeps up to pipeline_depth frames in flight, then takes one result back (in order, tag checked).
-  bool step() {
-    const std::size_t limit = graph.pipeline_depth();
-    while (!free_in.empty() && sent - received < limit) {
-      const std::uint32_t k = free_in.back();
-      free_in.pop_back();
-      vg::FrameStamp stamp;
-      stamp.tag = sent++;
-      if (graph.enqueue(gin, k, stamp) != vg::Status::ok) return false;
-    }
-    return take();
-  }
-  /// Takes back every frame in flight (pausing the stream).
-  bool drain() {
-    while (received < sent) {
-      if (!take()) return false;
-    }
-    return true;
-  }
-  /// Takes one result back and recycles its buffers.
-  bool take() {
-    vg::DequeuedBuffer done;
-    if (graph.dequeue(gout, done, 30s) != vg::Status::ok) return false;
-    if (done.tag != received) ++out_of_order;
-    if (done.status != vg::Status::ok) ++failed;
-    ++received;
-    if (graph.enqueue(gout, done.index) != vg::Status::ok) return false;
-    vg::DequeuedBuffer used;
-    if (graph.dequeue(gin, used, 30s) != vg::Status::ok) return false;
-    free_in.push_back(used.index);
-    completed.fetch_add(1, std::memory_order_relaxed);
-    return true;
-  }
-
-  vg::Graph graph;
-  vg::DataId frame;
-  vg::GraphParamId gin, gout;
-  std::vector<std::uint32_t> free_in;
-  std::uint64_t sent = 0, received = 0, out_of_order = 0, failed = 0;
-  std::atomic<std::uint64_t> completed{0};  // read by the benchmark thread
-};
+/// One stream: the face graph with the tracker (face_stream.hpp) in @p context, shared with the other
+/// streams, its frame shifted per stream.
+using Stream = vg_bench::FaceStream;
+std::unique_ptr<Stream> make_stream(vg::Context& context, int index, const std::string& model, const std::string& runtime,
+                                    bool u8_input) {
+  return std::make_unique<Stream>(context, "stream" + std::to_string(index),
+                                  vg_bench::FaceStreamOptions{model, runtime, u8_input, {"npu0", "npu1", "npu2"}, false, true,
+                                                              static_cast<std::uint32_t>(index) * 16});
+}
 
 /// Frames and wall seconds of the runs so far in this process, per configuration ("fake/1", "opencv/2"):
 /// "<config>/1" is the baseline of fps_vs_1. Summed, so that Google Benchmark's short calls that size the
@@ -275,7 +183,7 @@ T* reuse_rig(const std::string& key) {
 /// N streams in one context, a feeding thread each, streaming until the rig goes.
 struct InProcessRig : Rig {
   InProcessRig(int n, const std::string& model, const std::string& runtime, bool u8_input) {
-    for (int i = 0; i < n; ++i) streams.push_back(std::make_unique<Stream>(shared.context, i, model, runtime, u8_input));
+    for (int i = 0; i < n; ++i) streams.push_back(make_stream(shared.context, i, model, runtime, u8_input));
     for (auto& s : streams) {
       if (!s->start()) throw std::runtime_error("start failed: " + s->graph.last_error().describe());
     }

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// @brief Runs the built `visiongraph` binary (path from VG_CLI_PATH) and captures its output.
+/// @brief Runs the built `visiongraph` binary (path from VG_CLI_PATH), or a shell command, and captures its output.
 
 #include <sys/wait.h>
 
@@ -23,6 +23,19 @@ inline CliResult run_cli(const std::string& args, const std::string& environment
                               " " + args + " 2>&1";
   CliResult r;
   FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf{};
+  std::size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) r.output.append(buf.data(), n);
+  const int status = ::pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+/// @brief Run a shell command: its exit status and output (standard output and error).
+inline CliResult shell(const std::string& command) {
+  CliResult r;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
   if (!pipe) return r;
   std::array<char, 4096> buf{};
   std::size_t n = 0;

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "cli_files.hpp"
 #include "cli_runner.hpp"
 
 namespace {
@@ -29,16 +30,7 @@ using json = nlohmann::json;
 
 const std::string kFace = VG_SOURCE_DIR "/apps/face_detect/face_detect.yaml";
 
-std::vector<json> read_jsonl(const fs::path& path) {
-  std::vector<json> out;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
-    EXPECT_FALSE(j.is_discarded()) << "not JSON: " << line;
-    out.push_back(std::move(j));
-  }
-  return out;
-}
+using vg::test::read_jsonl;
 
 struct Box {
   double x0, y0, x1, y1;

@@ -16,6 +16,7 @@
 #include <thread>
 #include <nlohmann/json.hpp>
 
+#include "cli_files.hpp"
 #include "cli_runner.hpp"
 #include <signal.h>
 #include <sys/wait.h>
@@ -35,12 +36,7 @@ const std::string kFace = VG_SOURCE_DIR "/apps/face_detect/face_detect.yaml";
 const std::string kSlowFace = VG_SOURCE_DIR "/tests/cli/data/face_detect_slow.yaml";
 constexpr double kFramePeriodNs = 1e9 * 125.0 / 2997.0;  // Megamind.avi: 23.976 fps
 
-std::vector<json> read_jsonl(const fs::path& path) {
-  std::vector<json> out;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) out.push_back(json::parse(line));
-  return out;
-}
+using vg::test::read_jsonl;
 
 class RtspCliTest : public ::testing::Test {
  protected:

@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli_files.hpp"
 #include "cli_runner.hpp"
 #include "rtsp_test_server.hpp"
 #ifdef VG_TEST_HAVE_MQTT
@@ -34,7 +35,10 @@ extern char** environ;
 
 namespace {
 
+using vg::test::read_file;
+using vg::test::read_jsonl;
 using vg::test::run_cli;
+using vg::test::shell;
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 using namespace std::chrono_literals;
@@ -42,42 +46,20 @@ using namespace std::chrono_literals;
 const std::string kFace = VG_SOURCE_DIR "/apps/face_detect/face_detect.yaml";
 const std::string kSlowFace = VG_SOURCE_DIR "/tests/cli/data/face_detect_slow.yaml";
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 /// Complete lines of a file another process is writing (a last line without its '\n' is not counted).
 std::size_t complete_lines(const fs::path& path) {
-  const std::string text = slurp(path);
+  const std::string text = read_file(path);
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
 /// Complete lines from line @p from on that are processed frames (not dropped by latest-wins: those
 /// lines have no "detections").
 std::size_t processed_since(const fs::path& path, std::size_t from) {
-  const std::string text = slurp(path);
+  const std::string text = read_file(path);
   std::size_t n = 0, line = 0;
   for (std::size_t at = 0, end = 0; (end = text.find('\n', at)) != std::string::npos; at = end + 1, ++line)
     if (line >= from && text.substr(at, end - at).find("\"detections\":") != std::string::npos) ++n;
   return n;
-}
-
-/// Every line of a JSONL file, parsed; a line that is not JSON fails the test (and is skipped).
-std::vector<json> read_jsonl(const fs::path& path) {
-  std::vector<json> out;
-  std::ifstream in(path);
-  std::size_t n = 0;
-  for (std::string line; std::getline(in, line); ++n) {
-    if (!json::accept(line)) {
-      ADD_FAILURE() << path.string() << " line " << n << " is not JSON: " << line;
-      continue;
-    }
-    out.push_back(json::parse(line));
-  }
-  return out;
 }
 
 /// The JSONL lines with the fields that depend on when the frame was processed removed.
@@ -95,19 +77,6 @@ std::size_t count_of(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
   return n;
-}
-
-/// A shell command's exit status and output (standard output and error).
-vg::test::CliResult shell(const std::string& command) {
-  vg::test::CliResult r;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.output.append(buf, n);
-  const int status = ::pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
 }
 
 /// The JSON of a reply "ok {...}" (null, with a test failure, if it is not one).
@@ -170,7 +139,7 @@ class Child {
     }
     return pid_ <= 0;
   }
-  std::string output() const { return slurp(log_); }
+  std::string output() const { return read_file(log_); }
 
  private:
   fs::path log_;
@@ -189,7 +158,7 @@ bool wait_until(Child& child, Done done, std::chrono::seconds limit) {
 /// OUT/streams.json as a map name -> entry (empty, with a failure, when absent or malformed).
 std::map<std::string, json> streams_json(const fs::path& out) {
   std::map<std::string, json> by_name;
-  const std::string text = slurp(out / "streams.json");
+  const std::string text = read_file(out / "streams.json");
   if (!json::accept(text)) {
     ADD_FAILURE() << "no valid " << (out / "streams.json").string() << ": " << text;
     return by_name;
@@ -359,7 +328,7 @@ TEST_F(StreamsCliTest, FourRtspStreamsOneLostTheOthersShareTheGraphFairly) {
     EXPECT_EQ(lines.size(), s["frames"]["read"].get<std::size_t>()) << name;
   }
   EXPECT_GE(2 * least, most) << "completed frames per surviving stream: min " << least << ", max " << most << "\n"
-                             << slurp(out / "streams.json");
+                             << read_file(out / "streams.json");
 }
 
 // ---- the graph file's `streams:` list ------------------------------------------------------------------
@@ -368,7 +337,7 @@ TEST_F(StreamsCliTest, TheGraphFilesStreamsListRunsEachStreamIntoItsOwnFolder) {
   const fs::path graph = base / "two_streams.yaml";
   {
     std::ofstream g(graph);
-    g << slurp(kFace) << "\nstreams:\n"
+    g << read_file(kFace) << "\nstreams:\n"
       << "  - {name: left, input: \"${VG_ASSETS_DIR}/Megamind.avi\"}\n"
       << "  - name: right\n    input: ${VG_ASSETS_DIR}/Megamind.avi\n";
   }
@@ -597,7 +566,7 @@ TEST_F(StreamsCliTest, NoStreamThatCanBeOpenedFailsTheRunAndListsEach) {
   EXPECT_NE(r.output.find(a), std::string::npos) << r.output;
   EXPECT_NE(r.output.find(b), std::string::npos) << r.output;
   auto streams = streams_json(out);
-  ASSERT_EQ(streams.size(), 2u) << slurp(out / "streams.json");
+  ASSERT_EQ(streams.size(), 2u) << read_file(out / "streams.json");
   EXPECT_EQ(streams["a"]["ok"], false);
   EXPECT_EQ(streams["a"]["exit_code"], 1);
   EXPECT_NE(streams["a"].value("error", std::string()).find(a), std::string::npos) << streams["a"].dump();

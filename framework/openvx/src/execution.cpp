@@ -28,10 +28,7 @@
 
 namespace vg::openvx {
 
-std::uint64_t now_ns() noexcept {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
-}
+std::uint64_t now_ns() noexcept { return static_cast<std::uint64_t>(vg::now_ns()); }  // the core's clock, read directly
 
 namespace {
 
@@ -49,7 +46,9 @@ void record(vx_perf_t& perf, std::uint64_t begin, std::uint64_t end) noexcept {
 }
 
 // Set while this thread runs a kernel callback (see inside_graph_execution).
-thread_local int kernel_callbacks_running = 0;
+// Initial-exec: one int in the static TLS block, read without a call into the dynamic loader per node
+// (the general-dynamic model a shared library gets by default costs a __tls_get_addr call each time).
+[[gnu::tls_model("initial-exec")]] thread_local int kernel_callbacks_running = 0;
 
 /// Marks the current thread as running a kernel callback for its lifetime.
 struct InKernelCallback {

@@ -159,8 +159,8 @@ void report_stream(std::ostream& report, Stream& s, const StreamRun& run) {
   report << "source " << s.info.spec << ": " << std::string(io::to_string(s.info.kind)) << ", " << s.info.width << "x"
          << s.info.height << (s.info.dmabuf ? ", DMA-BUF" : "") << (src.converting ? ", converted by GStreamer" : "")
          << "; " << src.dropped << " dropped before the graph, " << src.reconnects << " reconnects; "
-         << const_cast<StreamRun&>(run).input().stats().imported << " frames imported without a copy, "
-         << const_cast<StreamRun&>(run).input().stats().converted << " converted\n";
+         << run.input_stats().imported << " frames imported without a copy, "
+         << run.input_stats().converted << " converted\n";
   report << "outputs in " << s.out_dir.string() << ":" << s.outputs->describe() << "\n";
   for (auto& p : s.publishers) {  // what is still queued gets a moment to leave, then the counts
     (void)p->flush(2s);

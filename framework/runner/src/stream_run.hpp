@@ -103,6 +103,8 @@ class StreamRun {
   const std::string& fault() const noexcept { return fault_; }
   bool abandoned() const noexcept { return abandoned_; }
   io::GraphInput& input() noexcept { return *input_; }
+  /// The input's counts (imported, converted), for the report.
+  io::GraphInputStats input_stats() const noexcept { return input_->stats(); }
 
  private:
   bool keep_reading() const noexcept { return stop::keep_reading() && !stopping_.load(); }
