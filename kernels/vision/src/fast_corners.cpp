@@ -5,8 +5,9 @@
 //     12 and 0), so a corner of either sign needs (p0 or p8) and (p4 or p12) past the threshold on that
 //     side. Most vectors of a picture stop here.
 //  2. Otherwise the strength of every lane at once: the differences of one sign saturate at 0 (u8
-//     saturating subtraction), the minimum over each arc of 9 comes from minima over runs of 2, 4 and 8,
-//     and the maximum of those over the 16 arcs and both signs is the strength + 1 ("best"). A lane is a
+//     saturating subtraction), the minima over the arcs of 9 come from minima over runs of 2, 4 and 8
+//     (LargestArcMinimum), and the maximum of those over the 16 arcs and both signs is the strength + 1
+//     ("best"). A lane is a
 //     corner exactly when best > t (some arc then has every difference > t), so no separate corner test is
 //     needed. Clamping negative differences to 0 changes no maximum, as the maximum starts at 0.
 // The row's codes (best for a corner, 0 otherwise; columns within 3 of the edges stay 0) go to a ring of
@@ -114,37 +115,23 @@ struct Window {
 };
 
 /// The largest, over the 16 arcs of 9 circle positions, of the smallest of @p s0 .. @p s15 on the arc.
-/// Named values, not arrays: SVE's vectors have no size and cannot be array elements.
+/// Two arcs from i and i + 1 (i even) share the run of 8 from i + 1, so the larger of their minima is
+/// min(run of 8 from i + 1, max(s_i, s_i+9)): only the 8 runs of 8 from odd positions are needed, built from
+/// runs of 2 and 4 from odd positions. Named values, not arrays: SVE's vectors have no size and cannot be
+/// array elements.
 HWY_INLINE V LargestArcMinimum(V s0, V s1, V s2, V s3, V s4, V s5, V s6, V s7, V s8, V s9, V s10, V s11, V s12, V s13, V s14,
                                V s15) {
-  // Runs of 2 from each position,
-  const V r2_0 = hn::Min(s0, s1), r2_1 = hn::Min(s1, s2), r2_2 = hn::Min(s2, s3), r2_3 = hn::Min(s3, s4);
-  const V r2_4 = hn::Min(s4, s5), r2_5 = hn::Min(s5, s6), r2_6 = hn::Min(s6, s7), r2_7 = hn::Min(s7, s8);
-  const V r2_8 = hn::Min(s8, s9), r2_9 = hn::Min(s9, s10), r2_10 = hn::Min(s10, s11), r2_11 = hn::Min(s11, s12);
-  const V r2_12 = hn::Min(s12, s13), r2_13 = hn::Min(s13, s14), r2_14 = hn::Min(s14, s15), r2_15 = hn::Min(s15, s0);
-  // of 4,
-  const V r4_0 = hn::Min(r2_0, r2_2), r4_1 = hn::Min(r2_1, r2_3), r4_2 = hn::Min(r2_2, r2_4), r4_3 = hn::Min(r2_3, r2_5);
-  const V r4_4 = hn::Min(r2_4, r2_6), r4_5 = hn::Min(r2_5, r2_7), r4_6 = hn::Min(r2_6, r2_8), r4_7 = hn::Min(r2_7, r2_9);
-  const V r4_8 = hn::Min(r2_8, r2_10), r4_9 = hn::Min(r2_9, r2_11), r4_10 = hn::Min(r2_10, r2_12), r4_11 = hn::Min(r2_11, r2_13);
-  const V r4_12 = hn::Min(r2_12, r2_14), r4_13 = hn::Min(r2_13, r2_15), r4_14 = hn::Min(r2_14, r2_0), r4_15 = hn::Min(r2_15, r2_1);
-  // of 8, and of 9 (the run of 8 and the position after it), maximised as they come.
-  V best = hn::Min(hn::Min(r4_0, r4_4), s8);
-  best = hn::Max(best, hn::Min(hn::Min(r4_1, r4_5), s9));
-  best = hn::Max(best, hn::Min(hn::Min(r4_2, r4_6), s10));
-  best = hn::Max(best, hn::Min(hn::Min(r4_3, r4_7), s11));
-  best = hn::Max(best, hn::Min(hn::Min(r4_4, r4_8), s12));
-  best = hn::Max(best, hn::Min(hn::Min(r4_5, r4_9), s13));
-  best = hn::Max(best, hn::Min(hn::Min(r4_6, r4_10), s14));
-  best = hn::Max(best, hn::Min(hn::Min(r4_7, r4_11), s15));
-  best = hn::Max(best, hn::Min(hn::Min(r4_8, r4_12), s0));
-  best = hn::Max(best, hn::Min(hn::Min(r4_9, r4_13), s1));
-  best = hn::Max(best, hn::Min(hn::Min(r4_10, r4_14), s2));
-  best = hn::Max(best, hn::Min(hn::Min(r4_11, r4_15), s3));
-  best = hn::Max(best, hn::Min(hn::Min(r4_12, r4_0), s4));
-  best = hn::Max(best, hn::Min(hn::Min(r4_13, r4_1), s5));
-  best = hn::Max(best, hn::Min(hn::Min(r4_14, r4_2), s6));
-  best = hn::Max(best, hn::Min(hn::Min(r4_15, r4_3), s7));
-  return best;
+  const V r2_1 = hn::Min(s1, s2), r2_3 = hn::Min(s3, s4), r2_5 = hn::Min(s5, s6), r2_7 = hn::Min(s7, s8);
+  const V r2_9 = hn::Min(s9, s10), r2_11 = hn::Min(s11, s12), r2_13 = hn::Min(s13, s14), r2_15 = hn::Min(s15, s0);
+  const V r4_1 = hn::Min(r2_1, r2_3), r4_3 = hn::Min(r2_3, r2_5), r4_5 = hn::Min(r2_5, r2_7), r4_7 = hn::Min(r2_7, r2_9);
+  const V r4_9 = hn::Min(r2_9, r2_11), r4_11 = hn::Min(r2_11, r2_13), r4_13 = hn::Min(r2_13, r2_15), r4_15 = hn::Min(r2_15, r2_1);
+  const V r8_1 = hn::Min(r4_1, r4_5), r8_3 = hn::Min(r4_3, r4_7), r8_5 = hn::Min(r4_5, r4_9), r8_7 = hn::Min(r4_7, r4_11);
+  const V r8_9 = hn::Min(r4_9, r4_13), r8_11 = hn::Min(r4_11, r4_15), r8_13 = hn::Min(r4_13, r4_1), r8_15 = hn::Min(r4_15, r4_3);
+  const V arcs_0 = hn::Min(r8_1, hn::Max(s0, s9)), arcs_2 = hn::Min(r8_3, hn::Max(s2, s11));
+  const V arcs_4 = hn::Min(r8_5, hn::Max(s4, s13)), arcs_6 = hn::Min(r8_7, hn::Max(s6, s15));
+  const V arcs_8 = hn::Min(r8_9, hn::Max(s8, s1)), arcs_10 = hn::Min(r8_11, hn::Max(s10, s3));
+  const V arcs_12 = hn::Min(r8_13, hn::Max(s12, s5)), arcs_14 = hn::Min(r8_15, hn::Max(s14, s7));
+  return hn::Max(hn::Max(hn::Max(arcs_0, arcs_2), hn::Max(arcs_4, arcs_6)), hn::Max(hn::Max(arcs_8, arcs_10), hn::Max(arcs_12, arcs_14)));
 }
 
 /// The codes of the Lanes(d) candidates from column @p x (see the file's comment).
@@ -207,11 +194,15 @@ HWY_INLINE void EmitVector(const std::uint8_t* top, const std::uint8_t* mid, con
     keep = hn::And(keep, hn::AndNot(hn::Gt(weak, c), hn::Gt(c, hn::Max(strict, hn::Set(d, 1)))));
     if (hn::AllFalse(d, keep)) return;
   }
-  std::uint8_t bits[HWY_MAX_BYTES / 8 + 8] = {};
-  const std::size_t bytes = hn::StoreMaskBits(d, keep, bits);
-  for (std::size_t b = 0; b < bytes; ++b) {
-    for (unsigned byte = bits[b]; byte != 0; byte &= byte - 1) {
-      const std::size_t at = x + 8 * b + static_cast<std::size_t>(__builtin_ctz(byte));
+  // The lanes' bits as 64-bit words (one for up to 64 lanes): one branch per corner, not per byte.
+  constexpr std::size_t kWords = (HWY_MAX_BYTES + 63) / 64;
+  std::uint8_t bits[kWords * 8 + 8] = {};
+  const std::size_t words = (hn::StoreMaskBits(d, keep, bits) + 7) / 8;
+  for (std::size_t k = 0; k < words; ++k) {
+    std::uint64_t word = 0;  // lane 8 j + i is bit i of byte j
+    for (std::size_t j = 0; j < 8; ++j) word |= std::uint64_t{bits[8 * k + j]} << (8 * j);
+    for (; word != 0; word &= word - 1) {
+      const std::size_t at = x + 64 * k + static_cast<std::size_t>(__builtin_ctzll(word));
       out.add(static_cast<std::uint32_t>(at), y, mid[at]);
     }
   }
