@@ -3,13 +3,13 @@
 // A row at a time, a vector of candidates at a time (one u8 lane each):
 //  1. Quick rejection. Any arc of 9 holds two neighbouring compass pixels (0 and 4, 4 and 8, 8 and 12, or
 //     12 and 0), so a corner of either sign needs (p0 or p8) and (p4 or p12) past the threshold on that
-//     side. Most vectors of a picture stop here.
+//     side. Vectors over flat or gently sloping areas stop here.
 //  2. Otherwise the strength of every lane at once: the differences of one sign saturate at 0 (u8
 //     saturating subtraction), the minima over the arcs of 9 come from minima over runs of 2, 4 and 8
 //     (LargestArcMinimum), and the maximum of those over the 16 arcs and both signs is the strength + 1
-//     ("best"). A lane is a
-//     corner exactly when best > t (some arc then has every difference > t), so no separate corner test is
-//     needed. Clamping negative differences to 0 changes no maximum, as the maximum starts at 0.
+//     ("best"). A lane is a corner exactly when best > t (some arc then has every difference > t), so no
+//     separate corner test is needed. Clamping negative differences to 0 changes no maximum, as the
+//     maximum starts at 0.
 // The row's codes (best for a corner, 0 otherwise; columns within 3 of the edges stay 0) go to a ring of
 // three rows, and a row is suppressed once the row below it is known: with codes c = strength + 1, the rule
 // "s >= the upper four and left, s > the others, non-corners counting 0" is c >= their codes and
@@ -24,6 +24,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -202,7 +203,7 @@ HWY_INLINE void EmitVector(const std::uint8_t* top, const std::uint8_t* mid, con
     std::uint64_t word = 0;  // lane 8 j + i is bit i of byte j
     for (std::size_t j = 0; j < 8; ++j) word |= std::uint64_t{bits[8 * k + j]} << (8 * j);
     for (; word != 0; word &= word - 1) {
-      const std::size_t at = x + 64 * k + static_cast<std::size_t>(__builtin_ctzll(word));
+      const std::size_t at = x + 64 * k + static_cast<std::size_t>(std::countr_zero(word));
       out.add(static_cast<std::uint32_t>(at), y, mid[at]);
     }
   }
