@@ -2,8 +2,10 @@
 // OpenCV's function for the same work, one thread each, in the same run, at 1920x1080 and 640x480; and the
 // same functions forced onto Highway's portable (non-vector) path, to show what the SIMD brings. Also
 // IntegralImage (cv::integral, 32-bit sums), MinMaxLoc (extrema, their counts and one place each, against
-// cv::minMaxLoc) and MatchTemplate (L2 with an 8x8 template, S16 scores, against cv::matchTemplate TM_SQDIFF,
-// float scores).
+// cv::minMaxLoc), MatchTemplate (L2 with an 8x8 template, S16 scores, against cv::matchTemplate TM_SQDIFF,
+// float scores) and FastCorners (threshold 20, non-maximum suppression on, against cv::FAST with the same
+// threshold and suppression, on smoothed noise, which has corners the way a picture has; the two score and
+// suppress differently, so the corner counts in the labels differ a little).
 //   ./build/bench/bench_vision --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // OpenCV's GaussianBlur and blur round where OpenVX truncates; erode, dilate, medianBlur, threshold and
 // cvtColor compute the same bytes (tests/vision proves it for erode, dilate, median and cvtColor); so do add,
@@ -13,10 +15,16 @@
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
+#ifdef VG_BENCH_OPENCV_FEATURES
+#include <opencv2/features2d.hpp>
+#endif
 
 #include <random>
+#include <string>
+#include <vector>
 
 #include "visiongraph/kernels/vision/arithmetic.hpp"
+#include "visiongraph/kernels/vision/fast_corners.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 #include "visiongraph/kernels/vision/gradients.hpp"
 #include "visiongraph/kernels/vision/match_template.hpp"
@@ -31,9 +39,10 @@ using namespace vg::vision;  // NOLINT: bench brevity
 
 enum class Work {
   gaussian, box, median, erode, dilate, threshold, to_gray, add, absdiff, bitwise_and, sobel, magnitude,
-  integral, min_max_loc, match_template
+  integral, min_max_loc, match_template, fast_corners
 };
-constexpr int kWorks = 15;
+constexpr int kWorks = 16;
+constexpr int kFastThreshold = 20;
 enum class Impl { vision, opencv, vision_portable };
 
 constexpr int kSizes[][2] = {{1920, 1080}, {640, 480}};
@@ -50,6 +59,11 @@ struct Extra {
   cv::Mat gray2, gx, gy, gx_f32, gy_f32, out16, out_f32;
   cv::Mat sums;            // integral: U32 (vision) or S32 (OpenCV: the same bits), (h+1) x (w+1) for OpenCV
   cv::Mat templ, scores;   // match_template: an 8x8 patch of the frame; S16 (vision) or F32 (OpenCV)
+  cv::Mat scene;           // fast_corners: smoothed noise
+  std::vector<std::uint8_t> fast_scratch;
+  std::vector<FastCorner> fast_corners;  // room for a corner at every pixel, as an OpenVX array of open capacity
+  std::vector<cv::KeyPoint> keypoints;  // cv::FAST's output, kept between calls as a caller would
+  std::size_t found = 0;
 };
 
 vg::vision::Pixels pixels16(cv::Mat& m) {
@@ -92,6 +106,11 @@ void run_vision(Work work, const cv::Mat& gray, const cv::Mat& bgr, cv::Mat& out
       (void)match_template(in, t, CompareMethod::l2, pixels16(e.scores));
       return;
     }
+    case Work::fast_corners: {
+      const ConstPlane scene{e.scene.data, in.width, in.height, static_cast<std::ptrdiff_t>(e.scene.step)};
+      (void)vg::vision::fast_corners(scene, {kFastThreshold, true}, e.fast_scratch, std::span<FastCorner>(e.fast_corners), e.found);
+      return;
+    }
   }
 }
 
@@ -122,6 +141,12 @@ void run_opencv(Work work, const cv::Mat& gray, const cv::Mat& bgr, cv::Mat& out
       return;
     }
     case Work::match_template: return cv::matchTemplate(gray, e.templ, e.scores, cv::TM_SQDIFF);  // CV_32F scores
+    case Work::fast_corners:
+#ifdef VG_BENCH_OPENCV_FEATURES
+      cv::FAST(e.scene, e.keypoints, kFastThreshold, true);
+      e.found = e.keypoints.size();
+#endif
+      return;
   }
 }
 
@@ -144,10 +169,22 @@ void BM_Vision(benchmark::State& state) {
     e.templ = gray(cv::Rect(w / 2, h / 2, 8, 8)).clone();
     e.scores.create(h - 7, w - 7, impl == Impl::opencv ? CV_32F : CV_16S);
   }
+  if (work == Work::fast_corners) {
+    cv::GaussianBlur(gray, e.scene, cv::Size(0, 0), 2.0);
+    cv::normalize(e.scene, e.scene, 0, 255, cv::NORM_MINMAX);
+    e.fast_scratch.resize(fast_corners_scratch_size(static_cast<std::uint32_t>(w)));
+    e.fast_corners.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
+  }
   if (impl == Impl::vision_portable) {
     for (const SimdTarget& t : simd_targets())
       if (t.name == "EMU128" || t.name == "SCALAR") force_simd_target(t.id);
   }
+#ifndef VG_BENCH_OPENCV_FEATURES
+  if (work == Work::fast_corners && impl == Impl::opencv) {
+    state.SkipWithError("OpenCV without features2d: no cv::FAST");
+    return;
+  }
+#endif
   for (auto _ : state) {
     if (impl == Impl::opencv) {
       run_opencv(work, gray, bgr, out, e);
@@ -157,7 +194,9 @@ void BM_Vision(benchmark::State& state) {
     benchmark::DoNotOptimize(out.data);
     benchmark::ClobberMemory();
   }
-  state.SetLabel(impl == Impl::opencv ? "OpenCV" : impl == Impl::vision ? current_simd_target() : "portable");
+  std::string label = impl == Impl::opencv ? "OpenCV" : impl == Impl::vision ? current_simd_target() : "portable";
+  if (work == Work::fast_corners) label += ", " + std::to_string(e.found) + " corners";
+  state.SetLabel(label);
   force_simd_target(0);
   state.SetItemsProcessed(state.iterations() * w * h);
 }

@@ -318,6 +318,41 @@ TEST_F(OpenVx, FastCornersMatchTheReferenceCornerByCorner) {
   }
 }
 
+// Packed images take the vision library's function, others (here a handle whose pixels are 3 bytes apart)
+// the kernel's own per-pixel walk: both give the reference's corners, for the same pixels.
+TEST_F(OpenVx, FastCornersOnPackedAndStridedImagesAgree) {
+  std::mt19937 rng(11);
+  const vx_uint32 w = 83, h = 29;  // wider than a vector of every instruction set
+  const Pixels<vx_uint8> in = corner_image(w, h, rng);
+  vx_imagepatch_addressing_t addr = VX_IMAGEPATCH_ADDR_INIT;
+  addr.dim_x = w;
+  addr.dim_y = h;
+  addr.stride_x = 3;
+  addr.stride_y = static_cast<vx_int32>(w * 3 + 2);
+  std::vector<vx_uint8> memory(static_cast<std::size_t>(addr.stride_y) * h, 0xEE);
+  for (vx_uint32 y = 0; y < h; ++y)
+    for (vx_uint32 x = 0; x < w; ++x) memory[static_cast<std::size_t>(y) * static_cast<std::size_t>(addr.stride_y) + 3 * x] = in.at(x, y);
+  void* planes[] = {memory.data()};
+  vx_image strided = vxCreateImageFromHandle(context_, VX_DF_IMAGE_U8, &addr, planes, VX_MEMORY_TYPE_HOST);
+  vx_image packed = image_of(context_, in);
+  for (const float threshold : {0.0f, 10.0f, 60.0f}) {
+    for (const bool nonmax : {false, true}) {
+      const std::vector<Corner> expected = reference_fast(in, static_cast<int>(threshold), nonmax);
+      vx_scalar thresh = vxCreateScalar(context_, VX_TYPE_FLOAT32, &threshold);
+      for (vx_image input : {packed, strided}) {
+        vx_array corners = vxCreateArray(context_, VX_TYPE_KEYPOINT, w * h);
+        EXPECT_EQ(vxuFastCorners(context_, input, thresh, nonmax ? vx_true_e : vx_false_e, corners, nullptr), VX_SUCCESS);
+        EXPECT_EQ(read_corners(corners), expected) << "threshold " << threshold << (nonmax ? " nonmax" : "")
+                                                   << (input == packed ? " packed" : " strided");
+        EXPECT_EQ(vxReleaseArray(&corners), VX_SUCCESS);
+      }
+      EXPECT_EQ(vxReleaseScalar(&thresh), VX_SUCCESS);
+    }
+  }
+  EXPECT_EQ(vxReleaseImage(&strided), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseImage(&packed), VX_SUCCESS);
+}
+
 TEST_F(OpenVx, FastCornersFillTheArrayToItsCapacityAndCountEveryCorner) {
   std::mt19937 rng(5);
   const Pixels<vx_uint8> in = corner_image(57, 45, rng);

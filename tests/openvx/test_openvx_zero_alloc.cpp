@@ -181,8 +181,8 @@ TEST_F(OpenVxZeroAlloc, PyramidKernelsAllocateNothingPerFrame) {
 }
 
 TEST_F(OpenVxZeroAlloc, RemapAndFastCornersAllocateNothingPerFrame) {
-  // Remap reads its table in place; FastCorners recomputes neighbour strengths for non-maximum
-  // suppression and fills its array through a batch on the stack.
+  // Remap reads its table in place; FastCorners keeps its rows of strengths in the node's local data
+  // (allocated when the graph is verified) and fills its array through a batch on the stack.
   vx_graph graph = vxCreateGraph(context_);
   vx_image in = vxCreateImage(context_, 37, 13, VX_DF_IMAGE_U8), out = vxCreateImage(context_, 29, 17, VX_DF_IMAGE_U8);
   vx_remap table = vxCreateRemap(context_, 37, 13, 29, 17);

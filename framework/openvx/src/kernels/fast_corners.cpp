@@ -17,19 +17,26 @@
 // tracking_status 1, error 0) in raster order, up to its capacity; num_corners (optional, VX_TYPE_SIZE)
 // gets the number of corners found, which can exceed what the array holds.
 //
-// Non-maximum suppression recomputes the strengths of a corner's neighbours instead of keeping a strength
-// image: corners are few, so this costs little and nothing is allocated per frame.
+// Images with packed pixels go to the vision library's function (kernels/vision/fast_corners.hpp:
+// vectorised, the same corners and strengths in the same order), with its three rows of scratch in the
+// node's local data, sized at validation. The per-pixel walk below serves the rest (a strided patch of an
+// image from a handle); its non-maximum suppression recomputes the strengths of a corner's neighbours
+// instead of keeping a strength image: corners are few, so this costs little. Nothing is allocated per frame.
 #include <VX/vx.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <span>
 
 #include "array.hpp"
+#include "graph.hpp"
 #include "meta_format.hpp"
 #include "scalar.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "kernels/vision_planes.hpp"
+#include "visiongraph/kernels/vision/fast_corners.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -101,7 +108,19 @@ class Detector {
 
 inline bool threshold_allowed(vx_float32 t) noexcept { return t >= 0.0f && t < 256.0f; }  // false for NaN
 
-vx_status VX_CALLBACK fast_corners_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+/// The vision library's corners into the output array (and its count of all of them).
+class KeypointSink final : public vision::FastCornerSink {
+ public:
+  explicit KeypointSink(KeypointWriter& corners) noexcept : corners_(corners) {}
+  void take(std::span<const vision::FastCorner> batch) noexcept override {
+    for (const vision::FastCorner& c : batch) corners_.add(c.x, c.y, static_cast<vx_float32>(c.strength));
+  }
+
+ private:
+  KeypointWriter& corners_;
+};
+
+vx_status VX_CALLBACK fast_corners_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 5) return VX_ERROR_INVALID_PARAMETERS;
   vx_float32 threshold = 0.0f;
   vx_bool nonmax = vx_false_e;
@@ -116,8 +135,18 @@ vx_status VX_CALLBACK fast_corners_function(vx_node, const vx_reference* paramet
   if (!threshold_allowed(threshold)) return VX_ERROR_INVALID_VALUE;
   const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
   if (in.status() != VX_SUCCESS) return in.status();
-  const Detector detector(in, static_cast<int>(threshold));  // the fraction dropped
+  const int whole_threshold = static_cast<int>(threshold);  // the fraction dropped
   KeypointWriter corners(reinterpret_cast<vx_array>(parameters[3]));
+  const _vx_node* n = as<_vx_node>(node);
+  if (packed(in, 1) && n->local_data != nullptr) {
+    KeypointSink sink(corners);
+    std::size_t found = 0;
+    if (vision::fast_corners(const_plane(in), {static_cast<std::uint8_t>(whole_threshold), nonmax != vx_false_e},
+                             {static_cast<std::uint8_t*>(n->local_data), n->local_data_size}, sink, found)) {
+      return corners.finish(parameters[4]);
+    }
+  }
+  const Detector detector(in, whole_threshold);
   for (vx_uint32 y = kRadius; y + kRadius < in.height(); ++y) {
     for (vx_uint32 x = kRadius; x + kRadius < in.width(); ++x) {
       const int s = detector.strength(x, y);
@@ -148,6 +177,8 @@ vx_status VX_CALLBACK fast_corners_validate(vx_node node, const vx_reference par
   // A virtual array of open capacity gets room for a corner at every pixel.
   const vx_size every_pixel = static_cast<vx_size>(input->width) * input->height;
   if (const vx_status s = keypoint_array_output(node, parameters, metas, 3, "corners", every_pixel); s != VX_SUCCESS) return s;
+  // The vision library's scratch, allocated with the node's local data when the graph is set up.
+  as<_vx_node>(node)->local_data_size = vision::fast_corners_scratch_size(input->width);
   return optional_size_output(node, parameters, metas, 4, "num_corners");
 }
 
