@@ -140,7 +140,7 @@ std::vector<const void*> chain_uses(vx_graph graph) {
   return all;
 }
 
-bool graph_parameter(vx_graph graph, const _vx_image* image) noexcept {
+bool chain_graph_parameter(vx_graph graph, const _vx_image* image) noexcept {
   return std::any_of(graph->parameters.begin(), graph->parameters.end(),
                      [&](const GraphParameter& p) { return p.node->arguments[p.index] == image; });
 }
@@ -149,7 +149,7 @@ bool graph_parameter(vx_graph graph, const _vx_image* image) noexcept {
 /// reads it), it is no part of a container or another image, and the application cannot swap it.
 bool private_link(vx_graph graph, const _vx_image* image, const std::vector<const void*>& all) noexcept {
   if (image->container != nullptr || image->parent != nullptr || image->memory_owner != nullptr || image->is_uniform ||
-      data_root(const_cast<_vx_image*>(image)) != image || graph_parameter(graph, image)) {
+      data_root(const_cast<_vx_image*>(image)) != image || chain_graph_parameter(graph, image)) {
     return false;
   }
   return std::count(all.begin(), all.end(), static_cast<const void*>(image)) == 2;
