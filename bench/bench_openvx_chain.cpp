@@ -1,12 +1,16 @@
 // What an OpenVX graph buys over calling the same kernels one by one: Gaussian3x3 -> Box3x3 -> Median3x3 ->
 // Erode3x3 (replicated borders) on a U8 frame, at 1920x1080 and 640x480, as
-//   graph      one graph, the three intermediates virtual, verified once, vxProcessGraph timed;
+//   graph      one graph, the three intermediates virtual, verified once, vxProcessGraph timed; fused:0
+//              one node at a time (VG_OPENVX_FUSION=0), fused:1 the chain band by band on its target (=1),
+//              fused:2 the default: band by band, the frame's lower half on the other CPU target;
 //   immediate  four libvxu calls (vxuGaussian3x3, ...), each building, verifying and running its graph;
 //   opencv     cv::GaussianBlur, cv::blur, cv::medianBlur, cv::erode on one thread (the same work; the
 //              first two round where OpenVX truncates);
-//   direct     the vision library's four functions called in a row (no framework at all: the floor).
-// Wall-clock time (the graph's nodes run on the cpu0 worker thread, not the calling one).
-//   ./build/bench/bench_openvx_chain --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//   direct     the vision library's four functions called in a row (no framework at all: the floor of
+//              one thread running the four kernels whole, one after the other).
+// Wall-clock time, and the process's CPU time (all threads: the graph's nodes run on the targets' worker
+// threads, not the calling one). For CPU figures, run with VG_OPENVX_SPIN_US=0 (idle workers do not poll):
+//   ./build/bench/bench_openvx_chain --benchmark_repetitions=5 --benchmark_report_aggregates_only=true --benchmark_min_time=0.3
 #include <VX/vx.h>
 #include <VX/vxu.h>
 #include <benchmark/benchmark.h>
@@ -14,6 +18,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <cstdlib>
 #include <random>
 
 #include "visiongraph/kernels/vision/filter3x3.hpp"
@@ -52,6 +57,10 @@ void replicate(vx_node node) {
 
 void BM_ChainGraph(benchmark::State& state) {
   const vx_uint32 w = kSizes[state.range(0)][0], h = kSizes[state.range(0)][1];
+  // Fusion is read when the graph is verified: both forms in one run.
+  // fused 0: one node at a time; 1: band by band on the nodes' target; 2: and the frame's halves on two targets.
+  const char* const modes[] = {"0", "1", "2"};
+  setenv("VG_OPENVX_FUSION", modes[state.range(1)], 1);
   vx_context context = vxCreateContext();
   vx_graph graph = vxCreateGraph(context);
   vx_image in = image_from(context, random_frame(w, h)), out = vxCreateImage(context, w, h, VX_DF_IMAGE_U8);
@@ -118,8 +127,16 @@ void BM_ChainDirect(benchmark::State& state) {
   }
 }
 
-void Sizes(benchmark::internal::Benchmark* b) { b->ArgName("size")->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond); }
-BENCHMARK(BM_ChainGraph)->Apply(Sizes);
+// Process CPU time beside wall time: the graph's work runs on worker threads, and on a shared machine the
+// CPU time is the steadier figure (run with VG_OPENVX_SPIN_US=0 so idle workers do not poll).
+void Sizes(benchmark::internal::Benchmark* b) {
+  b->ArgName("size")->Arg(0)->Arg(1)->UseRealTime()->MeasureProcessCPUTime()->Unit(benchmark::kMicrosecond);
+}
+void GraphSizes(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"size", "fused"})->Args({0, 2})->Args({0, 1})->Args({0, 0})->Args({1, 2})->Args({1, 1})->Args({1, 0});
+  b->UseRealTime()->MeasureProcessCPUTime()->Unit(benchmark::kMicrosecond);
+}
+BENCHMARK(BM_ChainGraph)->Apply(GraphSizes);
 BENCHMARK(BM_ChainImmediate)->Apply(Sizes);
 BENCHMARK(BM_ChainOpenCv)->Apply(Sizes);
 BENCHMARK(BM_ChainDirect)->Apply(Sizes);

@@ -17,6 +17,7 @@
 #include "context.hpp"
 #include "data_object.hpp"
 #include "delay.hpp"
+#include "fusion.hpp"
 #include "graph.hpp"
 #include "image.hpp"
 #include "kernel.hpp"
@@ -30,11 +31,7 @@ namespace vg::openvx {
 
 std::uint64_t now_ns() noexcept { return static_cast<std::uint64_t>(vg::now_ns()); }  // the core's clock, read directly
 
-namespace {
-
-using vg::Status;
-
-void record(vx_perf_t& perf, std::uint64_t begin, std::uint64_t end) noexcept {
+void record_performance(vx_perf_t& perf, std::uint64_t begin, std::uint64_t end) noexcept {
   perf.beg = begin;
   perf.end = end;
   perf.tmp = end - begin;
@@ -44,6 +41,10 @@ void record(vx_perf_t& perf, std::uint64_t begin, std::uint64_t end) noexcept {
   perf.min = perf.num == 1 ? perf.tmp : std::min(perf.min, perf.tmp);
   perf.max = std::max(perf.max, perf.tmp);
 }
+
+namespace {
+
+using vg::Status;
 
 // Set while this thread runs a kernel callback (see inside_graph_execution).
 // Initial-exec: one int in the static TLS block, read without a call into the dynamic loader per node
@@ -140,18 +141,21 @@ Status node_process(KernelContext& ctx) noexcept {
   const InKernelCallback in_callback;
   node->abandoned.store(false, std::memory_order_relaxed);
   vx_status s = node->pipeup_output_calls > 0 ? run_output_pipeup(node, arguments, count, slot) : VX_SUCCESS;
+  bool chained = false;  // a fused chain recorded this node's performance
   if (s == VX_SUCCESS) {
     // Input pipe-up: the first (depth - 1) runs after verification keep their inputs (pipelining.hpp).
     const bool input_pipeup = node->pipeup_input_calls > 0;
     if (input_pipeup) node->state.store(VX_NODE_STATE_PIPEUP, std::memory_order_release);
+    // A node of a fused chain: the chain's first node runs it all, band by band (fusion.hpp).
+    chained = node->chain != nullptr && run_in_chain(node, timed, s);
     // The row of handles is kept in step with the arguments (refresh_call_handles): nothing to encode here.
-    s = node->kernel->function(to_handle(node), node->call_handles.data() + slot * count, count);
+    if (!chained) s = node->kernel->function(to_handle(node), node->call_handles.data() + slot * count, count);
     if (input_pipeup) {
       --node->pipeup_input_calls;
       node->state.store(VX_NODE_STATE_STEADY, std::memory_order_release);
     }
   }
-  if (timed) record(node->performance, begin, now_ns());
+  if (timed && !chained) record_performance(node->performance, begin, now_ns());
   node->status.store(s, std::memory_order_relaxed);
   // A replica's events and callback are its node's, read here so ones registered after verification count.
   const vx_node owner = node->replica_of != nullptr ? node->replica_of : node;
@@ -248,7 +252,7 @@ vx_status run_status(vx_graph graph, Status status) noexcept {
 /// for auto-aging age after a completed run and, as the specification says, after one a node callback
 /// abandoned.
 vx_status finish_frame(vx_graph graph, Status status, std::uint64_t begin) noexcept {
-  record(graph->performance, begin, now_ns());
+  record_performance(graph->performance, begin, now_ns());
   const vx_status result = run_status(graph, status);
   if (result == VX_SUCCESS || result == VX_ERROR_GRAPH_ABANDONED) {
     for (vx_delay delay : graph->auto_aged) {
@@ -476,10 +480,15 @@ vx_status compile_graph(vx_graph graph, const std::vector<std::vector<std::size_
     auto compiled = std::make_unique<vg::Graph>(*context->runtime, "vx_graph");
     // What runs: each node, or each replica of a replicated node (all replicas wait for the node's
     // predecessors; its successors wait for all its replicas).
+    // Chains of 3x3 filters run band by band, a large frame's halves on two targets (fusion.hpp); not in a
+    // pipelined graph, whose frames each have their own copies of the virtual images.
+    const bool pipelined = queued(graph);
+    if (!pipelined && fusion_enabled()) plan_fused_chains(graph);
     std::vector<std::vector<vx_node>> runs(graph->nodes.size());
     for (std::size_t k = 0; k < graph->nodes.size(); ++k) {
       vx_node node = graph->nodes[k];
       runs[k] = node->replicated.empty() ? std::vector<vx_node>{node} : make_replicas(node);
+      if (const vx_node helper = chain_helper(node); helper != nullptr) runs[k].push_back(helper);
     }
     std::vector<bool> is_read(graph->nodes.size(), false);
     for (const auto& list : after) {
@@ -487,7 +496,6 @@ vx_status compile_graph(vx_graph graph, const std::vector<std::vector<std::size_
     }
     std::vector<std::vector<DataId>> done(graph->nodes.size());
     std::vector<std::vector<NodeId>> ids(graph->nodes.size());
-    const bool pipelined = queued(graph);
     std::vector<vx_node> all_runs;
     std::vector<NodeId> all_ids;
     for (std::size_t k = 0; k < graph->nodes.size(); ++k) {
@@ -554,6 +562,7 @@ void release_compiled_graph(vx_graph graph) noexcept {
   std::unique_ptr<vg::Graph> compiled = std::move(graph->compiled);
   graph->scheduled = false;
   compiled.reset();
+  drop_fused_chains(graph);
   if (graph->executor) graph->executor->drop_copies();
   for (vx_node node : graph->nodes) {
     if (in_teardown()) break;  // the context is going: it deletes every node itself

@@ -35,6 +35,9 @@ inline constexpr std::size_t kMaxPipelineSlots = 8;
 /// The steady clock, in nanoseconds (performance records).
 std::uint64_t now_ns() noexcept;
 
+/// Adds a measurement from @p begin to @p end (now_ns) to @p perf.
+void record_performance(vx_perf_t& perf, std::uint64_t begin, std::uint64_t end) noexcept;
+
 /// The end of one frame of @p graph that started at @p begin and ended with @p status: the graph's state,
 /// performance, delay aging and completion event. Returns the frame's vx status.
 vx_status finish_frame(vx_graph graph, vg::Status status, std::uint64_t begin) noexcept;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fusion.hpp"
 #include "object.hpp"
 
 namespace vg {
@@ -69,6 +70,10 @@ struct _vx_node final : _vx_reference {
   // slot, sized and filled at verification and kept in step with `arguments` / `slot_arguments` by what
   // changes them in place (refresh_call_handles): a frame encodes nothing and allocates nothing.
   std::vector<vx_reference> call_handles;
+  // A fused chain of 3x3 filters holding this node (fusion.hpp), and the node's place in it; set while the
+  // graph is compiled.
+  vg::openvx::FusedChain* chain = nullptr;
+  vx_uint32 chain_stage = 0;
 
   /// Sets @p value (may be null) on parameter @p index, holding the new and dropping the old reference; a
   /// delay slot (or a part of one) is recorded so that the parameter follows the delay's aging.
@@ -130,6 +135,7 @@ struct _vx_graph final : _vx_reference {
   std::unique_ptr<vg::openvx::GraphExecutor> executor;
   bool streaming_enabled = false;
   std::vector<vx_delay> auto_aged;      // vxRegisterAutoAging, held internally: aged after each run
+  std::vector<vg::openvx::FusedChainPtr> chains;  // its compiled graph's fused chains (fusion.hpp)
 
   /// Any change to the graph or to a node's parameters: verification is needed again, and the compiled
   /// graph goes now (its deinitializers run), since it may use a node that is about to go.
