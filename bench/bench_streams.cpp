@@ -377,7 +377,8 @@ int stream_child() {
   constexpr int kIn = 3, kOut = 4;
   try {
     StreamContext shared;
-    Stream stream(shared.context, 0, opencv_model(), "", false);
+    const std::unique_ptr<Stream> one = make_stream(shared.context, 0, opencv_model(), "", false);
+    Stream& stream = *one;
     if (!stream.start()) throw std::runtime_error("start failed: " + stream.graph.last_error().describe());
     for (std::size_t i = 0; i < stream.graph.pipeline_depth(); ++i) {
       if (!stream.step()) throw std::runtime_error("warm-up failed: " + stream.graph.last_error().describe());

@@ -313,9 +313,12 @@ std::string split_target(vx_graph graph, const FusedChain& chain, const char* mo
   for (std::size_t i = 1; i < chain.stages.size(); ++i) {
     if (!chain_image(chain.stages[i].node, 0)->is_virtual) return {};  // both parts would write its halo rows
   }
-  // The next CPU target after the chain's ("any" runs on the first target).
+  // Only a chain whose nodes may run anywhere (no vxSetNodeTarget): a node the application put on a
+  // target stays there, with every row of its frame. The second part goes to the next CPU target after
+  // the first one ("any" runs on the first target).
   const std::vector<std::string>& names = graph->context->target_names;
   const std::string& own = chain.stages.front().node->target;
+  if (own != "any") return {};
   std::vector<std::string> cpus;
   for (const std::string& t : names) {
     if (t.rfind("cpu", 0) == 0) cpus.push_back(t);
