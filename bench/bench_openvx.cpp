@@ -30,7 +30,8 @@ bool run_on_caller_from_environment() {
   return on_caller == nullptr || std::strcmp(on_caller, "0") != 0;
 }
 
-/// Sets VG_OPENVX_RUN_ON_CALLER while an OpenVX context is created (it reads it then), and restores it.
+/// Sets VG_OPENVX_RUN_ON_CALLER while an OpenVX context verifies its first graph (it reads it then), and
+/// restores it.
 class RunOnCallerForOpenVx {
  public:
   explicit RunOnCallerForOpenVx(bool on_caller) {
@@ -93,11 +94,8 @@ vx_status VX_CALLBACK nop_validate(vx_node, const vx_reference[], vx_uint32, vx_
 /// @p timed: with performance measurement (VX_NODE_PERFORMANCE), the library's default.
 template <class Loop>
 bool openvx_chain(int nodes, bool timed, bool on_caller, Loop&& loop) {
-  vx_context context = nullptr;
-  {
-    const RunOnCallerForOpenVx setting(on_caller);
-    context = vxCreateContext();
-  }
+  const RunOnCallerForOpenVx setting(on_caller);  // read when the context's first graph is verified
+  vx_context context = vxCreateContext();
   if (!timed) vxDirective(reinterpret_cast<vx_reference>(context), VX_DIRECTIVE_DISABLE_PERFORMANCE);
   vx_enum id = 0;
   vxAllocateUserKernelId(context, &id);

@@ -460,7 +460,7 @@ vx_status run_graph_once(vx_graph graph) noexcept {
 /// polling before they sleep from VG_OPENVX_SPIN_US when set (0 turns polling off: less CPU while idle,
 /// and instruction counts that do not depend on how threads are scheduled). VG_OPENVX_RUN_ON_CALLER=0
 /// hands every vxProcessGraph frame to the targets' workers (ContextConfig::run_on_caller; benches
-/// compare the two).
+/// compare the two). Both are read when the context verifies its first graph.
 static vg::ContextConfig runtime_config() {
   vg::ContextConfig config = vg::ContextConfig::defaults();
   if (const char* spin = std::getenv("VG_OPENVX_SPIN_US"); spin != nullptr && spin[0] != '\0') {
