@@ -28,8 +28,9 @@ struct FrameInfo {
   std::int64_t capture_ns = 0;    ///< capture time on the monotonic clock (vg::now_ns), 0 when unknown
 };
 
-/// @brief Per-node context handed to create, process, control and delete. Always used on the
-/// node's own target thread, so a kernel needs no locking for its own state.
+/// @brief Per-node context handed to create, process, control and delete. Used by one callback of the
+/// node's target at a time (the target's thread, or a caller that borrowed the idle target: see
+/// ContextConfig::run_on_caller), so a kernel needs no locking for its own state.
 /// @note Attribute getters look keys up by name: read them in create, not per frame.
 class KernelContext {
  public:
