@@ -8,6 +8,7 @@
 //              first two round where OpenVX truncates);
 //   direct     the vision library's four functions called in a row (no framework at all: the floor of
 //              one thread running the four kernels whole, one after the other).
+// Also four independent branches (BM_Branches*) and two graphs scheduled together (BM_TwoGraphs).
 // Wall-clock time, and the process's CPU time (all threads: the graph's nodes run on the targets' worker
 // threads, not the calling one). For CPU figures, run with VG_OPENVX_SPIN_US=0 (idle workers do not poll):
 //   ./build/bench/bench_openvx_chain --benchmark_repetitions=5 --benchmark_report_aggregates_only=true --benchmark_min_time=0.3
@@ -20,6 +21,7 @@
 
 #include <cstdlib>
 #include <random>
+#include <vector>
 
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 
@@ -126,6 +128,91 @@ void BM_ChainDirect(benchmark::State& state) {
   }
 }
 
+// Four independent branches from one input (Gaussian, Box, Median, Erode, each to its own output): one
+// graph, its branches spread over cpu0 and cpu1 (spread:1, the default) or all on cpu0
+// (VG_OPENVX_PLACEMENT=0, spread:0), against the four immediate calls.
+void BM_BranchesGraph(benchmark::State& state) {
+  const vx_uint32 w = kSizes[state.range(0)][0], h = kSizes[state.range(0)][1];
+  setenv("VG_OPENVX_PLACEMENT", state.range(1) != 0 ? "1" : "0", 1);
+  vx_context context = vxCreateContext();
+  vx_graph graph = vxCreateGraph(context);
+  vx_image in = image_from(context, random_frame(w, h));
+  vx_image out[4];
+  for (vx_image& o : out) o = vxCreateImage(context, w, h, VX_DF_IMAGE_U8);
+  replicate(vxGaussian3x3Node(graph, in, out[0]));
+  replicate(vxBox3x3Node(graph, in, out[1]));
+  replicate(vxMedian3x3Node(graph, in, out[2]));
+  replicate(vxErode3x3Node(graph, in, out[3]));
+  if (vxVerifyGraph(graph) != VX_SUCCESS) state.SkipWithError("vxVerifyGraph failed");
+  unsetenv("VG_OPENVX_PLACEMENT");
+  for (auto _ : state) {
+    if (vxProcessGraph(graph) != VX_SUCCESS) state.SkipWithError("vxProcessGraph failed");
+  }
+  vxReleaseImage(&in);
+  for (vx_image& o : out) vxReleaseImage(&o);
+  vxReleaseGraph(&graph);
+  vxReleaseContext(&context);
+}
+
+void BM_BranchesImmediate(benchmark::State& state) {
+  const vx_uint32 w = kSizes[state.range(0)][0], h = kSizes[state.range(0)][1];
+  vx_context context = vxCreateContext();
+  vx_border_t border{};
+  border.mode = VX_BORDER_REPLICATE;
+  vxSetContextAttribute(context, VX_CONTEXT_IMMEDIATE_BORDER, &border, sizeof border);
+  vx_image in = image_from(context, random_frame(w, h));
+  vx_image out[4];
+  for (vx_image& o : out) o = vxCreateImage(context, w, h, VX_DF_IMAGE_U8);
+  for (auto _ : state) {
+    if (vxuGaussian3x3(context, in, out[0]) != VX_SUCCESS || vxuBox3x3(context, in, out[1]) != VX_SUCCESS ||
+        vxuMedian3x3(context, in, out[2]) != VX_SUCCESS || vxuErode3x3(context, in, out[3]) != VX_SUCCESS) {
+      state.SkipWithError("an immediate call failed");
+    }
+  }
+  vxReleaseImage(&in);
+  for (vx_image& o : out) vxReleaseImage(&o);
+  vxReleaseContext(&context);
+}
+
+// Two graphs of one context, each the four-filter chain on its own frame (bands on one target,
+// VG_OPENVX_FUSION=1, so each graph is one target's work): scheduled together and then waited for
+// (together:1; the second graph starts on the other CPU target) against processed one after the other
+// (together:0).
+void BM_TwoGraphs(benchmark::State& state) {
+  const vx_uint32 w = kSizes[state.range(0)][0], h = kSizes[state.range(0)][1];
+  setenv("VG_OPENVX_FUSION", "1", 1);
+  vx_context context = vxCreateContext();
+  vx_graph graphs[2];
+  std::vector<vx_image> images;
+  for (vx_graph& graph : graphs) {
+    graph = vxCreateGraph(context);
+    vx_image in = image_from(context, random_frame(w, h)), out = vxCreateImage(context, w, h, VX_DF_IMAGE_U8);
+    vx_image a = vxCreateVirtualImage(graph, w, h, VX_DF_IMAGE_U8), b = vxCreateVirtualImage(graph, w, h, VX_DF_IMAGE_U8),
+             c = vxCreateVirtualImage(graph, w, h, VX_DF_IMAGE_U8);
+    replicate(vxGaussian3x3Node(graph, in, a));
+    replicate(vxBox3x3Node(graph, a, b));
+    replicate(vxMedian3x3Node(graph, b, c));
+    replicate(vxErode3x3Node(graph, c, out));
+    images.insert(images.end(), {in, out, a, b, c});
+    if (vxVerifyGraph(graph) != VX_SUCCESS) state.SkipWithError("vxVerifyGraph failed");
+  }
+  unsetenv("VG_OPENVX_FUSION");
+  const bool together = state.range(1) != 0;
+  for (auto _ : state) {
+    bool ok = true;
+    if (together) {
+      for (vx_graph g : graphs) ok = ok && vxScheduleGraph(g) == VX_SUCCESS;
+      for (vx_graph g : graphs) ok = vxWaitGraph(g) == VX_SUCCESS && ok;
+    } else {
+      for (vx_graph g : graphs) ok = ok && vxProcessGraph(g) == VX_SUCCESS;
+    }
+    if (!ok) state.SkipWithError("a graph failed");
+  }
+  for (vx_image& i : images) vxReleaseImage(&i);
+  for (vx_graph& g : graphs) vxReleaseGraph(&g);
+  vxReleaseContext(&context);
+}
+
 // Process CPU time beside wall time: the graph's work runs on worker threads, and on a shared machine the
 // CPU time is the steadier figure (run with VG_OPENVX_SPIN_US=0 so idle workers do not poll).
 void Sizes(benchmark::internal::Benchmark* b) {
@@ -139,6 +226,13 @@ BENCHMARK(BM_ChainGraph)->Apply(GraphSizes);
 BENCHMARK(BM_ChainImmediate)->Apply(Sizes);
 BENCHMARK(BM_ChainOpenCv)->Apply(Sizes);
 BENCHMARK(BM_ChainDirect)->Apply(Sizes);
+void TwoArgSizes(benchmark::internal::Benchmark* b, const char* second) {
+  b->ArgNames({"size", second})->ArgsProduct({{0, 1}, {1, 0}});
+  b->UseRealTime()->MeasureProcessCPUTime()->Unit(benchmark::kMicrosecond);
+}
+BENCHMARK(BM_BranchesGraph)->Apply([](benchmark::internal::Benchmark* b) { TwoArgSizes(b, "spread"); });
+BENCHMARK(BM_BranchesImmediate)->Apply(Sizes);
+BENCHMARK(BM_TwoGraphs)->Apply([](benchmark::internal::Benchmark* b) { TwoArgSizes(b, "together"); });
 
 }  // namespace
 

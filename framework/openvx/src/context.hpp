@@ -77,10 +77,11 @@ struct _vx_context final : _vx_reference {
   vx_enum immediate_border_policy;
   vx_enum immediate_target = VX_TARGET_ANY;
   std::string immediate_target_name = "any";
-  std::vector<std::string> target_names;
+  std::vector<std::string> target_names;  // visiongraph targets a node may name (cpu0, cpu1, npu0, ...)
   // The visiongraph context graphs run in (its target threads), made by the first vxVerifyGraph.
   std::unique_ptr<vg::Context> runtime;
-  vx_uint32 runtime_kernels = 0;  // visiongraph kernels declared for vx kernels so far (for unique names)  // visiongraph targets a node may name (cpu0, cpu1, npu0, ...)
+  vx_uint32 runtime_kernels = 0;  // visiongraph kernels declared for vx kernels so far (for unique names)
+  std::size_t graphs_placed = 0;  // graphs whose "any" nodes were spread over the cpu targets (placement.hpp)
 
   /// VX_CONTEXT_REFERENCES: live objects the application holds a handle to.
   vx_uint32 reference_count() const noexcept;

@@ -22,6 +22,7 @@
 #include "image.hpp"
 #include "kernel.hpp"
 #include "pipelining.hpp"
+#include "placement.hpp"
 #include "scalar.hpp"
 #include "tensor.hpp"
 #include "user_data_object.hpp"
@@ -484,6 +485,8 @@ vx_status compile_graph(vx_graph graph, const std::vector<std::vector<std::size_
     // pipelined graph, whose frames each have their own copies of the virtual images.
     const bool pipelined = queued(graph);
     if (!pipelined && fusion_enabled()) plan_fused_chains(graph);
+    // Nodes left on "any": branches spread over the cpu targets, chains kept on one (placement.hpp).
+    const std::vector<std::string> placed = pipelined ? std::vector<std::string>(graph->nodes.size()) : place_any_nodes(graph, after);
     std::vector<std::vector<vx_node>> runs(graph->nodes.size());
     for (std::size_t k = 0; k < graph->nodes.size(); ++k) {
       vx_node node = graph->nodes[k];
@@ -515,6 +518,7 @@ vx_status compile_graph(vx_graph graph, const std::vector<std::vector<std::size_
         const NodeId id = compiled->add_node(name, runtime_kernel(context, run->kernel, inputs));
         compiled->set_attribute(id, "vx_node", static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(run)));
         if (run->target != "any") compiled->set_target(id, run->target);
+        else if (run == graph->nodes[k] && !placed[k].empty()) compiled->set_target(id, placed[k]);
         if (is_read[k]) {
           done[k].push_back(compiled->add_virtual("done" + name.substr(1), DataKind::scalar));
           compiled->bind(id, inputs, done[k].back());
