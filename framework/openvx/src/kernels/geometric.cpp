@@ -11,6 +11,9 @@
 // AREA averages the input pixels the output pixel covers, each weighted by the part it covers (U1: 1 when
 // at least half is set).
 //
+// Packed U8 warps run the vision library's vectorised functions (kernels/vision/warp.hpp), which compute
+// the same bytes as sampling.hpp's per-pixel loop; U1 and strided images take the loop.
+//
 // Nothing is allocated per frame: the matrix is read onto the stack.
 #include <VX/vx.h>
 
@@ -21,6 +24,7 @@
 #include "visiongraph/kernels/vision/downscale.hpp"
 #include "kernels/sampling.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "kernels/vision_planes.hpp"
 #include "matrix.hpp"
 
 namespace vg::openvx {
@@ -110,21 +114,22 @@ vx_status VX_CALLBACK warp_function(vx_node node, const vx_reference* parameters
       valid_rect.end_y > in.height()) {
     valid_rect = vx_rectangle_t{0, 0, in.width(), in.height()};  // nothing valid, or not within: the whole image
   }
-  const SampledImage src(in, u1, border, valid_rect);
   const bool bilinear = type == VX_INTERPOLATION_BILINEAR;
-  // Element (row r, column c) is m[r * Columns + c]; the coordinates in double, as the reference does.
-  auto at = [&](int r, int c) { return static_cast<double>(m[r * static_cast<int>(Columns) + c]); };
+  // Packed U8 images: the vision library's vectorised warps, byte for byte the loop below.
+  if (!u1 && packed(in, 1) && packed(out, 1)) {
+    const vision::SampleSource source = sample_source(in, border, valid_rect);
+    const vision::Interpolation interpolation = bilinear ? vision::Interpolation::bilinear : vision::Interpolation::nearest;
+    if constexpr (Columns == 2) {
+      if (vision::warp_affine(source, m, interpolation, plane(out))) return VX_SUCCESS;
+    } else {
+      if (vision::warp_perspective(source, m, interpolation, plane(out))) return VX_SUCCESS;
+    }
+  }
+  const SampledImage src(in, u1, border, valid_rect);
   if constexpr (Columns == 2) {
-    sample_image(src, bilinear, out, u1, [&](vx_uint32 x, vx_uint32 y, float& sx, float& sy) {
-      sx = static_cast<float>(at(0, 0) * x + at(1, 0) * y + at(2, 0));
-      sy = static_cast<float>(at(0, 1) * x + at(1, 1) * y + at(2, 1));
-    });
+    sample_image(src, bilinear, out, u1, affine_coordinate(m));
   } else {
-    sample_image(src, bilinear, out, u1, [&](vx_uint32 x, vx_uint32 y, float& sx, float& sy) {
-      const double z = at(0, 2) * x + at(1, 2) * y + at(2, 2);
-      sx = static_cast<float>((at(0, 0) * x + at(1, 0) * y + at(2, 0)) / z);  // z = 0: not finite, outside
-      sy = static_cast<float>((at(0, 1) * x + at(1, 1) * y + at(2, 1)) / z);
-    });
+    sample_image(src, bilinear, out, u1, perspective_coordinate(m));
   }
   return VX_SUCCESS;
 }

@@ -8,22 +8,28 @@
 // Outside the image: CONSTANT reads constant_value (U8, or U1 as 0/1); REPLICATE and UNDEFINED read the
 // nearest edge pixel (UNDEFINED leaves them open; the nearest edge is one valid choice). A coordinate that
 // is not finite reads as one outside the image.
+//
+// Written over any image type with width(), height(), stride_x() and row(y) (MappedImage in the kernels),
+// so that tests can run this per-pixel definition against the vectorised functions that replace it for
+// packed U8 images (kernels/vision/warp.hpp).
 #include <VX/vx.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-
-#include "kernels/standard_kernel_support.hpp"
+#include <cstring>
 
 namespace vg::openvx {
 
-/// A mapped U8 or U1 image as the geometric kernels read it: pixels inside, the border outside.
+class MappedImage;
+
+/// A U8 or U1 image as the geometric kernels read it: pixels inside, the border outside.
 /// Reads stay within @p valid (the whole image unless given): a pixel outside it is a border pixel.
-struct SampledImage {
-  SampledImage(const MappedImage& image, bool u1, const vx_border_t& border) noexcept
-      : SampledImage(image, u1, border, vx_rectangle_t{0, 0, image.width(), image.height()}) {}
-  SampledImage(const MappedImage& image, bool u1, const vx_border_t& border, const vx_rectangle_t& valid) noexcept
+template <typename Image>
+struct BasicSampledImage {
+  BasicSampledImage(const Image& image, bool u1, const vx_border_t& border) noexcept
+      : BasicSampledImage(image, u1, border, vx_rectangle_t{0, 0, image.width(), image.height()}) {}
+  BasicSampledImage(const Image& image, bool u1, const vx_border_t& border, const vx_rectangle_t& valid) noexcept
       : image(image),
         x_begin(static_cast<float>(valid.start_x)),
         y_begin(static_cast<float>(valid.start_y)),
@@ -33,7 +39,7 @@ struct SampledImage {
         constant(border.mode == VX_BORDER_CONSTANT),
         constant_value(u1 ? (border.constant_value.U1 ? 1 : 0) : border.constant_value.U8) {}
 
-  const MappedImage& image;
+  const Image& image;
   float x_begin, y_begin;  // the valid rectangle: [x_begin, width) x [y_begin, height)
   float width, height;     // as floats, for range checks before any conversion to an integer
   bool u1;
@@ -60,10 +66,13 @@ struct SampledImage {
   }
 };
 
+using SampledImage = BasicSampledImage<MappedImage>;
+
 /// Coordinates that are not finite are moved outside the image (to -2), where the border decides.
 inline float finite_or_outside(float v) noexcept { return std::isfinite(v) ? v : -2.0f; }
 
-inline vx_uint8 sample_nearest(const SampledImage& src, float x, float y) noexcept {
+template <typename Image>
+vx_uint8 sample_nearest(const BasicSampledImage<Image>& src, float x, float y) noexcept {
   return src.pixel(std::floor(finite_or_outside(x) + 0.5f), std::floor(finite_or_outside(y) + 0.5f));
 }
 
@@ -74,7 +83,8 @@ inline vx_uint8 bilinear_value(float s, float t, vx_uint8 p00, vx_uint8 p10, vx_
   return static_cast<vx_uint8>(std::min(v + 0.5f, u1 ? 1.0f : 255.0f));  // v >= 0: the weights are non-negative
 }
 
-inline vx_uint8 sample_bilinear(const SampledImage& src, float x, float y) noexcept {
+template <typename Image>
+vx_uint8 sample_bilinear(const BasicSampledImage<Image>& src, float x, float y) noexcept {
   x = finite_or_outside(x);
   y = finite_or_outside(y);
   const float x0 = std::floor(x), y0 = std::floor(y);
@@ -113,8 +123,8 @@ struct RowWriter {
 
 /// out(x, y) = interpolation of @p src at coordinate(x, y) -> (sx, sy), for every output pixel; the
 /// interpolation is chosen once, outside the loop.
-template <typename Coordinate>
-void sample_image(const SampledImage& src, bool bilinear, const MappedImage& out, bool u1, Coordinate coordinate) noexcept {
+template <typename Image, typename OutImage, typename Coordinate>
+void sample_image(const BasicSampledImage<Image>& src, bool bilinear, const OutImage& out, bool u1, Coordinate coordinate) noexcept {
   for (vx_uint32 y = 0; y < out.height(); ++y) {
     const RowWriter o{out.row(y), out.stride_x(), u1};
     for (vx_uint32 x = 0; x < out.width(); ++x) {
@@ -123,6 +133,36 @@ void sample_image(const SampledImage& src, bool bilinear, const MappedImage& out
       o.put(x, bilinear ? sample_bilinear(src, sx, sy) : sample_nearest(src, sx, sy));
     }
   }
+}
+
+/// WarpAffine's coordinate: (M[0][0] x + M[1][0] y + M[2][0], M[0][1] x + M[1][1] y + M[2][1]) for the
+/// 2-column, 3-row matrix @p m (row-major), in double as the conformance suite's reference computes it.
+inline auto affine_coordinate(const vx_float32* m) noexcept {
+  return [m](vx_uint32 x, vx_uint32 y, float& sx, float& sy) {
+    const auto at = [m](int r, int c) { return static_cast<double>(m[r * 2 + c]); };
+    sx = static_cast<float>(at(0, 0) * x + at(1, 0) * y + at(2, 0));
+    sy = static_cast<float>(at(0, 1) * x + at(1, 1) * y + at(2, 1));
+  };
+}
+
+/// WarpPerspective's coordinate: (x' / z', y' / z') from the columns of the 3x3 matrix @p m (row-major).
+inline auto perspective_coordinate(const vx_float32* m) noexcept {
+  return [m](vx_uint32 x, vx_uint32 y, float& sx, float& sy) {
+    const auto at = [m](int r, int c) { return static_cast<double>(m[r * 3 + c]); };
+    const double z = at(0, 2) * x + at(1, 2) * y + at(2, 2);
+    sx = static_cast<float>((at(0, 0) * x + at(1, 0) * y + at(2, 0)) / z);  // z = 0: not finite, outside
+    sy = static_cast<float>((at(0, 1) * x + at(1, 1) * y + at(2, 1)) / z);
+  };
+}
+
+/// Remap's coordinate: the table's pair for (x, y), rows of @p width entries (not aligned for floats).
+inline auto table_coordinate(const vx_uint8* entries, std::size_t width) noexcept {
+  return [entries, width](vx_uint32 x, vx_uint32 y, float& sx, float& sy) {
+    vx_coordinates2df_t c;
+    std::memcpy(&c, entries + (static_cast<std::size_t>(y) * width + x) * sizeof c, sizeof c);
+    sx = c.x;
+    sy = c.y;
+  };
 }
 
 }  // namespace vg::openvx

@@ -7,6 +7,7 @@
 #include "kernels/standard_kernel_support.hpp"
 #include "visiongraph/kernels/vision/pixels.hpp"
 #include "visiongraph/kernels/vision/plane.hpp"
+#include "visiongraph/kernels/vision/warp.hpp"
 
 namespace vg::openvx {
 
@@ -33,6 +34,13 @@ inline bool vision_pixels(const MappedImage& image, vx_df_image format, vision::
   if (!vision_pixel_type(format, type) || !packed(image, static_cast<vx_int32>(vision::pixel_size(type)))) return false;
   out = {image.row(0), image.width(), image.height(), image.addressing().stride_y, type};
   return true;
+}
+
+/// @p image as a geometric function's source: read within @p valid, the node's @p border outside
+/// (UNDEFINED reads the nearest edge pixel, as REPLICATE does).
+inline vision::SampleSource sample_source(const MappedImage& image, const vx_border_t& border, const vx_rectangle_t& valid) noexcept {
+  return {const_plane(image), valid.start_x, valid.start_y, valid.end_x, valid.end_y, border.mode == VX_BORDER_CONSTANT,
+          border.constant_value.U8};
 }
 
 }  // namespace vg::openvx
