@@ -300,6 +300,74 @@ TEST_P(EverySimdTarget, MultiplyOfEveryTypeCombinationPolicyAndScale) {
   EXPECT_FALSE(multiply(s.cpixels(), t.cpixels(), narrow.pixels(), 1.0, Overflow::wrap, false)) << "S16 inputs into a U8 output";
 }
 
+/// Writes @p v at (x, y) of @p image (U8 or S16).
+void put(TypedImage& image, std::uint32_t x, std::uint32_t y, int v) {
+  std::uint8_t* row = image.image.bytes.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(image.image.stride);
+  if (image.type == PixelType::u8) {
+    row[x] = static_cast<std::uint8_t>(v);
+    return;
+  }
+  const auto s = static_cast<std::int16_t>(v);
+  std::memcpy(row + 2 * x, &s, 2);
+}
+
+/// Multiply's integer forms (scale 1, 2^-n, and 1/255 for two U8 inputs) give the double definition's bytes
+/// for every product: every pair of U8 inputs; for an S16 input every one of its 65,536 values against edge
+/// values of the other. Scales next to those take the double path and are checked too.
+TEST_P(EverySimdTarget, MultiplyIntegerScalesMatchTheDefinitionForEveryProduct) {
+  const PixelType u8 = PixelType::u8, s16 = PixelType::s16;
+  std::vector<double> scales;
+  for (int n = 0; n <= 16; ++n) scales.push_back(std::ldexp(1.0, -n));
+  const float f255 = 1.0f / 255.0f;
+  scales.insert(scales.end(), {1.0 / 255, static_cast<double>(f255), static_cast<double>(std::nextafter(f255, 1.0f)),
+                               std::nextafter(1.0 / 255, 0.0), std::nextafter(1.0, 2.0), std::nextafter(0.5, 0.0)});
+  auto check = [&](const TypedImage& a, const TypedImage& b, PixelType to, const std::vector<double>& which) {
+    for (const double scale : which) {
+      for (Overflow overflow : {Overflow::wrap, Overflow::saturate}) {
+        for (bool nearest_even : {false, true}) {
+          TypedImage out(a.width, a.image.height, to, 7);
+          ASSERT_TRUE(multiply(a.cpixels(), b.cpixels(), out.pixels(), scale, overflow, nearest_even));
+          for (std::uint32_t y = 0; y < a.image.height; ++y)
+            for (std::uint32_t x = 0; x < a.width; ++x)
+              ASSERT_EQ(out.at(x, y), reference_multiply(a.at(x, y), b.at(x, y), scale, to, overflow, nearest_even))
+                  << "scale " << scale << " overflow " << int(overflow) << " nearest_even " << nearest_even << " types " << int(a.type)
+                  << int(b.type) << int(to) << " of " << a.at(x, y) << " and " << b.at(x, y);
+        }
+      }
+    }
+  };
+  // U8 x U8: a = x, b = y over 256 x 256, three more columns for the vectors' tails.
+  {
+    TypedImage a(259, 256, u8, 1), b(259, 256, u8, 2);
+    for (std::uint32_t y = 0; y < 256; ++y)
+      for (std::uint32_t x = 0; x < 259; ++x) put(a, x, y, static_cast<int>(x % 256)), put(b, x, y, static_cast<int>(y));
+    check(a, b, u8, scales);
+    check(a, b, s16, scales);
+  }
+  // An S16 input takes all 65,536 values (256 x 256); the other input cycles through edges, each pass
+  // shifted by one so that every value meets every edge.
+  const int s16_edges[] = {-32768, -32767, -32766, -256, -255, -129, -128, -3, -2, -1, 0, 1, 2, 3, 127, 128, 255, 256, 32766, 32767};
+  const int u8_edges[] = {0, 1, 2, 3, 127, 128, 129, 254, 255};
+  const std::vector<double> s16_scales = {1.0, 0.5, 0.25, 1.0 / 128, 1.0 / 256, 1.0 / 32768, 1.0 / 65536, static_cast<double>(f255)};
+  const PixelType combos[][2] = {{s16, s16}, {u8, s16}, {s16, u8}};
+  for (const auto& c : combos) {
+    const bool u8_other = c[0] == u8 || c[1] == u8;
+    const int* edges = u8_other ? u8_edges : s16_edges;
+    const std::size_t n = u8_other ? std::size(u8_edges) : std::size(s16_edges);
+    for (std::size_t pass = 0; pass < n; ++pass) {
+      TypedImage a(256, 256, c[0], 3), b(256, 256, c[1], 4);
+      TypedImage& full = c[1] == s16 ? b : a;  // the S16 operand taking every value
+      TypedImage& other = c[1] == s16 ? a : b;
+      for (std::uint32_t y = 0; y < 256; ++y)
+        for (std::uint32_t x = 0; x < 256; ++x) {
+          put(full, x, y, static_cast<int>(y * 256 + x) - 32768);
+          put(other, x, y, edges[(x + y + pass) % n]);
+        }
+      check(a, b, s16, s16_scales);
+    }
+  }
+}
+
 // NV12 / NV21 to RGB / RGBX: every byte as the definition computes it (yuv_to_rgb.hpp), for BT.709 and
 // BT.601, odd and even sizes, rows longer than the function's 256-pixel chunks, padded strides.
 TEST_P(EverySimdTarget, SemiPlanarYuvToRgbIsTheDefinition) {
