@@ -26,6 +26,7 @@
 #include "visiongraph/kernels/vision/gaussian_half.hpp"
 #include "visiongraph/kernels/vision/gradients.hpp"
 #include "visiongraph/kernels/vision/rgb_to_yuv.hpp"
+#include "visiongraph/kernels/vision/scale.hpp"
 #include "visiongraph/kernels/vision/simd.hpp"
 #include "visiongraph/kernels/vision/statistics.hpp"
 #include "visiongraph/kernels/vision/threshold.hpp"
@@ -298,6 +299,159 @@ TEST_P(EverySimdTarget, MultiplyOfEveryTypeCombinationPolicyAndScale) {
   const TypedImage s(8, 2, s16, 1), t(8, 2, s16, 2);
   TypedImage narrow(8, 2, u8, 3);
   EXPECT_FALSE(multiply(s.cpixels(), t.cpixels(), narrow.pixels(), 1.0, Overflow::wrap, false)) << "S16 inputs into a U8 output";
+}
+
+/// Writes @p v at (x, y) of @p image (U8 or S16).
+void put(TypedImage& image, std::uint32_t x, std::uint32_t y, int v) {
+  std::uint8_t* row = image.image.bytes.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(image.image.stride);
+  if (image.type == PixelType::u8) {
+    row[x] = static_cast<std::uint8_t>(v);
+    return;
+  }
+  const auto s = static_cast<std::int16_t>(v);
+  std::memcpy(row + 2 * x, &s, 2);
+}
+
+/// Multiply's integer forms (scale 1, 2^-n, and 1/255 for two U8 inputs) give the double definition's bytes
+/// for every product: every pair of U8 inputs; for an S16 input every one of its 65,536 values against edge
+/// values of the other. Scales next to those take the double path and are checked too.
+TEST_P(EverySimdTarget, MultiplyIntegerScalesMatchTheDefinitionForEveryProduct) {
+  const PixelType u8 = PixelType::u8, s16 = PixelType::s16;
+  std::vector<double> scales;
+  for (int n = 0; n <= 16; ++n) scales.push_back(std::ldexp(1.0, -n));
+  const float f255 = 1.0f / 255.0f;
+  scales.insert(scales.end(), {1.0 / 255, static_cast<double>(f255), static_cast<double>(std::nextafter(f255, 1.0f)),
+                               std::nextafter(1.0 / 255, 0.0), std::nextafter(1.0, 2.0), std::nextafter(0.5, 0.0)});
+  auto check = [&](const TypedImage& a, const TypedImage& b, PixelType to, const std::vector<double>& which) {
+    for (const double scale : which) {
+      for (Overflow overflow : {Overflow::wrap, Overflow::saturate}) {
+        for (bool nearest_even : {false, true}) {
+          TypedImage out(a.width, a.image.height, to, 7);
+          ASSERT_TRUE(multiply(a.cpixels(), b.cpixels(), out.pixels(), scale, overflow, nearest_even));
+          for (std::uint32_t y = 0; y < a.image.height; ++y)
+            for (std::uint32_t x = 0; x < a.width; ++x)
+              ASSERT_EQ(out.at(x, y), reference_multiply(a.at(x, y), b.at(x, y), scale, to, overflow, nearest_even))
+                  << "scale " << scale << " overflow " << int(overflow) << " nearest_even " << nearest_even << " types " << int(a.type)
+                  << int(b.type) << int(to) << " of " << a.at(x, y) << " and " << b.at(x, y);
+        }
+      }
+    }
+  };
+  // U8 x U8: a = x, b = y over 256 x 256, three more columns for the vectors' tails.
+  {
+    TypedImage a(259, 256, u8, 1), b(259, 256, u8, 2);
+    for (std::uint32_t y = 0; y < 256; ++y)
+      for (std::uint32_t x = 0; x < 259; ++x) put(a, x, y, static_cast<int>(x % 256)), put(b, x, y, static_cast<int>(y));
+    check(a, b, u8, scales);
+    check(a, b, s16, scales);
+  }
+  // An S16 input takes all 65,536 values (256 x 256); the other input cycles through edges, each pass
+  // shifted by one so that every value meets every edge.
+  const int s16_edges[] = {-32768, -32767, -32766, -256, -255, -129, -128, -3, -2, -1, 0, 1, 2, 3, 127, 128, 255, 256, 32766, 32767};
+  const int u8_edges[] = {0, 1, 2, 3, 127, 128, 129, 254, 255};
+  const std::vector<double> s16_scales = {1.0, 0.5, 0.25, 1.0 / 128, 1.0 / 256, 1.0 / 32768, 1.0 / 65536, static_cast<double>(f255)};
+  const PixelType combos[][2] = {{s16, s16}, {u8, s16}, {s16, u8}};
+  for (const auto& c : combos) {
+    const bool u8_other = c[0] == u8 || c[1] == u8;
+    const int* edges = u8_other ? u8_edges : s16_edges;
+    const std::size_t n = u8_other ? std::size(u8_edges) : std::size(s16_edges);
+    for (std::size_t pass = 0; pass < n; ++pass) {
+      TypedImage a(256, 256, c[0], 3), b(256, 256, c[1], 4);
+      TypedImage& full = c[1] == s16 ? b : a;  // the S16 operand taking every value
+      TypedImage& other = c[1] == s16 ? a : b;
+      for (std::uint32_t y = 0; y < 256; ++y)
+        for (std::uint32_t x = 0; x < 256; ++x) {
+          put(full, x, y, static_cast<int>(y * 256 + x) - 32768);
+          put(other, x, y, edges[(x + y + pass) % n]);
+        }
+      check(a, b, s16, s16_scales);
+    }
+  }
+}
+
+/// ScaleImage as libopenvx computed it pixel by pixel before scale_image (sampling.hpp there): the
+/// single-precision source position, the input's pixels inside and the border outside.
+std::uint8_t reference_scale(const TestImage& in, Border border, ScaleInterpolation type, std::uint32_t x, std::uint32_t y,
+                             std::uint32_t w_out, std::uint32_t h_out) {
+  const auto w_in = static_cast<float>(in.width), h_in = static_cast<float>(in.height);
+  auto pixel = [&](float px, float py) -> std::uint8_t {
+    if (px >= 0.0f && px < w_in && py >= 0.0f && py < h_in) return in.at(static_cast<std::uint32_t>(px), static_cast<std::uint32_t>(py));
+    if (border.mode == BorderMode::constant) return border.constant;
+    auto clamp = [](float v, float end) { return !(v >= 0.0f) ? 0u : v >= end ? static_cast<std::uint32_t>(end) - 1 : static_cast<std::uint32_t>(v); };
+    return in.at(clamp(px, w_in), clamp(py, h_in));
+  };
+  if (type == ScaleInterpolation::area) {
+    const double fx = static_cast<double>(in.width) / w_out, fy = static_cast<double>(in.height) / h_out;
+    const double x0 = x * fx, x1 = (x + 1) * fx, y0 = y * fy, y1 = (y + 1) * fy;
+    double sum = 0.0, total = 0.0;
+    for (double yi = std::floor(y0); yi < y1; yi += 1.0) {
+      const double wy = std::min(y1, yi + 1.0) - std::max(y0, yi);
+      if (wy <= 0.0) continue;
+      for (double xi = std::floor(x0); xi < x1; xi += 1.0) {
+        const double wx = std::min(x1, xi + 1.0) - std::max(x0, xi);
+        if (wx <= 0.0) continue;
+        sum += wx * wy * pixel(static_cast<float>(xi), static_cast<float>(yi));
+        total += wx * wy;
+      }
+    }
+    const double mean = total > 0.0 ? sum / total : 0.0;
+    return static_cast<std::uint8_t>(std::min(mean + 0.5, 255.0));
+  }
+  const float sx = ((static_cast<float>(x) + 0.5f) * w_in / static_cast<float>(w_out)) - 0.5f;
+  const float sy = ((static_cast<float>(y) + 0.5f) * h_in / static_cast<float>(h_out)) - 0.5f;
+  if (type == ScaleInterpolation::nearest) {
+    auto half_up = [](float v) { const float whole = std::floor(v); return v - whole >= 0.5f ? whole + 1.0f : whole; };
+    return pixel(half_up(sx), half_up(sy));
+  }
+  const float x0 = std::floor(sx), y0 = std::floor(sy);
+  const float s = sx - x0, t = sy - y0;
+  const std::uint8_t p00 = pixel(x0, y0), p10 = pixel(x0 + 1.0f, y0), p01 = pixel(x0, y0 + 1.0f), p11 = pixel(x0 + 1.0f, y0 + 1.0f);
+  const float v = (1.0f - s) * (1.0f - t) * p00 + s * (1.0f - t) * p10 + (1.0f - s) * t * p01 + s * t * p11;
+  return static_cast<std::uint8_t>(std::min(v + 0.5f, 255.0f));
+}
+
+TEST_P(EverySimdTarget, ScaleImageIsThePerPixelDefinitionAtEveryRatioAndBorder) {
+  struct Case {
+    std::uint32_t wi, hi, wo, ho;
+  };
+  // Down and up, 3/5 and 5/3, near 1, 2:1, 7:1 and 12:1 (AREA's widest vectorised and beyond), tiny and
+  // single-row images, widths across the column chunks.
+  const Case cases[] = {{1920 / 4, 1080 / 4, 1920 * 3 / 20, 1080 * 3 / 20}, {640, 48, 384, 29}, {97, 61, 161, 101}, {33, 17, 31, 15},
+                        {1, 1, 7, 5},  {2, 3, 9, 1}, {5, 4, 3, 2}, {3, 2, 64, 33}, {1100, 9, 1037, 13}, {700, 5, 1300, 4},
+                        {64, 64, 32, 32}, {17, 13, 17, 13}, {4, 4, 5, 5}, {259, 7, 37, 3}, {8, 200, 1030, 3},
+                        {700, 70, 100, 10}, {1200, 37, 100, 3}, {61, 59, 60, 58}};
+  const Border borders[] = {{BorderMode::replicate, 0}, {BorderMode::constant, 0}, {BorderMode::constant, 201}};
+  std::uint32_t seed = 11;
+  for (const Case& c : cases) {
+    const TestImage in(c.wi, c.hi, 1, seed, seed % 2 == 0 ? 0 : 5);
+    ++seed;
+    for (const ScaleInterpolation type : {ScaleInterpolation::bilinear, ScaleInterpolation::nearest, ScaleInterpolation::area}) {
+      for (const Border& border : borders) {
+        TestImage out(c.wo, c.ho, 1, 3);
+        const std::vector<std::uint8_t> before = out.bytes;
+        scale_image(in.cplane(), out.plane(), type, border);
+        for (std::uint32_t y = 0; y < c.ho; ++y) {
+          for (std::uint32_t x = 0; x < c.wo; ++x) {
+            ASSERT_EQ(int{out.at(x, y)}, int{reference_scale(in, border, type, x, y, c.wo, c.ho)})
+                << c.wi << "x" << c.hi << " -> " << c.wo << "x" << c.ho << " interpolation " << int(type) << " border "
+                << int(border.mode) << "/" << int{border.constant} << " at (" << x << ", " << y << ")";
+          }
+          for (std::ptrdiff_t p = c.wo; p < out.stride; ++p) {
+            const std::size_t i = static_cast<std::size_t>(y) * static_cast<std::size_t>(out.stride) + static_cast<std::size_t>(p);
+            ASSERT_EQ(out.bytes[i], before[i]) << "padding of row " << y << " written";
+          }
+        }
+      }
+    }
+  }
+  // Bands of rows add up to the whole frame.
+  const TestImage in(301, 77, 1, 5);
+  for (const ScaleInterpolation type : {ScaleInterpolation::bilinear, ScaleInterpolation::nearest, ScaleInterpolation::area}) {
+    TestImage whole(181, 47, 1, 0), banded(181, 47, 1, 0);
+    scale_image(in.cplane(), whole.plane(), type, {});
+    for (std::uint32_t begin = 0; begin < 47; begin += 10) scale_image(in.cplane(), banded.plane(), type, {}, {begin, begin + 10});
+    EXPECT_EQ(whole.bytes, banded.bytes) << int(type);
+  }
 }
 
 // NV12 / NV21 to RGB / RGBX: every byte as the definition computes it (yuv_to_rgb.hpp), for BT.709 and

@@ -185,12 +185,147 @@ void multiply_rows(ConstPixels a, ConstPixels b, Pixels out, double scale, bool 
   }
 }
 
+// --- Multiply's exact integer forms -------------------------------------------------------------------
+// Where double(a * b) * scale rounds to a value integer arithmetic gives exactly, the definition is
+// computed without doubles: scale 1 (the product itself), scale 2^-n (a shift with the rounding mode) and,
+// for two U8 inputs, scale 1/255 (division by 255; p / 255 is never a half, and the double error stays far
+// from every rounding boundary over 0..65025, checked product by product in the tests).
+
+/// What a scale lets the integer forms do.
+enum class IntegerScale : std::uint8_t { none, shift, divide_255 };
+
+/// U8 x U8: the product in uint16 lanes (at most 65025), then the scale, then out's type.
+template <class Out, IntegerScale Kind>
+void multiply_u8_rows(ConstPixels a, ConstPixels b, Pixels out, double scale, int shift, bool saturate, bool nearest_even, std::uint32_t begin,
+                      std::uint32_t end) {
+  const hn::ScalableTag<std::uint16_t> d;
+  const hn::Rebind<std::uint8_t, decltype(d)> d8;
+  const hn::Rebind<std::int16_t, decltype(d)> di;
+  const std::size_t lanes = hn::Lanes(d), width = a.width;
+  const auto mask = hn::Set(d, static_cast<std::uint16_t>((1u << shift) - 1u)), half = hn::Set(d, static_cast<std::uint16_t>((1u << shift) >> 1));
+  const auto one = hn::Set(d, std::uint16_t{1}), bias = hn::Set(d, std::uint16_t{127}), magic = hn::Set(d, std::uint16_t{0x8081});
+  const auto top = hn::Set(d, static_cast<std::uint16_t>(std::is_same_v<Out, std::uint8_t> ? 255 : 32767));
+  const auto low = hn::Set(d, static_cast<std::uint16_t>(std::is_same_v<Out, std::uint8_t> ? 0xFF : 0xFFFF));
+  for (std::uint32_t y = begin; y < end; ++y) {
+    const std::uint8_t* pa = a.row<std::uint8_t>(y);
+    const std::uint8_t* pb = b.row<std::uint8_t>(y);
+    Out* po = out.row<Out>(y);
+    std::size_t x = 0;
+    for (; x + lanes <= width; x += lanes) {
+      auto p = hn::Mul(hn::PromoteTo(d, hn::LoadU(d8, pa + x)), hn::PromoteTo(d, hn::LoadU(d8, pb + x)));
+      if constexpr (Kind == IntegerScale::shift) {
+        // q = floor(p / 2^n); to nearest even it goes up when the remainder is above half, or half and q odd.
+        const auto q = hn::ShiftRightSame(p, shift);
+        p = nearest_even ? hn::Add(q, hn::IfThenElseZero(hn::Gt(hn::Add(hn::And(p, mask), hn::And(q, one)), half), one)) : q;
+      } else if constexpr (Kind == IntegerScale::divide_255) {
+        // floor(x / 255) = (x * 0x8081) >> 23 for every x below 66052; rounding to nearest adds 127 first.
+        p = hn::ShiftRight<7>(hn::MulHigh(nearest_even ? hn::Add(p, bias) : p, magic));
+      }
+      p = saturate ? hn::Min(p, top) : hn::And(p, low);
+      if constexpr (std::is_same_v<Out, std::uint8_t>) {
+        hn::StoreU(hn::DemoteTo(d8, hn::BitCast(di, p)), d8, po + x);  // at most 255: the demotion keeps it
+      } else {
+        hn::StoreU(hn::BitCast(di, p), di, po + x);
+      }
+    }
+    for (; x < width; ++x) po[x] = multiply_one<Out>(pa[x], pb[x], scale, saturate, nearest_even);
+  }
+}
+
+/// Inputs with an S16: the product in int32 lanes (|p| at most 2^30), then the shift, then out's type.
+template <class A, class B, IntegerScale Kind>
+void multiply_s16_rows(ConstPixels a, ConstPixels b, Pixels out, double scale, int shift, bool saturate, bool nearest_even, std::uint32_t begin,
+                       std::uint32_t end) {
+  static_assert(Kind != IntegerScale::divide_255, "division by 255 is for two U8 inputs");
+  const hn::ScalableTag<std::int32_t> d;
+  const hn::Rebind<std::int16_t, decltype(d)> d16;
+  const hn::Rebind<std::uint16_t, decltype(d)> du16;
+  const hn::Rebind<std::uint32_t, decltype(d)> du32;
+  const std::size_t lanes = hn::Lanes(d), width = a.width;
+  const auto mask = hn::Set(d, (std::int32_t{1} << shift) - 1), half = hn::Set(d, (std::int32_t{1} << shift) >> 1);
+  const auto one = hn::Set(d, 1);
+  for (std::uint32_t y = begin; y < end; ++y) {
+    const A* pa = a.row<A>(y);
+    const B* pb = b.row<B>(y);
+    std::int16_t* po = out.row<std::int16_t>(y);
+    std::size_t x = 0;
+    for (; x + lanes <= width; x += lanes) {
+      auto p = hn::Mul(hn::PromoteTo(d, hn::LoadU(hn::Rebind<A, decltype(d)>(), pa + x)),
+                       hn::PromoteTo(d, hn::LoadU(hn::Rebind<B, decltype(d)>(), pb + x)));
+      if constexpr (Kind == IntegerScale::shift) {
+        const auto q = hn::ShiftRightSame(p, shift), r = hn::And(p, mask);  // q = floor(p / 2^n), r >= 0
+        // To nearest even: up when r is above half, or half and q odd. Toward zero: up when p < 0 and r != 0.
+        const auto up = nearest_even ? hn::Gt(hn::Add(r, hn::And(q, one)), half)
+                                     : hn::And(hn::Lt(p, hn::Zero(d)), hn::Ne(r, hn::Zero(d)));
+        p = hn::Add(q, hn::IfThenElseZero(up, one));
+      }
+      const auto narrowed = saturate ? hn::DemoteTo(d16, p) : hn::BitCast(d16, hn::TruncateTo(du16, hn::BitCast(du32, p)));
+      hn::StoreU(narrowed, d16, po + x);
+    }
+    for (; x < width; ++x) po[x] = multiply_one<std::int16_t>(pa[x], pb[x], scale, saturate, nearest_even);
+  }
+}
+
+/// The integer form @p scale allows for these types (@p shift set for IntegerScale::shift), or none.
+IntegerScale integer_scale(double scale, bool two_u8, int& shift) {
+  for (shift = 0; shift <= 15; ++shift) {
+    if (scale == std::ldexp(1.0, -shift)) return IntegerScale::shift;
+  }
+  shift = 0;
+  // 1/255 as a double and as the float an OpenVX scalar holds (its scale is VX_TYPE_FLOAT32).
+  if (two_u8 && (scale == 1.0 / 255 || scale == static_cast<double>(1.0f / 255.0f))) return IntegerScale::divide_255;
+  return IntegerScale::none;
+}
+
+template <class Out>
+void multiply_u8_integer(IntegerScale kind, ConstPixels a, ConstPixels b, Pixels out, double scale, int shift, bool saturate, bool nearest_even,
+                         std::uint32_t begin, std::uint32_t end) {
+  if (kind == IntegerScale::divide_255) {
+    multiply_u8_rows<Out, IntegerScale::divide_255>(a, b, out, scale, 0, saturate, nearest_even, begin, end);
+  } else if (shift == 0) {
+    multiply_u8_rows<Out, IntegerScale::none>(a, b, out, scale, 0, saturate, nearest_even, begin, end);
+  } else {
+    multiply_u8_rows<Out, IntegerScale::shift>(a, b, out, scale, shift, saturate, nearest_even, begin, end);
+  }
+}
+
+template <class A, class B>
+void multiply_s16_integer(ConstPixels a, ConstPixels b, Pixels out, double scale, int shift, bool saturate, bool nearest_even, std::uint32_t begin,
+                          std::uint32_t end) {
+  if (shift == 0) {
+    multiply_s16_rows<A, B, IntegerScale::none>(a, b, out, scale, 0, saturate, nearest_even, begin, end);
+  } else {
+    multiply_s16_rows<A, B, IntegerScale::shift>(a, b, out, scale, shift, saturate, nearest_even, begin, end);
+  }
+}
+
 bool MultiplyRows(ConstPixels a, ConstPixels b, Pixels out, double scale, Overflow overflow, bool nearest_even, std::uint32_t begin,
                   std::uint32_t end) {
   using U8 = std::uint8_t;
   using S16 = std::int16_t;
   const bool saturate = overflow == Overflow::saturate;
   const PixelType ta = a.type, tb = b.type, to = out.type;
+  int shift = 0;
+  const IntegerScale kind = integer_scale(scale, ta == PixelType::u8 && tb == PixelType::u8, shift);
+  if (kind != IntegerScale::none) {
+    if (ta == PixelType::u8 && tb == PixelType::u8) {
+      if (to == PixelType::u8) {
+        multiply_u8_integer<U8>(kind, a, b, out, scale, shift, saturate, nearest_even, begin, end);
+      } else {
+        multiply_u8_integer<S16>(kind, a, b, out, scale, shift, saturate, nearest_even, begin, end);
+      }
+      return true;
+    }
+    if (to != PixelType::s16) return false;
+    if (ta == PixelType::u8) {
+      multiply_s16_integer<U8, S16>(a, b, out, scale, shift, saturate, nearest_even, begin, end);
+    } else if (tb == PixelType::u8) {
+      multiply_s16_integer<S16, U8>(a, b, out, scale, shift, saturate, nearest_even, begin, end);
+    } else {
+      multiply_s16_integer<S16, S16>(a, b, out, scale, shift, saturate, nearest_even, begin, end);
+    }
+    return true;
+  }
   if (ta == PixelType::u8 && tb == PixelType::u8) {
     if (to == PixelType::u8) {
       multiply_rows<U8, U8, U8>(a, b, out, scale, saturate, nearest_even, begin, end);

@@ -22,6 +22,7 @@
 
 #include "kernels/neighbourhood.hpp"
 #include "visiongraph/kernels/vision/downscale.hpp"
+#include "visiongraph/kernels/vision/scale.hpp"
 #include "kernels/sampling.hpp"
 #include "kernels/standard_kernel_support.hpp"
 #include "kernels/vision_planes.hpp"
@@ -176,10 +177,9 @@ inline float nearest_half_up(float s) noexcept {
 }
 
 /// ScaleImage on packed U8 images, every byte as the per-pixel code below computes it: exactly 2:1 by the
-/// vision library (its sampling positions fall on pixel pairs: the rounded 2x2 mean for BILINEAR and AREA, the
-/// lower-right pixel for NEAREST_NEIGHBOR), other ratios of BILINEAR and NEAREST_NEIGHBOR with the source
-/// columns computed once per chunk of output columns instead of once per pixel, rows read directly, and the
-/// border consulted only for pixels whose neighbours leave the image. False: not handled here.
+/// vision library's downscale_2x (its sampling positions fall on pixel pairs: the rounded 2x2 mean for
+/// BILINEAR and AREA, the lower-right pixel for NEAREST_NEIGHBOR), other ratios by its scale_image (the same
+/// definition, vectorised; the node's border, UNDEFINED read as REPLICATE as here). False: not handled here.
 bool scale_packed_u8(const SampledImage& src, const MappedImage& in, const MappedImage& out, vx_enum type) noexcept {
   if (src.u1 || in.stride_x() != 1 || out.stride_x() != 1) return false;
   const vx_uint32 wi = in.width(), hi = in.height(), wo = out.width(), ho = out.height();
@@ -190,44 +190,11 @@ bool scale_packed_u8(const SampledImage& src, const MappedImage& in, const Mappe
                          type != VX_INTERPOLATION_NEAREST_NEIGHBOR);
     return true;
   }
-  if (type == VX_INTERPOLATION_AREA) return false;
-  const auto w_in = static_cast<vx_float32>(wi), h_in = static_cast<vx_float32>(hi);
-  const auto w_out = static_cast<vx_float32>(wo), h_out = static_cast<vx_float32>(ho);
-  const bool bilinear = type == VX_INTERPOLATION_BILINEAR;
-  constexpr vx_uint32 kChunk = 512;
-  float source_x[kChunk], fraction_x[kChunk];
-  vx_int32 column[kChunk];  // x0 (bilinear) or the nearest column; -1 when outside (or its pair is)
-  for (vx_uint32 start = 0; start < wo; start += kChunk) {
-    const vx_uint32 n = std::min(kChunk, wo - start);
-    for (vx_uint32 i = 0; i < n; ++i) {
-      const float sx = ((static_cast<vx_float32>(start + i) + 0.5f) * w_in / w_out) - 0.5f;  // as source() below
-      const float x0 = std::floor(sx);
-      source_x[i] = sx;
-      fraction_x[i] = sx - x0;
-      const float pick = bilinear ? x0 : nearest_half_up(sx);
-      const bool inside = bilinear ? (x0 >= 0.0f && x0 + 1.0f < w_in) : (pick >= 0.0f && pick < w_in);
-      column[i] = inside ? static_cast<vx_int32>(pick) : -1;
-    }
-    for (vx_uint32 y = 0; y < ho; ++y) {
-      const float sy = ((static_cast<vx_float32>(y) + 0.5f) * h_in / h_out) - 0.5f;
-      const float y0 = std::floor(sy), t = sy - y0;
-      const float row_pick = bilinear ? y0 : nearest_half_up(sy);
-      const bool rows_inside = bilinear ? (y0 >= 0.0f && y0 + 1.0f < h_in) : (row_pick >= 0.0f && row_pick < h_in);
-      const vx_uint8* r0 = rows_inside ? in.row(static_cast<vx_uint32>(row_pick)) : nullptr;
-      const vx_uint8* r1 = rows_inside && bilinear ? in.row(static_cast<vx_uint32>(row_pick) + 1) : nullptr;
-      vx_uint8* o = out.row(y) + start;
-      for (vx_uint32 i = 0; i < n; ++i) {
-        const vx_int32 c = column[i];
-        if (rows_inside && c >= 0) {
-          o[i] = bilinear ? bilinear_value(fraction_x[i], t, r0[c], r0[c + 1], r1[c], r1[c + 1], false) : r0[c];
-        } else if (bilinear) {
-          o[i] = sample_bilinear(src, source_x[i], sy);
-        } else {
-          o[i] = src.pixel(nearest_half_up(source_x[i]), row_pick);
-        }
-      }
-    }
-  }
+  const vision::Border border{src.constant ? vision::BorderMode::constant : vision::BorderMode::replicate, src.constant_value};
+  const vision::ScaleInterpolation interpolation = type == VX_INTERPOLATION_BILINEAR ? vision::ScaleInterpolation::bilinear
+                                                   : type == VX_INTERPOLATION_AREA   ? vision::ScaleInterpolation::area
+                                                                                     : vision::ScaleInterpolation::nearest;
+  vision::scale_image({in.row(0), wi, hi, in.addressing().stride_y}, {out.row(0), wo, ho, out.addressing().stride_y}, interpolation, border);
   return true;
 }
 
