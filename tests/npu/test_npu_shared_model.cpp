@@ -495,7 +495,9 @@ TEST_F(NpuSharedModelTest, AnAsyncFirstInstanceIsDuplicatedOnlyBetweenItsRuns) {
   while (done < 10) std::this_thread::sleep_for(1ms);
   async.targets = {"npu1"};
   add(async).graph().verify();  // while stream 0 keeps a run in flight most of the time
-  while (done < 20) std::this_thread::sleep_for(1ms);
+  // Ten more frames of stream 0 after the duplication (which verify waited for), however long it took.
+  const std::uint64_t at_verify = done;
+  while (done < at_verify + 10) std::this_thread::sleep_for(1ms);
   stop = true;
   t.join();
   EXPECT_EQ(r0.ok, r0.frames) << r0.first_problem;
