@@ -25,6 +25,8 @@
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 #include "visiongraph/kernels/vision/gaussian_half.hpp"
 #include "visiongraph/kernels/vision/gradients.hpp"
+#include "visiongraph/kernels/vision/histogram.hpp"
+#include "visiongraph/kernels/vision/lookup.hpp"
 #include "visiongraph/kernels/vision/rgb_to_yuv.hpp"
 #include "visiongraph/kernels/vision/scale.hpp"
 #include "visiongraph/kernels/vision/simd.hpp"
@@ -595,6 +597,58 @@ TEST_P(EverySimdTarget, PixelSumsAreExact) {
     const PixelSums got = pixel_sums(in.cplane());
     EXPECT_EQ(got.sum, sum) << w << "x" << h;
     EXPECT_EQ(got.squares, squares) << w << "x" << h;
+  }
+}
+
+// Histogram: the counts of the earlier single-histogram loop, on random pixels, on a flat image (every
+// pixel in one counter: the case the sub-histograms are for), on runs of one value, on widths that leave a
+// tail of one to seven pixels, and on rows with padding between them (never counted).
+TEST_P(EverySimdTarget, ValueCountsAreThoseOfAPlainLoop) {
+  for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{1, 1}, {7, 3}, {9, 2}, {67, 5}, {640, 480}, {1921, 3}}) {
+    for (int pattern = 0; pattern < 3; ++pattern) {
+      TestImage in(w, h, 1, w * 3 + h + static_cast<std::uint32_t>(pattern), 13);
+      for (std::uint32_t y = 0; y < h; ++y) {
+        std::uint8_t* row = in.bytes.data() + y * in.stride;
+        if (pattern == 1) std::fill(row, row + w, std::uint8_t{200});  // flat; the padding stays random
+        if (pattern == 2)
+          for (std::uint32_t x = 0; x < w; ++x) row[x] = static_cast<std::uint8_t>((x / 37 + y) * 11);
+      }
+      std::uint64_t want[256] = {};
+      for (std::uint32_t y = 0; y < h; ++y)
+        for (std::uint32_t x = 0; x < w; ++x) ++want[in.at(x, y)];
+      std::uint64_t got[256];
+      std::fill(std::begin(got), std::end(got), std::uint64_t{12345});  // overwritten, not added to
+      value_counts(in.cplane(), got);
+      for (int v = 0; v < 256; ++v) ASSERT_EQ(got[v], want[v]) << w << "x" << h << " pattern " << pattern << " value " << v;
+    }
+  }
+  std::uint64_t none[256];
+  std::fill(std::begin(none), std::end(none), std::uint64_t{1});
+  value_counts(ConstPlane{}, none);
+  EXPECT_EQ(std::count(std::begin(none), std::end(none), std::uint64_t{0}), 256) << "an empty plane counts nothing";
+}
+
+// Lookup: table[in] as the earlier per-pixel loop computes it, with every value in the image, for a random
+// table, at widths that leave a tail on every vector size, with padded rows (left as they are), and in place.
+TEST_P(EverySimdTarget, LookupIsTheTableOfEveryPixel) {
+  std::mt19937 rng(5);
+  std::uint8_t table[256];
+  for (auto& t : table) t = static_cast<std::uint8_t>(rng());
+  for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{1, 1}, {15, 2}, {17, 3}, {63, 4}, {65, 4}, {129, 5}, {640, 40}}) {
+    TestImage in(w, h, 1, w + 7 * h, 9);
+    in.bytes[0] = 0;
+    in.bytes[in.bytes.size() - 10] = 255;
+    TestImage out(w, h, 1, 77, 9), same = in;
+    lookup(in.cplane(), out.plane(), table);
+    lookup(same.cplane(), same.plane(), table);
+    for (std::uint32_t y = 0; y < h; ++y) {
+      for (std::uint32_t x = 0; x < w; ++x) {
+        ASSERT_EQ(out.at(x, y), table[in.at(x, y)]) << w << "x" << h << " at " << x << "," << y;
+        ASSERT_EQ(same.at(x, y), table[in.at(x, y)]) << "in place, " << w << "x" << h << " at " << x << "," << y;
+      }
+      const TestImage untouched(w, h, 1, 77, 9);
+      for (std::uint32_t x = w; x < w + 9; ++x) ASSERT_EQ(out.at(x, y), untouched.at(x, y)) << "the padding stays";
+    }
   }
 }
 

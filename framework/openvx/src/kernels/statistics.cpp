@@ -3,6 +3,7 @@
 // MinMaxLoc.
 #include <VX/vx.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -10,6 +11,8 @@
 #include "array.hpp"
 #include "distribution.hpp"
 #include "meta_format.hpp"
+#include "visiongraph/kernels/vision/histogram.hpp"
+#include "visiongraph/kernels/vision/lookup.hpp"
 #include "visiongraph/kernels/vision/statistics.hpp"
 #include "scalar.hpp"
 #include "kernels/standard_kernel_support.hpp"
@@ -200,6 +203,21 @@ vx_status VX_CALLBACK histogram_validate(vx_node node, const vx_reference parame
   return VX_SUCCESS;
 }
 
+/// counts[v] = how many pixels of @p in equal v: the vision library's sub-histograms when the pixels are
+/// packed, one counter per value otherwise.
+void value_counts(const MappedImage& in, std::uint64_t (&counts)[256]) noexcept {
+  if (packed(in, 1)) {
+    vision::value_counts(const_plane(in), counts);
+    return;
+  }
+  std::fill(std::begin(counts), std::end(counts), std::uint64_t{0});
+  const std::ptrdiff_t step = in.stride_x();
+  for (vx_uint32 y = 0; y < in.height(); ++y) {
+    const vx_uint8* row = in.row(y);
+    for (vx_uint32 x = 0; x < in.width(); ++x) ++counts[row[x * step]];
+  }
+}
+
 /// Counts the U8 values first (256 counters on the stack), then adds each value's count to its bin,
 /// (value - offset) * bins / range, for the values in [offset, offset + range).
 vx_status VX_CALLBACK histogram_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
@@ -216,12 +234,8 @@ vx_status VX_CALLBACK histogram_function(vx_node, const vx_reference* parameters
   if (s != VX_SUCCESS) return s;
   if (bins == 0 || range == 0) return VX_ERROR_INVALID_PARAMETERS;
 
-  std::uint32_t counts[256] = {};
-  const std::ptrdiff_t step = in.stride_x();
-  for (vx_uint32 y = 0; y < in.height(); ++y) {
-    const vx_uint8* row = in.row(y);
-    for (vx_uint32 x = 0; x < in.width(); ++x) ++counts[row[x * step]];
-  }
+  std::uint64_t counts[256];
+  value_counts(in, counts);
   vx_map_id map_id = 0;
   void* base = nullptr;
   s = vxMapDistribution(distribution, &map_id, &base, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST, 0);
@@ -234,7 +248,8 @@ vx_status VX_CALLBACK histogram_function(vx_node, const vx_reference* parameters
     // (v - offset) < range < 2^32 and bins <= range: the product fits 64 bits.
     const std::uint64_t bin = static_cast<std::uint64_t>(v - low) * bins / range;
     vx_uint8* at = frequencies + bin * sizeof(vx_int32);
-    store<vx_int32>(at, static_cast<vx_int32>(static_cast<std::uint32_t>(load<vx_int32>(at)) + counts[v]));
+    // Modulo 2^32, as 32-bit counters would wrap: the bins are vx_int32.
+    store<vx_int32>(at, static_cast<vx_int32>(static_cast<std::uint32_t>(load<vx_int32>(at)) + static_cast<std::uint32_t>(counts[v])));
   }
   return vxUnmapDistribution(distribution, map_id);
 }
@@ -256,12 +271,8 @@ vx_status VX_CALLBACK equalize_hist_function(vx_node, const vx_reference* parame
   const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
   const MappedImage out(image_at(parameters, 1), VX_WRITE_ONLY);
   if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
-  std::uint64_t counts[256] = {};
-  const std::ptrdiff_t step = in.stride_x();
-  for (vx_uint32 y = 0; y < in.height(); ++y) {
-    const vx_uint8* row = in.row(y);
-    for (vx_uint32 x = 0; x < in.width(); ++x) ++counts[row[x * step]];
-  }
+  std::uint64_t counts[256];
+  value_counts(in, counts);
   const std::uint64_t total = static_cast<std::uint64_t>(in.width()) * in.height();
   vx_uint8 lut[256];
   int first = 0;
@@ -280,7 +291,11 @@ vx_status VX_CALLBACK equalize_hist_function(vx_node, const vx_reference* parame
       lut[v] = static_cast<vx_uint8>(value > 255 ? 255 : value);
     }
   }
-  for_each_pixel<vx_uint8, vx_uint8>(in, out, [&lut](vx_uint8 a) { return lut[a]; });
+  if (packed(in, 1) && packed(out, 1)) {
+    vision::lookup(const_plane(in), plane(out), lut);
+  } else {
+    for_each_pixel<vx_uint8, vx_uint8>(in, out, [&lut](vx_uint8 a) { return lut[a]; });
+  }
   return VX_SUCCESS;
 }
 
