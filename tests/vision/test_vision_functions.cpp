@@ -708,9 +708,11 @@ TEST_P(EverySimdTarget, ExtremaAndTheirPositionsAreWhatAScanFinds) {
 }
 
 // IntegralImage: the running sums modulo 2^32, as a plain loop computes them; an all-255 image large enough
-// to wrap the 32-bit sums (4,200 x 4,100 x 255 > 2^32) and widths that leave a tail.
+// to wrap the 32-bit sums (4,200 x 4,100 x 255 > 2^32) and widths around every vector step (4, 8, 16, 32
+// pixels) that leave a tail or none.
 TEST_P(EverySimdTarget, IntegralIsTheRunningSumModulo2To32) {
-  for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{1, 1}, {3, 2}, {67, 5}, {301, 40}, {4200, 4100}}) {
+  for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{1, 1}, {3, 2}, {15, 2}, {16, 3}, {31, 2}, {32, 3}, {33, 2},
+                             {47, 3}, {48, 2}, {64, 2}, {67, 5}, {301, 40}, {4200, 4100}}) {
     TestImage in(w, h, 1, w + 3 * h);
     if (w == 4200) std::fill(in.bytes.begin(), in.bytes.end(), std::uint8_t{255});
     const std::ptrdiff_t stride = static_cast<std::ptrdiff_t>(w + 5) * 4;  // padded rows

@@ -219,9 +219,85 @@ std::size_t LocateRows(ConstPixels in, std::int32_t value, PixelPosition* out, s
   return LocateOf<std::int16_t>(in, static_cast<std::int16_t>(value), out, capacity, from);
 }
 
-// IntegralImage: each row's running sum four pixels at a time (an in-vector prefix sum in two shifted adds,
-// plus the sum so far broadcast), plus the row above. 128-bit vectors on every target: the lane shifts
-// stay within one block, which is what a wider vector's ShiftLeftLanes does.
+// IntegralImage: each row's running sum a vector of pixels at a time (an in-vector prefix sum, plus the sum
+// so far broadcast), plus the row above. Shuffles bound this loop. On AVX2 and AVX-512, 2 x lanes pixels
+// at a time: an 8-pixel prefix in u16 lanes by in-block byte shifts, widened to u32, the first eight's
+// total added to the next eight with one lane permutation (AVX-512), then the sum so far; 16 pixels take
+// 5.5 shuffles, against 16 with four pixels at a time. Elsewhere 128-bit vectors, whose in-block lane
+// shifts are the whole vector's.
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+void IntegralRows(ConstPlane in, U32Plane out) {
+  const hn::ScalableTag<std::uint32_t> d;
+  const hn::Rebind<std::uint8_t, decltype(d)> d8;
+  constexpr std::size_t kLanes = hn::MaxLanes(d);
+  constexpr int kSteps = kLanes == 16 ? 4 : 3;
+  static_assert(kLanes == (std::size_t{1} << kSteps));
+  using Indices = decltype(hn::SetTableIndices(d, static_cast<const std::int32_t*>(nullptr)));
+  using Mask = decltype(hn::FirstN(d, 1));
+  // The remainder of a row, lanes pixels at a time: log2(lanes) additions of the vector moved up by
+  // 1, 2, 4, (8) lanes with a permutation, zeros shifted in.
+  Indices up[kSteps];  // lane i takes lane i - 2^k (lane 0 where that is negative; masked to zero)
+  Mask tail[kSteps];   // the lanes from 2^k on (the first 2^k take zeros)
+  HWY_ALIGN std::int32_t table[kLanes];
+  for (int k = 0; k < kSteps; ++k) {
+    const std::size_t shift = std::size_t{1} << k;
+    for (std::size_t i = 0; i < kLanes; ++i) table[i] = static_cast<std::int32_t>(i >= shift ? i - shift : 0);
+    up[k] = hn::SetTableIndices(d, table);
+    tail[k] = hn::Not(hn::FirstN(d, shift));
+  }
+  for (std::size_t i = 0; i < kLanes; ++i) table[i] = static_cast<std::int32_t>(kLanes - 1);
+  const Indices last = hn::SetTableIndices(d, table);
+  for (std::size_t i = 0; i < kLanes; ++i) table[i] = 7;
+  const Indices lane7 = hn::SetTableIndices(d, table);
+  const Mask second_eight = hn::Not(hn::FirstN(d, 8));
+  // Twice as many pixels in u16 lanes: their first prefix steps stay within 128-bit blocks (byte shifts,
+  // no masks), and one widening serves 16 pixels.
+  const hn::Repartition<std::uint16_t, decltype(d)> d16;
+  const hn::Half<decltype(d16)> d16h;
+  const hn::Rebind<std::uint8_t, decltype(d16)> d8w;
+  const std::size_t width = in.width;
+  for (std::uint32_t y = 0; y < in.height; ++y) {
+    const std::uint8_t* src = in.row(y);
+    std::uint32_t* dst = out.row(y);
+    const std::uint32_t* above = y > 0 ? out.row(y - 1) : nullptr;
+    auto carry = hn::Zero(d);
+    std::size_t x = 0;
+    for (; x + 2 * kLanes <= width; x += 2 * kLanes) {
+      auto w = hn::PromoteTo(d16, hn::LoadU(d8w, src + x));
+      w = hn::Add(w, hn::ShiftLeftLanes<1>(d16, w));
+      w = hn::Add(w, hn::ShiftLeftLanes<2>(d16, w));
+      w = hn::Add(w, hn::ShiftLeftLanes<4>(d16, w));  // each 8 pixels' prefix: at most 2,040
+      auto lo = hn::PromoteTo(d, hn::LowerHalf(d16h, w)), hi = hn::PromoteTo(d, hn::UpperHalf(d16h, w));
+      if constexpr (kLanes == 16) {  // lanes 8..15 follow lanes 0..7
+        lo = hn::Add(lo, hn::IfThenElseZero(second_eight, hn::TableLookupLanes(lo, lane7)));
+        hi = hn::Add(hi, hn::IfThenElseZero(second_eight, hn::TableLookupLanes(hi, lane7)));
+      }
+      lo = hn::Add(lo, carry);
+      carry = hn::TableLookupLanes(lo, last);
+      hi = hn::Add(hi, carry);
+      carry = hn::TableLookupLanes(hi, last);
+      if (above != nullptr) {
+        lo = hn::Add(lo, hn::LoadU(d, above + x));
+        hi = hn::Add(hi, hn::LoadU(d, above + x + kLanes));
+      }
+      hn::StoreU(lo, d, dst + x);
+      hn::StoreU(hi, d, dst + x + kLanes);
+    }
+    for (; x + kLanes <= width; x += kLanes) {
+      auto v = hn::PromoteTo(d, hn::LoadU(d8, src + x));
+      for (int k = 0; k < kSteps; ++k) v = hn::Add(v, hn::IfThenElseZero(tail[k], hn::TableLookupLanes(v, up[k])));
+      v = hn::Add(v, carry);
+      carry = hn::TableLookupLanes(v, last);
+      hn::StoreU(above != nullptr ? hn::Add(v, hn::LoadU(d, above + x)) : v, d, dst + x);
+    }
+    std::uint32_t sum = hn::GetLane(carry);
+    for (; x < width; ++x) {
+      sum += src[x];
+      dst[x] = sum + (above != nullptr ? above[x] : 0u);
+    }
+  }
+}
+#else
 void IntegralRows(ConstPlane in, U32Plane out) {
 #if HWY_TARGET == HWY_SCALAR
   for (std::uint32_t y = 0; y < in.height; ++y) {
@@ -248,8 +324,9 @@ void IntegralRows(ConstPlane in, U32Plane out) {
       auto v = hn::PromoteTo(d, hn::LoadU(d8, src + x));
       v = hn::Add(v, hn::ShiftLeftLanes<1>(d, v));
       v = hn::Add(v, hn::ShiftLeftLanes<2>(d, v));
+      const auto total = hn::Broadcast<3>(v);  // off the carry's dependency chain
       v = hn::Add(v, carry);
-      carry = hn::Broadcast<3>(v);
+      carry = hn::Add(carry, total);
       hn::StoreU(above != nullptr ? hn::Add(v, hn::LoadU(d, above + x)) : v, d, dst + x);
     }
     std::uint32_t sum = hn::GetLane(carry);
@@ -260,6 +337,7 @@ void IntegralRows(ConstPlane in, U32Plane out) {
   }
 #endif
 }
+#endif
 
 void Downscale2xRows(ConstPlane in, Plane out, bool average, std::uint32_t begin, std::uint32_t end) {
   const hn::ScalableTag<std::uint16_t> d16;
