@@ -112,31 +112,65 @@ bool ConvertDepthRows(ConstPixels in, Pixels out, int shift, Overflow overflow, 
   return true;
 }
 
+// MeanStdDev's sums. A whole vector of pixels at a time: the sum by SumsOf8 (sums of eight bytes in u64
+// lanes, which cannot wrap), the squares by multiplying u16 pairs into i32 lanes (pmaddwd on x86), each
+// lane gaining at most 2 x 255^2 a vector, moved to 64 bits every 8,192 vectors; against a widening to u32
+// lanes and a 32-bit multiply for every quarter vector before.
 PixelSums SumRows(ConstPlane in) {
-  const hn::ScalableTag<std::uint32_t> d32;
-  const hn::Rebind<std::uint8_t, decltype(d32)> d8;
-  const std::size_t lanes = hn::Lanes(d32), width = in.width;
-  // A u32 lane takes at most 4096 squares of 255^2 (2.7e8) before its row total is moved to 64 bits.
-  constexpr std::size_t kBlock = 4096;
   PixelSums total;
+#if HWY_TARGET == HWY_SCALAR
+  for (std::uint32_t y = 0; y < in.height; ++y) {
+    const std::uint8_t* row = in.row(y);
+    for (std::size_t x = 0; x < in.width; ++x) {
+      total.sum += row[x];
+      total.squares += static_cast<std::uint32_t>(row[x]) * row[x];
+    }
+  }
+#else
+  const hn::ScalableTag<std::uint8_t> d8;
+  const hn::Repartition<std::uint16_t, decltype(d8)> d16;
+  const hn::Repartition<std::int16_t, decltype(d8)> di16;
+  const hn::Repartition<std::int32_t, decltype(d8)> d32;
+  const hn::Repartition<std::uint64_t, decltype(d8)> d64;
+  const std::size_t lanes = hn::Lanes(d8), width = in.width;
+  // A lane of each accumulator (two per half, as some targets split the products between sum0 and sum1)
+  // gains at most 2 x 255^2 = 130,050 a vector: 8,192 vectors stay under 2^31.
+  constexpr std::size_t kBlock = 8192;
+  const auto zero = hn::Zero(d8);
+  auto sums = hn::Zero(d64);
+  auto lo0 = hn::Zero(d32), lo1 = hn::Zero(d32), hi0 = hn::Zero(d32), hi1 = hn::Zero(d32);
+  std::size_t vectors = 0;
+  const auto flush = [&] {
+    HWY_ALIGN std::int32_t lanes_of[4][hn::MaxLanes(d32)];
+    hn::Store(lo0, d32, lanes_of[0]);
+    hn::Store(lo1, d32, lanes_of[1]);
+    hn::Store(hi0, d32, lanes_of[2]);
+    hn::Store(hi1, d32, lanes_of[3]);
+    for (const auto& a : lanes_of)
+      for (std::size_t i = 0; i < hn::Lanes(d32); ++i) total.squares += static_cast<std::uint32_t>(a[i]);
+    lo0 = lo1 = hi0 = hi1 = hn::Zero(d32);
+    vectors = 0;
+  };
   for (std::uint32_t y = 0; y < in.height; ++y) {
     const std::uint8_t* row = in.row(y);
     std::size_t x = 0;
-    while (x + lanes <= width) {
-      auto sum = hn::Zero(d32), squares = hn::Zero(d32);
-      for (std::size_t n = 0; n < kBlock && x + lanes <= width; ++n, x += lanes) {
-        const auto v = hn::PromoteTo(d32, hn::LoadU(d8, row + x));
-        sum = hn::Add(sum, v);
-        squares = hn::Add(squares, hn::Mul(v, v));
-      }
-      total.sum += hn::GetLane(hn::SumOfLanes(d32, sum));
-      total.squares += hn::GetLane(hn::SumOfLanes(d32, squares));
+    for (; x + lanes <= width; x += lanes) {
+      if (vectors == kBlock) flush();
+      ++vectors;
+      const auto v = hn::LoadU(d8, row + x);
+      sums = hn::Add(sums, hn::SumsOf8(v));
+      const auto lo = hn::BitCast(di16, hn::ZipLower(d16, v, zero)), hi = hn::BitCast(di16, hn::ZipUpper(d16, v, zero));
+      lo0 = hn::ReorderWidenMulAccumulate(d32, lo, lo, lo0, lo1);
+      hi0 = hn::ReorderWidenMulAccumulate(d32, hi, hi, hi0, hi1);
     }
     for (; x < width; ++x) {
       total.sum += row[x];
       total.squares += static_cast<std::uint32_t>(row[x]) * row[x];
     }
   }
+  flush();
+  total.sum += hn::GetLane(hn::SumOfLanes(d64, sums));
+#endif
   return total;
 }
 
