@@ -27,6 +27,11 @@ void LookupRows(ConstPlane in, Plane out, const std::uint8_t* table) {
 #if HWY_TARGET != HWY_SCALAR
   const hn::ScalableTag<std::uint8_t> d;
   const std::size_t lanes = hn::Lanes(d);
+#if HWY_HAVE_SCALABLE
+  // SVE vectors are sizeless and cannot be array elements: the 16-byte tables are loaded where used.
+  const auto table_of = [&](int i) { return hn::LoadDup128(d, table + 16 * i); };
+  const auto selector_of = [&](int i) { return hn::Set(d, static_cast<std::uint8_t>(i)); };
+#else
   using V = hn::Vec<decltype(d)>;
   V tables[16];
   V selectors[16];
@@ -34,6 +39,9 @@ void LookupRows(ConstPlane in, Plane out, const std::uint8_t* table) {
     tables[i] = hn::LoadDup128(d, table + 16 * i);
     selectors[i] = hn::Set(d, static_cast<std::uint8_t>(i));
   }
+  const auto table_of = [&](int i) { return tables[i]; };
+  const auto selector_of = [&](int i) { return selectors[i]; };
+#endif
   const auto low_nibble = hn::Set(d, std::uint8_t{0x0F});
 #endif
   for (std::uint32_t y = 0; y < height; ++y) {
@@ -44,8 +52,8 @@ void LookupRows(ConstPlane in, Plane out, const std::uint8_t* table) {
     for (; x + lanes <= width; x += lanes) {
       const auto v = hn::LoadU(d, src + x);
       const auto low = hn::And(v, low_nibble), high = hn::ShiftRight<4>(v);
-      auto r = hn::TableLookupBytes(tables[0], low);
-      for (int i = 1; i < 16; ++i) r = hn::IfThenElse(hn::Eq(high, selectors[i]), hn::TableLookupBytes(tables[i], low), r);
+      auto r = hn::TableLookupBytes(table_of(0), low);
+      for (int i = 1; i < 16; ++i) r = hn::IfThenElse(hn::Eq(high, selector_of(i)), hn::TableLookupBytes(table_of(i), low), r);
       hn::StoreU(r, d, dst + x);
     }
 #endif

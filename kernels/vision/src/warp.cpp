@@ -84,7 +84,7 @@ HWY_INLINE VI ReadPixels(const WarpSource& s, VF x, VF y) {
   const VI k = hn::Max(hn::Sub(o, last), hn::Zero(di));
   const VI eight_k = hn::ShiftLeft<3>(k);
   const VI shift = std::endian::native == std::endian::little ? eight_k : hn::Sub(hn::Set(di, 24), eight_k);
-  return hn::BitCast(di, hn::And(Words(s, hn::Min(o, last)) >> hn::BitCast(DU(), shift), hn::Set(DU(), 0xFF)));
+  return hn::BitCast(di, hn::And(hn::Shr(Words(s, hn::Min(o, last)), hn::BitCast(DU(), shift)), hn::Set(DU(), 0xFF)));
 }
 
 HWY_INLINE MF Inside(const WarpSource& s, VF x, VF y) {
