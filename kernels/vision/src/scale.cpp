@@ -110,6 +110,13 @@ inline bool area_taps(std::uint32_t i, double f, double last, std::int32_t* inde
 }
 
 void AreaRows(ConstPlane in, Plane out, Border border, std::uint32_t begin, std::uint32_t end) {
+#if !HWY_HAVE_FLOAT64
+  // No double lanes on this target (32-bit NEON): every pixel as the definition computes it.
+  const Source plain{in, border, static_cast<float>(in.width), static_cast<float>(in.height)};
+  const double sx = static_cast<double>(in.width) / out.width, sy = static_cast<double>(in.height) / out.height;
+  for (std::uint32_t y = begin; y < end; ++y)
+    for (std::uint32_t x = 0; x < out.width; ++x) out.row(y)[x] = area_pixel(plain, sx, sy, x, y);
+#else
   const hn::ScalableTag<double> dd;
   const hn::Rebind<std::int32_t, decltype(dd)> di;
   const hn::Rebind<std::uint8_t, decltype(dd)> d8;
@@ -170,6 +177,7 @@ void AreaRows(ConstPlane in, Plane out, Border border, std::uint32_t begin, std:
       for (; i < n; ++i) o[i] = area_pixel(src, fx, fy, start + i, y);
     }
   }
+#endif
 }
 
 // --- NEAREST_NEIGHBOR and BILINEAR -----------------------------------------------------------------------
