@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "visiongraph/kernels/vision/scale.hpp"
+#include "visiongraph/kernels/vision/scale_definition.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace vg::vision::HWY_NAMESPACE {
@@ -41,51 +42,20 @@ struct Source {
   }
 };
 
-/// The definition's blend, one pixel.
-inline std::uint8_t blend(float s, float t, std::uint8_t p00, std::uint8_t p10, std::uint8_t p01, std::uint8_t p11) {
-  const float v = (1.0f - s) * (1.0f - t) * p00 + s * (1.0f - t) * p10 + (1.0f - s) * t * p01 + s * t * p11;
-  return static_cast<std::uint8_t>(std::min(v + 0.5f, 255.0f));  // v >= 0: the weights are non-negative
-}
-
 /// One bilinear pixel at (@p x, @p y), border included.
 inline std::uint8_t bilinear_pixel(const Source& src, float x, float y) {
   const float x0 = std::floor(x), y0 = std::floor(y);
   const float s = x - x0, t = y - y0;
-  return blend(s, t, src.pixel(x0, y0), src.pixel(x0 + 1.0f, y0), src.pixel(x0, y0 + 1.0f), src.pixel(x0 + 1.0f, y0 + 1.0f));
-}
-
-/// NEAREST_NEIGHBOR's pick along one axis: halves round up, as a whole-numbered float.
-inline float nearest_half_up(float s) {
-  const float whole = std::floor(s);
-  return s - whole >= 0.5f ? whole + 1.0f : whole;
-}
-
-/// The definition's source coordinate of output index @p i.
-inline float source_coordinate(std::uint32_t i, float size_in, float size_out) {
-  return ((static_cast<float>(i) + 0.5f) * size_in / size_out) - 0.5f;
+  return bilinear_blend(s, t, src.pixel(x0, y0), src.pixel(x0 + 1.0f, y0), src.pixel(x0, y0 + 1.0f), src.pixel(x0 + 1.0f, y0 + 1.0f));
 }
 
 constexpr std::uint32_t kChunk = 512;  // output columns whose tables sit on the stack
 
 // --- AREA ----------------------------------------------------------------------------------------------
 
-/// The definition's AREA value of output pixel (x, y), border included: the input pixels it covers, each
-/// weighted by the part it covers (wx * wy), summed in double row by row, divided by the weights' sum.
+/// The definition's AREA value of output pixel (x, y), border included (scale_definition.hpp).
 inline std::uint8_t area_pixel(const Source& src, double fx, double fy, std::uint32_t x, std::uint32_t y) {
-  const double x0 = x * fx, x1 = (x + 1) * fx, y0 = y * fy, y1 = (y + 1) * fy;
-  double sum = 0.0, total = 0.0;
-  for (double yi = std::floor(y0); yi < y1; yi += 1.0) {
-    const double wy = std::min(y1, yi + 1.0) - std::max(y0, yi);
-    if (wy <= 0.0) continue;
-    for (double xi = std::floor(x0); xi < x1; xi += 1.0) {
-      const double wx = std::min(x1, xi + 1.0) - std::max(x0, xi);
-      if (wx <= 0.0) continue;
-      sum += wx * wy * src.pixel(static_cast<float>(xi), static_cast<float>(yi));
-      total += wx * wy;
-    }
-  }
-  const double mean = total > 0.0 ? sum / total : 0.0;
-  return static_cast<std::uint8_t>(std::min(mean + 0.5, 255.0));
+  return area_value([&src](float px, float py) { return src.pixel(px, py); }, fx, fy, x, y);
 }
 
 constexpr std::uint32_t kAreaChunk = 256;  // output columns per table
@@ -206,7 +176,7 @@ void ScaleRows(ConstPlane in, Plane out, ScaleInterpolation type, Border border,
     // Source columns increase with x (each float step is monotonic), so the gathered ones are a run.
     std::uint32_t lo = n, hi = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
-      const float sx = source_coordinate(start + i, w_in, w_out);
+      const float sx = scale_source_coordinate(start + i, w_in, w_out);
       const float pick = bilinear ? std::floor(sx) : nearest_half_up(sx);
       source_x[i] = sx;
       fraction[i] = sx - std::floor(sx);
@@ -217,7 +187,7 @@ void ScaleRows(ConstPlane in, Plane out, ScaleInterpolation type, Border border,
     }
     if (lo >= hi) lo = hi = 0;
     for (std::uint32_t y = begin; y < end; ++y) {
-      const float sy = source_coordinate(y, h_in, h_out);
+      const float sy = scale_source_coordinate(y, h_in, h_out);
       const float y0 = std::floor(sy), t = sy - y0;
       const float row_pick = bilinear ? y0 : nearest_half_up(sy);
       const bool rows_inside = bilinear ? (y0 >= 0.0f && y0 + 1.0f < h_in) : (row_pick >= 0.0f && row_pick < h_in);

@@ -151,29 +151,10 @@ vx_status VX_CALLBACK scale_validate(vx_node node, const vx_reference parameters
   return sized_output(node, parameters, 1, input, metas[1]);
 }
 
-/// The input pixels output pixel (x, y) covers, each weighted by the part it covers, averaged.
+/// The input pixels output pixel (x, y) covers, each weighted by the part it covers, averaged
+/// (vision/scale_definition.hpp: the vision library's scale_image computes the same).
 vx_uint8 area_average(const SampledImage& src, double fx, double fy, vx_uint32 x, vx_uint32 y) noexcept {
-  const double x0 = x * fx, x1 = (x + 1) * fx, y0 = y * fy, y1 = (y + 1) * fy;
-  double sum = 0.0, total = 0.0;
-  for (double yi = std::floor(y0); yi < y1; yi += 1.0) {
-    const double wy = std::min(y1, yi + 1.0) - std::max(y0, yi);
-    if (wy <= 0.0) continue;
-    for (double xi = std::floor(x0); xi < x1; xi += 1.0) {
-      const double wx = std::min(x1, xi + 1.0) - std::max(x0, xi);
-      if (wx <= 0.0) continue;
-      sum += wx * wy * src.pixel(static_cast<float>(xi), static_cast<float>(yi));
-      total += wx * wy;
-    }
-  }
-  const double mean = total > 0.0 ? sum / total : 0.0;
-  return static_cast<vx_uint8>(std::min(mean + 0.5, src.u1 ? 1.0 : 255.0));
-}
-
-/// NEAREST_NEIGHBOR's pick along one axis: the pixel below @p s unless @p s is at least half-way to the next
-/// (halves round up), as a whole-numbered float.
-inline float nearest_half_up(float s) noexcept {
-  const float whole = std::floor(s);
-  return s - whole >= 0.5f ? whole + 1.0f : whole;
+  return vision::area_value([&src](float px, float py) { return src.pixel(px, py); }, fx, fy, x, y, src.u1 ? 1.0 : 255.0);
 }
 
 /// ScaleImage on packed U8 images, every byte as the per-pixel code below computes it: exactly 2:1 by the
@@ -213,8 +194,8 @@ vx_status VX_CALLBACK scale_function(vx_node node, const vx_reference* parameter
   const auto w_out = static_cast<vx_float32>(out.width()), h_out = static_cast<vx_float32>(out.height());
   // The reference's single-precision source coordinate.
   auto source = [&](vx_uint32 x, vx_uint32 y, float& sx, float& sy) {
-    sx = ((static_cast<vx_float32>(x) + 0.5f) * w_in / w_out) - 0.5f;
-    sy = ((static_cast<vx_float32>(y) + 0.5f) * h_in / h_out) - 0.5f;
+    sx = vision::scale_source_coordinate(x, w_in, w_out);
+    sy = vision::scale_source_coordinate(y, h_in, h_out);
   };
   if (scale_packed_u8(src, in, out, type)) return VX_SUCCESS;
   if (type == VX_INTERPOLATION_BILINEAR) {
@@ -231,7 +212,7 @@ vx_status VX_CALLBACK scale_function(vx_node node, const vx_reference* parameter
       }
       float sx = 0.0f, sy = 0.0f;
       source(x, y, sx, sy);
-      o.put(x, src.pixel(nearest_half_up(sx), nearest_half_up(sy)));
+      o.put(x, src.pixel(vision::nearest_half_up(sx), vision::nearest_half_up(sy)));
     }
   }
   return VX_SUCCESS;

@@ -19,6 +19,8 @@
 #include <cstddef>
 #include <cstring>
 
+#include "visiongraph/kernels/vision/scale_definition.hpp"
+
 namespace vg::openvx {
 
 class MappedImage;
@@ -76,11 +78,10 @@ vx_uint8 sample_nearest(const BasicSampledImage<Image>& src, float x, float y) n
   return src.pixel(std::floor(finite_or_outside(x) + 0.5f), std::floor(finite_or_outside(y) + 0.5f));
 }
 
-/// The bilinear blend of four pixels at fractions @p s (x) and @p t (y), rounded, as a U8 (or U1: 0/1) value.
-/// One expression for every caller, so that each computes it identically.
+/// The bilinear blend of four pixels at fractions @p s (x) and @p t (y), rounded, as a U8 (or U1: 0/1) value:
+/// the vision library's one expression (scale_definition.hpp), so that every caller computes it identically.
 inline vx_uint8 bilinear_value(float s, float t, vx_uint8 p00, vx_uint8 p10, vx_uint8 p01, vx_uint8 p11, bool u1) noexcept {
-  const float v = (1.0f - s) * (1.0f - t) * p00 + s * (1.0f - t) * p10 + (1.0f - s) * t * p01 + s * t * p11;
-  return static_cast<vx_uint8>(std::min(v + 0.5f, u1 ? 1.0f : 255.0f));  // v >= 0: the weights are non-negative
+  return vision::bilinear_blend(s, t, p00, p10, p01, p11, u1 ? 1.0f : 255.0f);
 }
 
 template <typename Image>
