@@ -56,6 +56,28 @@ void replicate(vx_node node) {
   vxReleaseNode(&node);  // no vxSetNodeTarget: the library may split a fused chain's frame over two targets
 }
 
+/// Gaussian3x3 -> Box3x3 -> Median3x3 -> Erode3x3 in @p graph on a random w x h frame, the three
+/// intermediates virtual; its images (to release), the input first.
+std::vector<vx_image> add_filter_chain(vx_context context, vx_graph graph, vx_uint32 w, vx_uint32 h) {
+  vx_image in = image_from(context, random_frame(w, h)), out = vxCreateImage(context, w, h, VX_DF_IMAGE_U8);
+  vx_image a = vxCreateVirtualImage(graph, w, h, VX_DF_IMAGE_U8), b = vxCreateVirtualImage(graph, w, h, VX_DF_IMAGE_U8),
+           c = vxCreateVirtualImage(graph, w, h, VX_DF_IMAGE_U8);
+  replicate(vxGaussian3x3Node(graph, in, a));
+  replicate(vxBox3x3Node(graph, a, b));
+  replicate(vxMedian3x3Node(graph, b, c));
+  replicate(vxErode3x3Node(graph, c, out));
+  return {in, out, a, b, c};
+}
+
+/// A context whose immediate calls use replicated borders, as the graphs' nodes do.
+vx_context immediate_context() {
+  vx_context context = vxCreateContext();
+  vx_border_t border{};
+  border.mode = VX_BORDER_REPLICATE;
+  vxSetContextAttribute(context, VX_CONTEXT_IMMEDIATE_BORDER, &border, sizeof border);
+  return context;
+}
+
 void BM_ChainGraph(benchmark::State& state) {
   const vx_uint32 w = kSizes[state.range(0)][0], h = kSizes[state.range(0)][1];
   // Fusion is read when the graph is verified: both forms in one run.
@@ -64,28 +86,19 @@ void BM_ChainGraph(benchmark::State& state) {
   setenv("VG_OPENVX_FUSION", modes[state.range(1)], 1);
   vx_context context = vxCreateContext();
   vx_graph graph = vxCreateGraph(context);
-  vx_image in = image_from(context, random_frame(w, h)), out = vxCreateImage(context, w, h, VX_DF_IMAGE_U8);
-  vx_image a = vxCreateVirtualImage(graph, w, h, VX_DF_IMAGE_U8), b = vxCreateVirtualImage(graph, w, h, VX_DF_IMAGE_U8),
-           c = vxCreateVirtualImage(graph, w, h, VX_DF_IMAGE_U8);
-  replicate(vxGaussian3x3Node(graph, in, a));
-  replicate(vxBox3x3Node(graph, a, b));
-  replicate(vxMedian3x3Node(graph, b, c));
-  replicate(vxErode3x3Node(graph, c, out));
+  std::vector<vx_image> images = add_filter_chain(context, graph, w, h);
   if (vxVerifyGraph(graph) != VX_SUCCESS) state.SkipWithError("vxVerifyGraph failed");
   for (auto _ : state) {
     if (vxProcessGraph(graph) != VX_SUCCESS) state.SkipWithError("vxProcessGraph failed");
   }
-  for (vx_image* i : {&in, &out, &a, &b, &c}) vxReleaseImage(i);
+  for (vx_image& i : images) vxReleaseImage(&i);
   vxReleaseGraph(&graph);
   vxReleaseContext(&context);
 }
 
 void BM_ChainImmediate(benchmark::State& state) {
   const vx_uint32 w = kSizes[state.range(0)][0], h = kSizes[state.range(0)][1];
-  vx_context context = vxCreateContext();
-  vx_border_t border{};
-  border.mode = VX_BORDER_REPLICATE;
-  vxSetContextAttribute(context, VX_CONTEXT_IMMEDIATE_BORDER, &border, sizeof border);
+  vx_context context = immediate_context();
   vx_image in = image_from(context, random_frame(w, h)), out = vxCreateImage(context, w, h, VX_DF_IMAGE_U8);
   vx_image a = vxCreateImage(context, w, h, VX_DF_IMAGE_U8), b = vxCreateImage(context, w, h, VX_DF_IMAGE_U8),
            c = vxCreateImage(context, w, h, VX_DF_IMAGE_U8);
@@ -156,10 +169,7 @@ void BM_BranchesGraph(benchmark::State& state) {
 
 void BM_BranchesImmediate(benchmark::State& state) {
   const vx_uint32 w = kSizes[state.range(0)][0], h = kSizes[state.range(0)][1];
-  vx_context context = vxCreateContext();
-  vx_border_t border{};
-  border.mode = VX_BORDER_REPLICATE;
-  vxSetContextAttribute(context, VX_CONTEXT_IMMEDIATE_BORDER, &border, sizeof border);
+  vx_context context = immediate_context();
   vx_image in = image_from(context, random_frame(w, h));
   vx_image out[4];
   for (vx_image& o : out) o = vxCreateImage(context, w, h, VX_DF_IMAGE_U8);
@@ -186,14 +196,8 @@ void BM_TwoGraphs(benchmark::State& state) {
   std::vector<vx_image> images;
   for (vx_graph& graph : graphs) {
     graph = vxCreateGraph(context);
-    vx_image in = image_from(context, random_frame(w, h)), out = vxCreateImage(context, w, h, VX_DF_IMAGE_U8);
-    vx_image a = vxCreateVirtualImage(graph, w, h, VX_DF_IMAGE_U8), b = vxCreateVirtualImage(graph, w, h, VX_DF_IMAGE_U8),
-             c = vxCreateVirtualImage(graph, w, h, VX_DF_IMAGE_U8);
-    replicate(vxGaussian3x3Node(graph, in, a));
-    replicate(vxBox3x3Node(graph, a, b));
-    replicate(vxMedian3x3Node(graph, b, c));
-    replicate(vxErode3x3Node(graph, c, out));
-    images.insert(images.end(), {in, out, a, b, c});
+    const std::vector<vx_image> chain = add_filter_chain(context, graph, w, h);
+    images.insert(images.end(), chain.begin(), chain.end());
     if (vxVerifyGraph(graph) != VX_SUCCESS) state.SkipWithError("vxVerifyGraph failed");
   }
   unsetenv("VG_OPENVX_FUSION");
