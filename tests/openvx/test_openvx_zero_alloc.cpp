@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "alloc_counter.hpp"
+#include "openvx_zero_alloc.hpp"
 #include "openvx_fixture.hpp"
 
 namespace {
@@ -71,14 +72,7 @@ class OpenVxZeroAlloc : public OpenVx {
 
 TEST_F(OpenVxZeroAlloc, ProcessGraphAllocatesNothingPerFrame) {
   write_int32(ins_[0], 1);
-  for (int f = 0; f < 10; ++f) ASSERT_EQ(vxProcessGraph(graph_), VX_SUCCESS);  // warm-up
-  vg::test::arm_alloc_counter();
-  bool ok = true;
-  for (int f = 0; f < 200; ++f) ok = ok && vxProcessGraph(graph_) == VX_SUCCESS;
-  const vg::test::AllocCounts counts = vg::test::disarm_alloc_counter();
-  EXPECT_TRUE(ok);
-  EXPECT_EQ(counts.news, 0u);
-  EXPECT_EQ(counts.mallocs, 0u);
+  ASSERT_NO_FATAL_FAILURE(vg_openvx_test::expect_frames_allocate_nothing(graph_, 10, 200));
   EXPECT_EQ(read_int32(outs_[0]), 3);
 }
 
@@ -99,14 +93,7 @@ TEST_F(OpenVxZeroAlloc, StandardKernelsAllocateNothingPerFrame) {
                       vxSubtractNode(graph, difference, in, VX_CONVERT_POLICY_SATURATE, lowered),
                       vxConvertDepthNode(graph, lowered, out, VX_CONVERT_POLICY_SATURATE, shift)};
   ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
-  for (int f = 0; f < 5; ++f) ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);  // warm-up
-  vg::test::arm_alloc_counter();
-  bool ok = true;
-  for (int f = 0; f < 100; ++f) ok = ok && vxProcessGraph(graph) == VX_SUCCESS;
-  const vg::test::AllocCounts counts = vg::test::disarm_alloc_counter();
-  EXPECT_TRUE(ok);
-  EXPECT_EQ(counts.news, 0u);
-  EXPECT_EQ(counts.mallocs, 0u);
+  ASSERT_NO_FATAL_FAILURE(vg_openvx_test::expect_frames_allocate_nothing(graph, 5, 100));
   vx_uint8 pixel = 0;
   const vx_rectangle_t one{5, 5, 6, 6};
   vx_imagepatch_addressing_t addressing{1, 1, 1, 1, VX_SCALE_UNITY, VX_SCALE_UNITY, 1, 1, 0};
@@ -135,14 +122,7 @@ TEST_F(OpenVxZeroAlloc, FusedFilterChainAllocatesNothingPerFrame) {
     ASSERT_EQ(vxSetNodeAttribute(nodes[1], VX_NODE_BORDER, &border, sizeof border), VX_SUCCESS);
     ASSERT_EQ(vxDirective(reinterpret_cast<vx_reference>(context_), VX_DIRECTIVE_ENABLE_PERFORMANCE), VX_SUCCESS);
     ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
-    for (int f = 0; f < 5; ++f) ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);  // warm-up
-    vg::test::arm_alloc_counter();
-    bool ok = true;
-    for (int f = 0; f < 50; ++f) ok = ok && vxProcessGraph(graph) == VX_SUCCESS;
-    const vg::test::AllocCounts counts = vg::test::disarm_alloc_counter();
-    EXPECT_TRUE(ok);
-    EXPECT_EQ(counts.news, 0u);
-    EXPECT_EQ(counts.mallocs, 0u);
+    ASSERT_NO_FATAL_FAILURE(vg_openvx_test::expect_frames_allocate_nothing(graph, 5, 50));
     vx_uint8 pixel = 0;
     const vx_rectangle_t one{5, 5, 6, 6};
     vx_imagepatch_addressing_t addressing{1, 1, 1, 1, VX_SCALE_UNITY, VX_SCALE_UNITY, 1, 1, 0};
@@ -169,14 +149,7 @@ TEST_F(OpenVxZeroAlloc, StatisticsKernelsAllocateNothingPerFrame) {
   vx_node nodes[4] = {vxEqualizeHistNode(graph, in, equalized), vxHistogramNode(graph, equalized, histogram), vxIntegralImageNode(graph, in, sums),
                       vxMinMaxLocNode(graph, in, min_value, max_value, min_places, max_places, min_count, max_count)};
   ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
-  for (int f = 0; f < 5; ++f) ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);  // warm-up
-  vg::test::arm_alloc_counter();
-  bool ok = true;
-  for (int f = 0; f < 100; ++f) ok = ok && vxProcessGraph(graph) == VX_SUCCESS;
-  const vg::test::AllocCounts counts = vg::test::disarm_alloc_counter();
-  EXPECT_TRUE(ok);
-  EXPECT_EQ(counts.news, 0u);
-  EXPECT_EQ(counts.mallocs, 0u);
+  ASSERT_NO_FATAL_FAILURE(vg_openvx_test::expect_frames_allocate_nothing(graph, 5, 100));
   vx_size found = 0;
   EXPECT_EQ(vxCopyScalar(min_count, &found, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
   EXPECT_EQ(found, 37u * 13u) << "every pixel is the minimum of a uniform image";
@@ -203,14 +176,7 @@ TEST_F(OpenVxZeroAlloc, PyramidKernelsAllocateNothingPerFrame) {
   vx_node nodes[4] = {vxGaussianPyramidNode(graph, in, gaussian), vxHalfScaleGaussianNode(graph, in, half, 5),
                       vxLaplacianPyramidNode(graph, in, laplacian, lowest), vxLaplacianReconstructNode(graph, laplacian, lowest, rebuilt)};
   ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
-  for (int f = 0; f < 5; ++f) ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);  // warm-up
-  vg::test::arm_alloc_counter();
-  bool ok = true;
-  for (int f = 0; f < 100; ++f) ok = ok && vxProcessGraph(graph) == VX_SUCCESS;
-  const vg::test::AllocCounts counts = vg::test::disarm_alloc_counter();
-  EXPECT_TRUE(ok);
-  EXPECT_EQ(counts.news, 0u);
-  EXPECT_EQ(counts.mallocs, 0u);
+  ASSERT_NO_FATAL_FAILURE(vg_openvx_test::expect_frames_allocate_nothing(graph, 5, 100));
   for (vx_node& n : nodes) EXPECT_EQ(vxReleaseNode(&n), VX_SUCCESS);
   for (vx_image* i : {&in, &half, &rebuilt, &lowest}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
   for (vx_pyramid* p : {&gaussian, &laplacian}) EXPECT_EQ(vxReleasePyramid(p), VX_SUCCESS);
@@ -241,14 +207,7 @@ TEST_F(OpenVxZeroAlloc, RemapAndFastCornersAllocateNothingPerFrame) {
   const vx_border_t border{VX_BORDER_CONSTANT, {}};
   ASSERT_EQ(vxSetNodeAttribute(nodes[0], VX_NODE_BORDER, &border, sizeof border), VX_SUCCESS);
   ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
-  for (int f = 0; f < 5; ++f) ASSERT_EQ(vxProcessGraph(graph), VX_SUCCESS);  // warm-up
-  vg::test::arm_alloc_counter();
-  bool ok = true;
-  for (int f = 0; f < 100; ++f) ok = ok && vxProcessGraph(graph) == VX_SUCCESS;
-  const vg::test::AllocCounts counts = vg::test::disarm_alloc_counter();
-  EXPECT_TRUE(ok);
-  EXPECT_EQ(counts.news, 0u);
-  EXPECT_EQ(counts.mallocs, 0u);
+  ASSERT_NO_FATAL_FAILURE(vg_openvx_test::expect_frames_allocate_nothing(graph, 5, 100));
   vx_size found = 0;
   EXPECT_EQ(vxCopyScalar(count, &found, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
   EXPECT_GT(found, 0u) << "the pattern has corners";
