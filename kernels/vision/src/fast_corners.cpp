@@ -35,12 +35,11 @@
 #define VG_VISION_FAST_CORNERS_SCALAR
 namespace vg::vision::detail {
 
-constexpr std::uint32_t kFastRadius = 3;
-constexpr int kCircle = 16;
-constexpr int kArc = 9;
-// The circle, clockwise from the right (y down).
-constexpr int kCircleX[kCircle] = {3, 3, 2, 1, 0, -1, -2, -3, -3, -3, -2, -1, 0, 1, 2, 3};
-constexpr int kCircleY[kCircle] = {0, 1, 2, 3, 3, 3, 2, 1, 0, -1, -2, -3, -3, -3, -2, -1};
+// The circle (fast_corners.hpp).
+constexpr int kCircle = kFastCircle;
+constexpr int kArc = kFastArc;
+constexpr const int (&kCircleX)[kCircle] = kFastCircleX;
+constexpr const int (&kCircleY)[kCircle] = kFastCircleY;
 
 /// Collects corners and hands them to the sink a batch at a time (one virtual call per batch).
 class CornerBatch {
@@ -169,7 +168,7 @@ HWY_INLINE void DetectVector(const Window& w, std::size_t x, V threshold, std::u
 /// The codes of one candidate row into @p codes (columns 3 .. width-4).
 HWY_INLINE void DetectRow(const Window& w, std::ptrdiff_t stride, std::size_t width, std::uint8_t threshold, std::uint8_t* codes) {
   const D d;
-  const std::size_t n = hn::Lanes(d), begin = detail::kFastRadius, end = width - detail::kFastRadius;
+  const std::size_t n = hn::Lanes(d), begin = kFastRadius, end = width - kFastRadius;
   if (end - begin < n) {
     for (std::size_t x = begin; x < end; ++x) codes[x] = detail::scalar_code(w.mid + x, stride, threshold);
     return;
@@ -214,7 +213,7 @@ HWY_INLINE void EmitVector(const std::uint8_t* top, const std::uint8_t* mid, con
 HWY_INLINE void EmitRow(const std::uint8_t* top, const std::uint8_t* mid, const std::uint8_t* bottom, std::size_t width, bool nonmax,
                         std::uint32_t y, detail::CornerBatch& out) {
   const D d;
-  const std::size_t n = hn::Lanes(d), begin = detail::kFastRadius, end = width - detail::kFastRadius;
+  const std::size_t n = hn::Lanes(d), begin = kFastRadius, end = width - kFastRadius;
   if (end - begin < n) {
     for (std::size_t x = begin; x < end; ++x) {
       if (mid[x] != 0 && (!nonmax || detail::scalar_survives(top, mid, bottom, x))) out.add(static_cast<std::uint32_t>(x), y, mid[x]);
@@ -232,18 +231,18 @@ void FastCornersRows(ConstPlane in, std::uint8_t threshold, bool nonmax, std::ui
   // The ring's rows start all 0: the row above the first candidate row, and the edge columns, stay so.
   std::memset(scratch, 0, fast_corners_scratch_size(in.width));
   const auto codes = [scratch, width](std::uint32_t y) { return scratch + (y % 3) * width; };
-  for (std::uint32_t y = detail::kFastRadius; y + detail::kFastRadius < height; ++y) {
+  for (std::uint32_t y = kFastRadius; y + kFastRadius < height; ++y) {
     const Window w{in.row(y - 3), in.row(y - 2), in.row(y - 1), in.row(y), in.row(y + 1), in.row(y + 2), in.row(y + 3)};
     DetectRow(w, in.stride, width, threshold, codes(y));
     if (!nonmax) {
       EmitRow(nullptr, codes(y), nullptr, width, false, y, out);
-    } else if (y > detail::kFastRadius) {
+    } else if (y > kFastRadius) {
       EmitRow(codes(y - 2), codes(y - 1), codes(y), width, true, y - 1, out);
     }
   }
   if (nonmax) {
     // The last candidate row, below which no pixel is a candidate.
-    const std::uint32_t last = height - detail::kFastRadius - 1;
+    const std::uint32_t last = height - kFastRadius - 1;
     std::memset(codes(last + 1), 0, width);
     EmitRow(codes(last - 1), codes(last), codes(last + 1), width, true, last, out);
   }
@@ -261,7 +260,7 @@ bool fast_corners(ConstPlane in, FastCornerOptions options, std::span<std::uint8
                   std::size_t& found) noexcept {
   found = 0;
   if (scratch.size() < fast_corners_scratch_size(in.width)) return false;
-  if (in.width <= 2 * detail::kFastRadius || in.height <= 2 * detail::kFastRadius) return true;  // no candidate
+  if (in.width <= 2 * kFastRadius || in.height <= 2 * kFastRadius) return true;  // no candidate
   detail::CornerBatch batch(sink);
   HWY_DYNAMIC_DISPATCH(FastCornersRows)(in, options.threshold, options.nonmax_suppression, scratch.data(), batch);
   found = batch.finish();

@@ -41,12 +41,12 @@
 namespace vg::openvx {
 namespace {
 
-constexpr int kRadius = 3;
-constexpr int kArc = 9;
-constexpr int kCircle = 16;
-// The circle, clockwise from the right (image y down).
-constexpr int kCircleX[kCircle] = {3, 3, 2, 1, 0, -1, -2, -3, -3, -3, -2, -1, 0, 1, 2, 3};
-constexpr int kCircleY[kCircle] = {0, 1, 2, 3, 3, 3, 2, 1, 0, -1, -2, -3, -3, -3, -2, -1};
+// The circle, the vision library's (fast_corners.hpp).
+constexpr int kRadius = static_cast<int>(vision::kFastRadius);
+constexpr int kArc = vision::kFastArc;
+constexpr int kCircle = vision::kFastCircle;
+constexpr const int (&kCircleX)[kCircle] = vision::kFastCircleX;
+constexpr const int (&kCircleY)[kCircle] = vision::kFastCircleY;
 
 class Detector {
  public:

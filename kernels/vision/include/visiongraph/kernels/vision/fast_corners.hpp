@@ -10,6 +10,15 @@
 
 namespace vg::vision {
 
+/// @brief FAST9's circle: the 16 pixels at radius 3 around a candidate, clockwise from the right (y down),
+/// and the length of the arc that makes a corner. One table for the vectorised function and for
+/// libopenvx's per-pixel path (images whose pixels are not packed).
+inline constexpr std::uint32_t kFastRadius = 3;
+inline constexpr int kFastCircle = 16;
+inline constexpr int kFastArc = 9;
+inline constexpr int kFastCircleX[kFastCircle] = {3, 3, 2, 1, 0, -1, -2, -3, -3, -3, -2, -1, 0, 1, 2, 3};
+inline constexpr int kFastCircleY[kFastCircle] = {0, 1, 2, 3, 3, 3, 2, 1, 0, -1, -2, -3, -3, -3, -2, -1};
+
 /// @brief One corner: its pixel and its strength (see fast_corners()).
 struct FastCorner {
   std::uint32_t x = 0;
