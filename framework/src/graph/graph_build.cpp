@@ -866,7 +866,7 @@ void GraphCore::verify() {
   caller_target_ = nullptr;
   if (context_.run_on_caller() && !watched_ && async_nodes_.empty() && !nodes_.empty()) {
     Target* only = nodes_.front()->target;
-    bool eligible = only->kind() == "cpu" && only->core() < 0;
+    bool eligible = only->lendable();
     for (const auto& np : nodes_) eligible = eligible && np->target == only && np->replica_count == 1;
     if (eligible) caller_target_ = only;
   }

@@ -832,7 +832,7 @@ Status GraphCore::send_command(std::uint32_t node_index, const ControlCommand& c
   Status result = Status::ok;
   // One replica on an idle cpu target, no deadline: the callback may run on this thread (run_on_caller).
   Target* borrowed = nullptr;
-  if (count == 1 && context_.run_on_caller() && n.deadline_ns <= 0 && n.target->kind() == "cpu" && n.target->try_borrow())
+  if (count == 1 && context_.run_on_caller() && n.deadline_ns <= 0 && n.target->try_borrow())
     borrowed = n.target;
   for (std::uint32_t r = first; r < last; ++r) {
     const std::size_t slot = post_command(state_of(r), command);

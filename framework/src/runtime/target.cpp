@@ -23,7 +23,8 @@ Target::Target(const TargetConfig& config, std::size_t index, unsigned spin_us)
       index_(index),
       core_(config.core),
       queue_(config.queue_capacity),
-      spin_ns_(static_cast<std::int64_t>(spin_us) * 1000) {
+      spin_ns_(static_cast<std::int64_t>(spin_us) * 1000),
+      lendable_(kind_ == "cpu" && core_ < 0) {
   if (name_.empty()) throw Error("target #" + std::to_string(index) + ": a target needs a name");
   start_worker();
   if (core_ >= 0) {

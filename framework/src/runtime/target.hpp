@@ -61,8 +61,12 @@ class Target {
   /// commands): until give_back, the caller is this target's thread. Commands it pushes to the target run
   /// on it in run_borrowed, in the order the queue would give; the worker waits meanwhile. A small graph
   /// run this way costs no hand-over to the worker and back. False when the target is busy, faulted or
-  /// pinned to a core (the caller's thread is not on it).
+  /// pinned to a core (the caller's thread is not on it), and always for a target that is not a cpu one
+  /// (lendable()).
   bool try_borrow() noexcept;
+  /// Whether try_borrow can ever lend this target: a cpu target not pinned to a core. An npu target's
+  /// kernels may hold what belongs to its thread (a runtime context).
+  bool lendable() const noexcept { return lendable_; }
   /// Runs, on the borrowing thread, what it pushed to the target while nothing was queued before it
   /// (and what those commands push, likewise). Commands that had to be queued stay for the worker.
   void run_borrowed() noexcept;
@@ -100,6 +104,7 @@ class Target {
   alignas(64) std::atomic<std::uint32_t> items_{0};
   alignas(64) std::atomic<std::uint32_t> sleeping_{0};
   std::int64_t spin_ns_ = 0;
+  bool lendable_ = false;  // set once at construction (lendable())
   std::atomic<std::size_t> reserved_{0};
   std::atomic<std::uint64_t> executed_{0};
   std::atomic<std::thread::id> thread_id_{};

@@ -81,7 +81,7 @@ inline void cpu_relax() noexcept {
 }  // namespace
 
 bool Target::try_borrow() noexcept {
-  if (core_ >= 0 || faulted()) return false;
+  if (!lendable_ || faulted()) return false;
   if (items_.load(std::memory_order_acquire) != 0) return false;
   std::uint32_t expected = kFree;
   if (!owner_.compare_exchange_strong(expected, kBorrowed, std::memory_order_acquire)) {
