@@ -872,43 +872,62 @@ TEST_P(EverySimdTarget, GaussianHalfInteriorIsTheBinomialAtOddPixels) {
   EXPECT_FALSE(gaussian_half_interior(odd.cplane(), out.plane(), 5)) << "not exactly twice the size";
 }
 
-// Convolve's interior: every pixel as the definition (the sum, divided truncating toward zero, saturated),
-// for odd sides 1..15 both ways, random coefficients up to the int16 range, both output types.
-TEST_P(EverySimdTarget, ConvolveInteriorIsTheDefinition) {
+// Convolve: every pixel as the definition (the sum, divided truncating toward zero, saturated), the frame
+// read through the border, for odd sides 1..15 both ways, random coefficients small (the 16-bit path) and up
+// to the int16 range (32-bit), both output types, images narrower than the vector path, and bands of rows.
+TEST_P(EverySimdTarget, ConvolveIsTheDefinition) {
   std::mt19937 rng(5);
   for (const auto& [columns, rows] : {std::pair{3, 3}, {5, 5}, {9, 3}, {1, 7}, {15, 15}, {7, 1}}) {
-    for (const int range : {128, 32768}) {
+    for (const int range : {8, 128, 32768}) {
       std::vector<std::int16_t> c(static_cast<std::size_t>(columns * rows));
       for (auto& v : c) v = static_cast<std::int16_t>(static_cast<int>(rng() % (2 * range)) - range);
-      for (const unsigned shift : {0u, 1u, 3u, 15u}) {
+      for (const unsigned shift : {0u, 1u, 3u, 15u, 20u}) {
         for (const PixelType type : {PixelType::u8, PixelType::s16}) {
-          const std::uint32_t w = 61, h = 19;
-          const TestImage in(w, h, 1, static_cast<std::uint32_t>(columns * 100 + rows));
-          TypedImage out(w, h, type, 9);
-          const TypedImage before = out;
-          ASSERT_TRUE(convolve_interior(in.cplane(), out.pixels(), c.data(), columns, rows, shift));
-          const int rx = columns / 2, ry = rows / 2;
-          for (std::uint32_t y = 0; y < h; ++y)
-            for (std::uint32_t x = 0; x < w; ++x) {
-              const bool interior = static_cast<int>(x) >= rx && static_cast<int>(x) + rx < static_cast<int>(w) && static_cast<int>(y) >= ry &&
-                                    static_cast<int>(y) + ry < static_cast<int>(h);
-              if (!interior) {
-                ASSERT_EQ(out.at(x, y), before.at(x, y));
-                continue;
-              }
-              std::int64_t sum = 0;
-              for (int r = 0; r < rows; ++r)
-                for (int k = 0; k < columns; ++k)
-                  sum += std::int64_t{in.at(x - static_cast<std::uint32_t>(rx) + static_cast<std::uint32_t>(k), y - static_cast<std::uint32_t>(ry) + static_cast<std::uint32_t>(r))} *
-                         c[static_cast<std::size_t>(r * columns + k)];
-              const std::int64_t q = sum >= 0 ? sum >> shift : -((-sum) >> shift);
-              const std::int64_t want = type == PixelType::u8 ? std::clamp<std::int64_t>(q, 0, 255) : std::clamp<std::int64_t>(q, -32768, 32767);
-              ASSERT_EQ(out.at(x, y), want) << columns << "x" << rows << " range " << range << " shift " << shift << " at " << x << "," << y;
+          for (const Border border : {Border{BorderMode::replicate, 0}, Border{BorderMode::constant, 201}}) {
+            for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{61, 19}, {130, 17}, {5, 4}, {1, 1}}) {
+              const TestImage in(w, h, 1, static_cast<std::uint32_t>(columns * 100 + rows) + w);
+              TypedImage out(w, h, type, 9);
+              const TypedImage before = out;
+              const Rows band{h / 3, h - h / 4};  // the rest of the image is left as it was
+              ASSERT_TRUE(convolve(in.cplane(), out.pixels(), c.data(), columns, rows, shift, border, band));
+              const int rx = columns / 2, ry = rows / 2;
+              auto read = [&](int x, int y) -> std::int64_t {
+                if (x < 0 || y < 0 || x >= static_cast<int>(w) || y >= static_cast<int>(h)) {
+                  if (border.mode == BorderMode::constant) return border.constant;
+                  x = std::clamp(x, 0, static_cast<int>(w) - 1);
+                  y = std::clamp(y, 0, static_cast<int>(h) - 1);
+                }
+                return in.at(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y));
+              };
+              for (std::uint32_t y = 0; y < h; ++y)
+                for (std::uint32_t x = 0; x < w; ++x) {
+                  if (y < band.begin || y >= band.end) {
+                    ASSERT_EQ(out.at(x, y), before.at(x, y)) << "row " << y << " outside the band written";
+                    continue;
+                  }
+                  std::int64_t sum = 0;
+                  for (int r = 0; r < rows; ++r)
+                    for (int k = 0; k < columns; ++k)
+                      sum += read(static_cast<int>(x) - rx + k, static_cast<int>(y) - ry + r) * c[static_cast<std::size_t>(r * columns + k)];
+                  const std::int64_t q = sum >= 0 ? sum >> shift : -((-sum) >> shift);
+                  const std::int64_t want = type == PixelType::u8 ? std::clamp<std::int64_t>(q, 0, 255) : std::clamp<std::int64_t>(q, -32768, 32767);
+                  ASSERT_EQ(out.at(x, y), want) << columns << "x" << rows << " range " << range << " shift " << shift << " "
+                                                << (border.mode == BorderMode::constant ? "constant" : "replicate") << " " << w << "x" << h
+                                                << " at " << x << "," << y;
+                }
             }
+          }
         }
       }
     }
   }
+  const TestImage in(8, 8, 1, 1);
+  TypedImage out(8, 8, PixelType::u8, 0);
+  const std::int16_t c[4] = {1, 1, 1, 1};
+  EXPECT_FALSE(convolve(in.cplane(), out.pixels(), c, 2, 2, 0)) << "even sides";
+  EXPECT_FALSE(convolve(in.cplane(), out.pixels(), c, 1, 1, 32)) << "shift above 31";
+  TypedImage small(4, 8, PixelType::u8, 0);
+  EXPECT_FALSE(convolve(in.cplane(), small.pixels(), c, 1, 1, 0)) << "output of another size";
 }
 
 TEST_P(EverySimdTarget, BitwiseFunctions) {

@@ -41,6 +41,7 @@
 #include "matrix.hpp"
 #include "kernels/neighbourhood.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "kernels/vision_planes.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 
 namespace vg::openvx {
@@ -173,11 +174,7 @@ vx_status VX_CALLBACK filter_function(vx_node node, const vx_reference* paramete
   if (in.stride_x() == 1 && so == 1) {
     // Packed rows (every image but a strided patch of one from a handle): the vision library's vectorised
     // filter, the same one the vg.vision kernels run.
-    vision::Border vb;
-    vb.mode = border.mode == VX_BORDER_CONSTANT ? vision::BorderMode::constant : vision::BorderMode::replicate;
-    vb.constant = border.constant_value.U8;
-    vision::filter3x3(Op::kVision, {in.row(0), in.width(), in.height(), in.addressing().stride_y},
-                      {out.row(0), out.width(), out.height(), out.addressing().stride_y}, vb);
+    vision::filter3x3(Op::kVision, const_plane(in), plane(out), vision_border(border));
     return VX_SUCCESS;
   }
   for_each_neighbourhood<vx_uint8>(in, 1, 1, border, [&](const auto& w, vx_uint32 x, vx_uint32 y) {

@@ -91,10 +91,7 @@ vx_status VX_CALLBACK sobel_function(vx_node node, const vx_reference* parameter
   const MappedImage* out_y = gy ? &*gy : nullptr;
   vision::Pixels vx_out, vy_out;  // null data: not asked for
   if (packed(in, 1) && (!gx || vision_pixels(*gx, VX_DF_IMAGE_S16, vx_out)) && (!gy || vision_pixels(*gy, VX_DF_IMAGE_S16, vy_out))) {
-    vision::Border vb;
-    vb.mode = border.mode == VX_BORDER_CONSTANT ? vision::BorderMode::constant : vision::BorderMode::replicate;
-    vb.constant = border.constant_value.U8;
-    vision::sobel3x3(const_plane(in), vx_out, vy_out, vb);
+    vision::sobel3x3(const_plane(in), vx_out, vy_out, vision_border(border));
     return VX_SUCCESS;
   }
   for_each_neighbourhood<vx_uint8>(in, 1, 1, border, [&](const auto& w, vx_uint32 x, vx_uint32 y) {
@@ -249,12 +246,12 @@ template <typename Out>
 void convolve_image(const MappedImage& in, const MappedImage& out, const vx_border_t& border, const vx_int16* flipped, int columns, int rows,
                     unsigned shift) noexcept {
   const std::ptrdiff_t so = out.stride_x();
-  // Packed images: the vision library writes the interior (the same values, vectorised), the frame below.
-  bool frame_only = false;
+  // Packed images: the vision library's vectorised function, frame included; the per-pixel walk below for
+  // a strided patch of an image from a handle.
   if (in.stride_x() == 1 && so == static_cast<std::ptrdiff_t>(sizeof(Out))) {
     const vision::Pixels o{out.row(0), out.width(), out.height(), out.addressing().stride_y,
                            sizeof(Out) == 1 ? vision::PixelType::u8 : vision::PixelType::s16};
-    frame_only = vision::convolve_interior(const_plane(in), o, flipped, columns, rows, shift);
+    if (vision::convolve(const_plane(in), o, flipped, columns, rows, shift, vision_border(border))) return;
   }
   for_each_neighbourhood<vx_uint8>(in, static_cast<vx_uint32>(columns / 2), static_cast<vx_uint32>(rows / 2), border,
                                    [&](const auto& w, vx_uint32 x, vx_uint32 y) {
@@ -271,8 +268,7 @@ void convolve_image(const MappedImage& in, const MappedImage& out, const vx_bord
                                        v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
                                      }
                                      store<Out>(out.row(y) + static_cast<std::ptrdiff_t>(x) * so, static_cast<Out>(v));
-                                   },
-                                   frame_only);
+                                   });
 }
 
 vx_status VX_CALLBACK convolve_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {

@@ -5,6 +5,7 @@
 #include <VX/vx.h>
 
 #include "kernels/standard_kernel_support.hpp"
+#include "visiongraph/kernels/vision/border.hpp"
 #include "visiongraph/kernels/vision/pixels.hpp"
 #include "visiongraph/kernels/vision/plane.hpp"
 #include "visiongraph/kernels/vision/warp.hpp"
@@ -18,6 +19,12 @@ inline vision::ConstPlane const_plane(const MappedImage& image) noexcept {
 }
 inline vision::Plane plane(const MappedImage& image) noexcept {
   return {image.row(0), image.width(), image.height(), image.addressing().stride_y};
+}
+
+/// The node's border as the neighbourhood functions take it (UNDEFINED reads the nearest edge pixel, as
+/// REPLICATE does).
+inline vision::Border vision_border(const vx_border_t& border) noexcept {
+  return {border.mode == VX_BORDER_CONSTANT ? vision::BorderMode::constant : vision::BorderMode::replicate, border.constant_value.U8};
 }
 
 /// U8 or S16 images (other formats are not the vision library's arithmetic types).
