@@ -842,34 +842,50 @@ TEST_P(EverySimdTarget, RgbToYuv420IsTheDefinition) {
   }
 }
 
-TEST_P(EverySimdTarget, GaussianHalfInteriorIsTheBinomialAtOddPixels) {
+// HalfScaleGaussian: every output pixel is the binomial window at its nearest-neighbour source (2x + 1 for
+// an even side, 2x for an odd one), the frame read through the border, sizes below and above a vector and
+// a chunk, even and odd, and bands of rows.
+TEST_P(EverySimdTarget, GaussianHalfIsTheBinomialAtTheNearestSource) {
   for (const int size : {3, 5}) {
-    for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{3, 3}, {9, 4}, {700, 6}}) {
-      const TestImage in(2 * w, 2 * h, 1, w + h + static_cast<std::uint32_t>(size));
-      TestImage out(w, h, 1, 5);
-      const TestImage before = out;
-      ASSERT_TRUE(gaussian_half_interior(in.cplane(), out.plane(), size));
-      const int r = size / 2;
-      const int weights5[5] = {1, 4, 6, 4, 1}, weights3[3] = {1, 2, 1};
-      const int* k = size == 5 ? weights5 : weights3;
-      const std::uint32_t first = size == 5 ? 1 : 0;
-      for (std::uint32_t y = 0; y < h; ++y)
-        for (std::uint32_t x = 0; x < w; ++x) {
-          const bool inside = x >= first && x + 1 < w && y >= first && y + 1 < h;
-          if (!inside) {
-            ASSERT_EQ(out.at(x, y), before.at(x, y)) << "border pixel " << x << "," << y << " written";
-            continue;
+    for (const Border border : {Border{BorderMode::replicate, 0}, Border{BorderMode::constant, 77}}) {
+      for (const auto& [iw, ih] : {std::pair<std::uint32_t, std::uint32_t>{1, 1}, {2, 3}, {5, 4}, {18, 7}, {61, 9}, {130, 6}, {1401, 5}, {1400, 4}}) {
+        const TestImage in(iw, ih, 1, iw + ih + static_cast<std::uint32_t>(size));
+        const std::uint32_t ow = (iw + 1) / 2, oh = (ih + 1) / 2;
+        TestImage out(ow, oh, 1, 5);
+        const TestImage before = out;
+        const Rows band{oh / 3, oh};
+        ASSERT_TRUE(gaussian_half(in.cplane(), out.plane(), size, border, band));
+        const int r = size / 2;
+        const int weights5[5] = {1, 4, 6, 4, 1}, weights3[3] = {1, 2, 1};
+        const int* k = size == 5 ? weights5 : weights3;
+        auto read = [&](int x, int y) -> int {
+          if (x < 0 || y < 0 || x >= static_cast<int>(iw) || y >= static_cast<int>(ih)) {
+            if (border.mode == BorderMode::constant) return border.constant;
+            x = std::clamp(x, 0, static_cast<int>(iw) - 1);
+            y = std::clamp(y, 0, static_cast<int>(ih) - 1);
           }
-          int sum = 0;
-          for (int dy = -r; dy <= r; ++dy)
-            for (int dx = -r; dx <= r; ++dx)
-              sum += k[dy + r] * k[dx + r] * in.at(static_cast<std::uint32_t>(static_cast<int>(2 * x + 1) + dx), static_cast<std::uint32_t>(static_cast<int>(2 * y + 1) + dy));
-          ASSERT_EQ(out.at(x, y), sum >> (size == 5 ? 8 : 4)) << size << " " << w << "x" << h << " at " << x << "," << y;
-        }
+          return in.at(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y));
+        };
+        for (std::uint32_t y = 0; y < oh; ++y)
+          for (std::uint32_t x = 0; x < ow; ++x) {
+            if (y < band.begin) {
+              ASSERT_EQ(out.at(x, y), before.at(x, y)) << "row " << y << " outside the band written";
+              continue;
+            }
+            const int sx = static_cast<int>(2 * x + (iw % 2 == 0 ? 1 : 0)), sy = static_cast<int>(2 * y + (ih % 2 == 0 ? 1 : 0));
+            int sum = 0;
+            for (int dy = -r; dy <= r; ++dy)
+              for (int dx = -r; dx <= r; ++dx) sum += k[dy + r] * k[dx + r] * read(sx + dx, sy + dy);
+            ASSERT_EQ(out.at(x, y), sum >> (size == 5 ? 8 : 4)) << size << " " << iw << "x" << ih << " at " << x << "," << y;
+          }
+      }
     }
   }
-  TestImage odd(5, 5, 1, 1), out(2, 2, 1, 1);
-  EXPECT_FALSE(gaussian_half_interior(odd.cplane(), out.plane(), 5)) << "not exactly twice the size";
+  TestImage odd(5, 5, 1, 1), small(2, 2, 1, 1), wrong(4, 3, 1, 1);
+  EXPECT_FALSE(gaussian_half(odd.cplane(), small.plane(), 5)) << "not half the size";
+  EXPECT_FALSE(gaussian_half(odd.cplane(), wrong.plane(), 5)) << "not half the size";
+  TestImage half(3, 3, 1, 1);
+  EXPECT_FALSE(gaussian_half(odd.cplane(), half.plane(), 7)) << "kernel size 7";
 }
 
 // Convolve: every pixel as the definition (the sum, divided truncating toward zero, saturated), the frame

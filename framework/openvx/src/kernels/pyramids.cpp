@@ -19,8 +19,10 @@
 // computed as REPLICATE and shrinks the valid region: an output pixel is valid where the window of its
 // source pixel lies inside the input's valid region (level after level for the pyramid).
 //
-// Each output pixel reads its window in place in the interior and through a small stack buffer at the
-// edges; the pyramid's levels are its own images, mapped one pair at a time. Nothing is allocated per frame.
+// Halving levels of packed U8 images run the vision library's gaussian_half (gaussian_half.hpp), frame
+// included; ORB levels and strided patches of images from handles read each output pixel's window here, in
+// place in the interior and through a small stack buffer at the edges. The pyramid's levels are its own
+// images, mapped one pair at a time. Nothing is allocated per frame.
 #include <VX/vx.h>
 
 #include <algorithm>
@@ -35,6 +37,7 @@
 #include "pyramid.hpp"
 #include "scalar.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "kernels/vision_planes.hpp"
 #include "visiongraph/kernels/vision/downscale.hpp"
 #include "visiongraph/kernels/vision/gaussian_half.hpp"
 
@@ -105,16 +108,9 @@ vx_uint8 filtered(const vx_uint8* const* rows, std::ptrdiff_t first, std::ptrdif
   return static_cast<vx_uint8>(sum >> Binomial<R>::shift);  // the weights sum to 2^shift: at most 255
 }
 
-/// Output pixels another function already wrote (the vision library's interior): [x_begin, x_end) x
-/// [y_begin, y_end); empty by default.
-struct Done {
-  vx_uint32 x_begin = 0, x_end = 0, y_begin = 0, y_end = 0;
-  bool has(vx_uint32 x, vx_uint32 y) const noexcept { return x >= x_begin && x < x_end && y >= y_begin && y < y_end; }
-};
-
 /// out = in filtered with the binomial window of radius R, sampled by nearest neighbour at out's size.
 template <int R, typename In, typename Out>
-void filter_and_scale(const Plane<In>& in, const Plane<Out>& out, const vx_border_t& border, const Done& done = {}) noexcept {
+void filter_and_scale(const Plane<In>& in, const Plane<Out>& out, const vx_border_t& border) noexcept {
   const vx_uint32 iw = in.width, ih = in.height, ow = out.width, oh = out.height;
   const std::ptrdiff_t si = in.step_x;
   constexpr int side = 2 * R + 1;
@@ -136,10 +132,6 @@ void filter_and_scale(const Plane<In>& in, const Plane<Out>& out, const vx_borde
       }
     }
     for (vx_uint32 x = 0; x < ow; ++x) {
-      if (done.has(x, y)) {
-        x = done.x_end - 1;  // the rest of the row's interior is written
-        continue;
-      }
       const vx_uint32 sx = nearest_source(x, iw, ow);
       vx_uint8 result;
       if (rows_inside && sx >= static_cast<vx_uint32>(R) && sx + R < iw) {
@@ -163,26 +155,22 @@ void filter_and_scale(const Plane<In>& in, const Plane<Out>& out, const vx_borde
 }
 
 /// Halves @p in into @p out with the binomial window of @p kernel_size (1, 3, 5): the vision library's
-/// vectorised interior for packed U8 images of even size (the same bytes), this file's code for the rest.
+/// vectorised function for packed U8 images whose sides are twice the output's or one less (the same
+/// bytes: nearest neighbour samples 2x + 1 or 2x there), this file's code for the rest (ORB levels, and
+/// strided patches of images from handles).
 void half_scale(const MappedImage& in, const MappedImage& out, int kernel_size, const vx_border_t& border) noexcept {
-  const Plane<vx_uint8> pin = plane_of<vx_uint8>(in), pout = plane_of<vx_uint8>(out);
-  Done done;
-  if (in.stride_x() == 1 && out.stride_x() == 1 && in.width() == 2 * out.width() && in.height() == 2 * out.height()) {
-    const vision::ConstPlane vin{in.row(0), in.width(), in.height(), in.addressing().stride_y};
-    const vision::Plane vout{out.row(0), out.width(), out.height(), out.addressing().stride_y};
-    if (kernel_size == 1) {
-      vision::downscale_2x(vin, vout, false);  // pixel (2x + 1, 2y + 1): the nearest source of an even halving
+  if (in.stride_x() == 1 && out.stride_x() == 1) {
+    if (kernel_size == 1 && in.width() == 2 * out.width() && in.height() == 2 * out.height()) {
+      vision::downscale_2x(const_plane(in), plane(out), false);  // pixel (2x + 1, 2y + 1)
       return;
     }
-    if (out.width() >= 3 && out.height() >= 3 && vision::gaussian_half_interior(vin, vout, kernel_size)) {
-      const vx_uint32 first = kernel_size == 5 ? 1 : 0;
-      done = Done{first, out.width() - 1, first, out.height() - 1};
-    }
+    if (vision::gaussian_half(const_plane(in), plane(out), kernel_size, vision_border(border))) return;
   }
+  const Plane<vx_uint8> pin = plane_of<vx_uint8>(in), pout = plane_of<vx_uint8>(out);
   switch (kernel_size) {
     case 1: filter_and_scale<0>(pin, pout, border); break;
-    case 3: filter_and_scale<1>(pin, pout, border, done); break;
-    default: filter_and_scale<2>(pin, pout, border, done); break;
+    case 3: filter_and_scale<1>(pin, pout, border); break;
+    default: filter_and_scale<2>(pin, pout, border); break;
   }
 }
 
@@ -236,14 +224,36 @@ vx_status VX_CALLBACK gaussian_pyramid_function(vx_node node, const vx_reference
   if (const vx_status s = neighbourhood_border(node, border); s != VX_SUCCESS) return s;
   const auto* pyramid = as<_vx_pyramid>(parameters[1]);
   if (pyramid->images.empty()) return VX_ERROR_INVALID_PARAMETERS;
+  std::size_t next_level = 1;
   {
     const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
     const MappedImage level0(pyramid->images[0], VX_WRITE_ONLY);
     if (const vx_status s = mapped(in, level0); s != VX_SUCCESS) return s;
-    if (const vx_status s = copy_image(in, level0); s != VX_SUCCESS) return s;
+    if (in.width() != level0.width() || in.height() != level0.height()) return VX_ERROR_INVALID_PARAMETERS;  // validate allows no other
+    if (pyramid->images.size() > 1 && packed(in, 1) && packed(level0, 1)) {
+      // Level 1 from the input (level 0's very pixels), band by band, each band's input rows copied to
+      // level 0 just before: the input is read from memory once instead of twice.
+      const MappedImage level1(pyramid->images[1], VX_WRITE_ONLY);
+      if (const vx_status s = level1.status(); s != VX_SUCCESS) return s;
+      const vision::Border vb = vision_border(border);
+      if (packed(level1, 1) && vision::gaussian_half(const_plane(in), plane(level1), 5, vb, {0, 0})) {
+        constexpr vx_uint32 kBand = 16;  // level-1 rows: 32 input rows, in the cache while both read them
+        vx_uint32 copied = 0;
+        for (vx_uint32 y = 0; y < level1.height(); y += kBand) {
+          const vx_uint32 reach = std::min(in.height(), 2 * (y + kBand) + 3);  // the 5x5 windows' last row + 1
+          for (; copied < reach; ++copied) std::memcpy(level0.row(copied), in.row(copied), in.width());
+          vision::gaussian_half(const_plane(in), plane(level1), 5, vb, {y, y + kBand});
+        }
+        for (; copied < in.height(); ++copied) std::memcpy(level0.row(copied), in.row(copied), in.width());
+        next_level = 2;
+      }
+    }
+    if (next_level == 1) {
+      if (const vx_status s = copy_image(in, level0); s != VX_SUCCESS) return s;
+    }
   }
   // Each level from the one before, which was just written.
-  for (std::size_t level = 1; level < pyramid->images.size(); ++level) {
+  for (std::size_t level = next_level; level < pyramid->images.size(); ++level) {
     const MappedImage previous(pyramid->images[level - 1], VX_READ_ONLY);
     const MappedImage current(pyramid->images[level], VX_WRITE_ONLY);
     if (const vx_status s = mapped(previous, current); s != VX_SUCCESS) return s;
