@@ -24,7 +24,10 @@ TEST(VisionKernels, TheModuleListsEveryKernelWithItsParameters) {
       {"vg.vision.to_gray", 2},  {"vg.vision.gaussian3x3", 2}, {"vg.vision.box3x3", 2}, {"vg.vision.median3x3", 2},
       {"vg.vision.erode3x3", 2}, {"vg.vision.dilate3x3", 2},   {"vg.vision.threshold", 2}, {"vg.vision.add", 3},
       {"vg.vision.subtract", 3}, {"vg.vision.absdiff", 3},     {"vg.vision.not", 2},       {"vg.vision.and", 3},
-      {"vg.vision.or", 3},       {"vg.vision.xor", 3},        {"vg.vision.multiply", 3}};
+      {"vg.vision.or", 3},       {"vg.vision.xor", 3},        {"vg.vision.multiply", 3}, {"vg.vision.scale", 2},
+      {"vg.vision.half_scale_gaussian", 2}, {"vg.vision.warp_affine", 2}, {"vg.vision.warp_perspective", 2},
+      {"vg.vision.convolve", 2}, {"vg.vision.equalize_hist", 2}, {"vg.vision.table_lookup", 2},
+      {"vg.vision.channel_extract", 2}, {"vg.vision.channel_combine", 4}, {"vg.vision.color_convert", 2}};
   for (const auto& [name, params] : kernels) {
     const vg::KernelDecl* decl = nullptr;
     for (const vg::KernelDecl& k : m.kernels())

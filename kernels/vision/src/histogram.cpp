@@ -117,5 +117,34 @@ void value_counts(ConstPlane in, std::uint64_t (&counts)[256]) noexcept {
   flush();
 }
 
+void equalization_table(const std::uint64_t (&counts)[256], std::uint8_t (&table)[256]) noexcept {
+  std::uint64_t total = 0;
+  for (const std::uint64_t c : counts) total += c;
+  int first = 0;
+  while (first < 255 && counts[first] == 0) ++first;
+  const std::uint64_t cdf_min = counts[first];
+  const std::uint64_t scale = total - cdf_min;
+  std::uint64_t cdf = 0;
+  for (int v = 0; v < 256; ++v) {
+    cdf += counts[v];
+    if (scale == 0) {
+      table[v] = static_cast<std::uint8_t>(v);
+    } else if (v < first) {
+      table[v] = 0;
+    } else {
+      const std::uint64_t value = ((cdf - cdf_min) * 255 + scale / 2) / scale;
+      table[v] = static_cast<std::uint8_t>(value > 255 ? 255 : value);
+    }
+  }
+}
+
+void equalize_histogram(ConstPlane in, Plane out) noexcept {
+  std::uint64_t counts[256];
+  value_counts(in, counts);
+  std::uint8_t table[256];
+  equalization_table(counts, table);
+  lookup(in, out, table);
+}
+
 }  // namespace vg::vision
 #endif

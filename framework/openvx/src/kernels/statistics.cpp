@@ -263,9 +263,8 @@ vx_status VX_CALLBACK equalize_hist_validate(vx_node node, const vx_reference pa
   return output_image(node, parameters, 1, "output", input->width, input->height, VX_DF_IMAGE_U8, metas[1]);
 }
 
-/// The conformance tests' equalization: with cdf the cumulative histogram and cdf_min its value at the
-/// smallest value present, out = round((cdf(v) - cdf_min) * 255 / (N - cdf_min)) (halves up, in integers)
-/// for the values from the smallest present on, 0 below it; an image of one value is left as it is.
+/// The vision library's equalization table (histogram.hpp: what the conformance tests compute) applied to
+/// the image.
 vx_status VX_CALLBACK equalize_hist_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 2) return VX_ERROR_INVALID_PARAMETERS;
   const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
@@ -273,24 +272,8 @@ vx_status VX_CALLBACK equalize_hist_function(vx_node, const vx_reference* parame
   if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
   std::uint64_t counts[256];
   value_counts(in, counts);
-  const std::uint64_t total = static_cast<std::uint64_t>(in.width()) * in.height();
   vx_uint8 lut[256];
-  int first = 0;
-  while (first < 255 && counts[first] == 0) ++first;
-  const std::uint64_t cdf_min = counts[first];
-  const std::uint64_t scale = total - cdf_min;
-  std::uint64_t cdf = 0;
-  for (int v = 0; v < 256; ++v) {
-    cdf += counts[v];
-    if (scale == 0) {
-      lut[v] = static_cast<vx_uint8>(v);
-    } else if (v < first) {
-      lut[v] = 0;
-    } else {
-      const std::uint64_t value = ((cdf - cdf_min) * 255 + scale / 2) / scale;
-      lut[v] = static_cast<vx_uint8>(value > 255 ? 255 : value);
-    }
-  }
+  vision::equalization_table(counts, lut);
   if (packed(in, 1) && packed(out, 1)) {
     vision::lookup(const_plane(in), plane(out), lut);
   } else {

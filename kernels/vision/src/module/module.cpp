@@ -1,4 +1,5 @@
-// The vg.vision module (module.hpp): thin kernels over the functions of this library. Validate checks the
+// The vg.vision module (module.hpp): thin kernels over the functions of this library (the filters,
+// threshold, arithmetic and bitwise ones here; geometry.cpp and pixels.cpp hold the others). Validate checks the
 // formats and attributes (naming the parameter or attribute at fault); create reads the attributes once;
 // process maps the frame's buffers to planes and calls the function.
 #include "visiongraph/kernels/vision/module.hpp"
@@ -8,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "kernels.hpp"
+#include "support.hpp"
 #include "visiongraph/kernels/vision/arithmetic.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 #include "visiongraph/kernels/vision/threshold.hpp"
@@ -17,43 +20,14 @@
 namespace vg::vision {
 namespace {
 
-ConstPlane const_plane(const ImageView& view) noexcept {
-  return {view.plane(0), view.width(), view.height(), static_cast<std::ptrdiff_t>(view.stride(0))};
-}
-Plane plane(const ImageView& view) noexcept {
-  return {view.plane(0), view.width(), view.height(), static_cast<std::ptrdiff_t>(view.stride(0))};
-}
-
-/// The input image (parameter 0) in one of @p formats; the output (parameter 1) a gray8 image of its size.
-void validate_image_to_gray8(ValidateContext& v, std::initializer_list<ImageFormat> formats) {
-  const DataMeta& in = v.meta(0);
-  if (in.kind != DataKind::image) v.fail("input", "expects an image, got " + in.describe());
-  bool accepted = false;
-  std::string names;
-  for (ImageFormat f : formats) {
-    accepted = accepted || in.image.format == f;
-    names += (names.empty() ? "" : " or ") + std::string(to_string(f));
-  }
-  if (!accepted) v.fail("input", "expects a " + names + " image, got " + in.describe());
-  v.set_meta(1, DataMeta::image_of(in.image.width, in.image.height, ImageFormat::gray8));
-}
-
-std::uint8_t byte_attribute(ValidateContext& v, const char* key) {
-  const std::int64_t value = v.integer(key);
-  if (value < 0 || value > 255) v.fail(key, "must be 0..255, got " + std::to_string(value));
-  return static_cast<std::uint8_t>(value);
-}
-
-Border border_of(const std::string& mode_text, std::int64_t value) {
-  Border border;
-  parse_border_mode(mode_text, border.mode);  // validate checked it
-  border.constant = static_cast<std::uint8_t>(value);
-  return border;
-}
+using module_support::byte_attribute;
+using module_support::const_plane;
+using module_support::plane;
+using module_support::validate_image_to_gray8;
 
 template <Filter3x3 F>
 struct FilterKernel {
-  explicit FilterKernel(KernelContext& ctx) : border(border_of(ctx.string("border"), ctx.integer("border_value"))) {}
+  explicit FilterKernel(KernelContext& ctx) : border(module_support::border_of(ctx)) {}
   Status process(KernelContext& ctx) noexcept {
     filter3x3(F, const_plane(ctx.image(0)), plane(ctx.image(1)), border);
     return Status::ok;
@@ -202,18 +176,13 @@ void add_bitwise(Module& m, const char* name, const char* description) {
 
 template <Filter3x3 F>
 void add_filter(Module& m, const char* name, const char* description) {
-  m.add(KernelDecl(name, description)
-            .input("input", DataKind::image, true, "gray8 image of any size")
-            .output("output", DataKind::image, true, "gray8 image of the input's size")
-            .attribute("border", "replicate", "outside the image: replicate (the nearest edge pixel) or constant")
-            .attribute("border_value", 0, "the constant border's value, 0..255")
-            .validate([](ValidateContext& v) {
-              BorderMode mode{};
-              if (!parse_border_mode(v.string("border"), mode))
-                v.fail("border", "must be replicate or constant, got '" + v.string("border") + "'");
-              byte_attribute(v, "border_value");
-              validate_image_to_gray8(v, {ImageFormat::gray8});
-            }));
+  KernelDecl decl(name, description);
+  decl.input("input", DataKind::image, true, "gray8 image of any size").output("output", DataKind::image, true, "gray8 image of the input's size");
+  module_support::border_attributes(decl).validate([](ValidateContext& v) {
+    module_support::border_attributes_valid(v);
+    validate_image_to_gray8(v, {ImageFormat::gray8});
+  });
+  m.add(std::move(decl));
   m.implement(name, "cpu", callbacks_for<FilterKernel<F>>());
 }
 
@@ -261,6 +230,8 @@ Module make_vision_module() {
   add_bitwise<Bitwise::and_>(m, "vg.vision.and", "OpenVX And: in1 & in2 (e.g. masking)");
   add_bitwise<Bitwise::or_>(m, "vg.vision.or", "OpenVX Or: in1 | in2");
   add_bitwise<Bitwise::xor_>(m, "vg.vision.xor", "OpenVX Xor: in1 ^ in2");
+  add_geometry_kernels(m);
+  add_pixel_kernels(m);
   return m;
 }
 

@@ -1,0 +1,12 @@
+#pragma once
+// The parts of the vg.vision module defined outside module.cpp.
+#include "visiongraph/kernel/module.hpp"
+
+namespace vg::vision {
+
+/// vg.vision.scale, half_scale_gaussian, warp_affine, warp_perspective (geometry.cpp).
+void add_geometry_kernels(Module& m);
+/// vg.vision.convolve, equalize_hist, table_lookup, channel_extract, channel_combine, color_convert (pixels.cpp).
+void add_pixel_kernels(Module& m);
+
+}  // namespace vg::vision

@@ -1,0 +1,313 @@
+// The vg.vision kernels over the rest of the vision library (scale, half-scale Gaussian, warps, convolve,
+// histogram equalization, table lookup, channels, colour conversion): each graph's output is the library
+// function's for the same attributes, a few values are checked by hand (so an attribute read the wrong way
+// round shows), and verify names the node and the attribute for wrong values.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "visiongraph/kernels/vision/channels.hpp"
+#include "visiongraph/kernels/vision/convolve.hpp"
+#include "visiongraph/kernels/vision/gaussian_half.hpp"
+#include "visiongraph/kernels/vision/histogram.hpp"
+#include "visiongraph/kernels/vision/module.hpp"
+#include "visiongraph/kernels/vision/scale.hpp"
+#include "visiongraph/kernels/vision/warp.hpp"
+#include "visiongraph/visiongraph.hpp"
+
+namespace {
+
+using vg::DataMeta;
+using vg::ImageFormat;
+namespace vv = vg::vision;
+
+/// A graph of one vg.vision node: input "input" of @p in, output "output" of @p out (what validate gives).
+struct OneNode {
+  OneNode(const char* kernel, const DataMeta& in, const DataMeta& out) : g(ctx(), "one") {
+    input = g.add_data("in", in);
+    output = g.add_data("out", out);
+    node = g.add_node("stage", kernel);
+    g.bind(node, "input", input).bind(node, "output", output);
+  }
+  static vg::Context& ctx() {
+    static vg::Context context;
+    static const bool loaded = (context.load_module(vv::make_vision_module()), true);
+    (void)loaded;
+    return context;
+  }
+  /// Fills every plane of @p id with values from @p seed (smooth enough for colour round trips).
+  void fill(vg::DataId id, unsigned seed) {
+    const vg::ImageView img = g.image(id);
+    std::mt19937 rng(seed);
+    const std::uint32_t planes = img.format() == ImageFormat::nv12 ? 2 : 1;
+    for (std::uint32_t p = 0; p < planes; ++p) {
+      const std::uint32_t rows = p == 0 ? img.height() : img.height() / 2;
+      const bool packed_rgb = img.format() == ImageFormat::rgb24 || img.format() == ImageFormat::bgr24;
+      const std::size_t bytes = packed_rgb ? 3u * img.width() : img.width();  // nv12's chroma rows: width bytes too
+      for (std::uint32_t y = 0; y < rows; ++y)
+        for (std::size_t x = 0; x < bytes; ++x) img.plane(p)[y * img.stride(p) + x] = static_cast<std::uint8_t>(rng() % 256);
+    }
+  }
+  void run() { ASSERT_EQ(g.process(), vg::Status::ok) << g.last_error().describe(); }
+  vv::ConstPlane in_plane() { return plane_of(g.image(input)); }
+  static vv::Plane plane_of(const vg::ImageView& v, std::uint32_t i = 0) {
+    return {v.plane(i), v.width(), v.height(), static_cast<std::ptrdiff_t>(v.stride(i))};
+  }
+  std::uint8_t out_at(std::uint32_t x, std::uint32_t y, std::uint32_t channel = 0, std::uint32_t channels = 1) {
+    const vg::ImageView v = g.image(output);
+    return v.plane(0)[y * v.stride(0) + x * channels + channel];
+  }
+  std::uint8_t in_at(std::uint32_t x, std::uint32_t y, std::uint32_t channel = 0, std::uint32_t channels = 1) {
+    const vg::ImageView v = g.image(input);
+    return v.plane(0)[y * v.stride(0) + x * channels + channel];
+  }
+  vg::Graph g;
+  vg::DataId input{}, output{};
+  vg::NodeId node{};
+};
+
+DataMeta gray(std::uint32_t w, std::uint32_t h) { return DataMeta::image_of(w, h, ImageFormat::gray8); }
+
+/// Expects the graph's output to equal @p expected's bytes (a gray8 plane of the output's size).
+void expect_output_equals(OneNode& n, const std::vector<std::uint8_t>& expected, const std::string& what) {
+  const vg::ImageView v = n.g.image(n.output);
+  for (std::uint32_t y = 0; y < v.height(); ++y)
+    for (std::uint32_t x = 0; x < v.width(); ++x)
+      ASSERT_EQ(v.plane(0)[y * v.stride(0) + x], expected[y * v.width() + x]) << what << " at " << x << "," << y;
+}
+
+TEST(VisionLibraryKernels, ScaleIsScaleImageForEachInterpolation) {
+  const std::pair<const char*, vv::ScaleInterpolation> types[] = {
+      {"nearest", vv::ScaleInterpolation::nearest}, {"bilinear", vv::ScaleInterpolation::bilinear}, {"area", vv::ScaleInterpolation::area}};
+  for (const auto& [name, type] : types) {
+    OneNode n("vg.vision.scale", gray(64, 48), gray(40, 30));
+    n.g.set_attribute(n.node, "width", std::int64_t{40}).set_attribute(n.node, "height", std::int64_t{30});
+    n.g.set_attribute(n.node, "interpolation", std::string(name));
+    n.g.verify();
+    n.fill(n.input, 3);
+    n.run();
+    std::vector<std::uint8_t> expected(40 * 30);
+    vv::scale_image(n.in_plane(), {expected.data(), 40, 30, 40}, type, {});
+    expect_output_equals(n, expected, name);
+  }
+}
+
+TEST(VisionLibraryKernels, HalfScaleGaussianIsOnePyramidLevel) {
+  for (const std::int64_t size : {3, 5}) {
+    OneNode n("vg.vision.half_scale_gaussian", gray(65, 49), gray(33, 25));
+    n.g.set_attribute(n.node, "kernel_size", size).set_attribute(n.node, "border", std::string("constant"));
+    n.g.set_attribute(n.node, "border_value", std::int64_t{9});
+    n.g.verify();
+    n.fill(n.input, 4);
+    n.run();
+    std::vector<std::uint8_t> expected(33 * 25);
+    ASSERT_TRUE(vv::gaussian_half(n.in_plane(), {expected.data(), 33, 25, 33}, static_cast<int>(size), {vv::BorderMode::constant, 9}));
+    expect_output_equals(n, expected, "kernel " + std::to_string(size));
+  }
+}
+
+TEST(VisionLibraryKernels, WarpsReadTheMatrixRowByRow) {
+  // A shift by (2, 1): output (x, y) reads input (x + 2, y + 1), whichever way the matrix is stored.
+  const std::pair<const char*, std::vector<double>> warps[] = {{"vg.vision.warp_affine", {1, 0, 2, 0, 1, 1}},
+                                                               {"vg.vision.warp_perspective", {1, 0, 2, 0, 1, 1, 0, 0, 1}}};
+  for (const auto& [kernel, matrix] : warps) {
+    OneNode n(kernel, gray(50, 40), gray(30, 20));
+    n.g.set_attribute(n.node, "matrix", matrix).set_attribute(n.node, "width", std::int64_t{30});
+    n.g.set_attribute(n.node, "height", std::int64_t{20}).set_attribute(n.node, "interpolation", std::string("nearest"));
+    n.g.verify();
+    n.fill(n.input, 5);
+    n.run();
+    for (std::uint32_t y = 0; y < 20; ++y)
+      for (std::uint32_t x = 0; x < 30; ++x) ASSERT_EQ(n.out_at(x, y), n.in_at(x + 2, y + 1)) << kernel << " at " << x << "," << y;
+  }
+  // A general affine matrix, bilinear, against the function called with OpenVX's order (the transpose).
+  OneNode n("vg.vision.warp_affine", gray(50, 40), gray(30, 20));
+  const std::vector<double> m{0.9, 0.2, 3.25, -0.1, 1.1, 2.5};
+  n.g.set_attribute(n.node, "matrix", m).set_attribute(n.node, "width", std::int64_t{30}).set_attribute(n.node, "height", std::int64_t{20});
+  n.g.verify();
+  n.fill(n.input, 6);
+  n.run();
+  const float openvx[6] = {0.9f, -0.1f, 0.2f, 1.1f, 3.25f, 2.5f};
+  std::vector<std::uint8_t> expected(30 * 20);
+  ASSERT_TRUE(vv::warp_affine({n.in_plane(), 0, 0, UINT32_MAX, UINT32_MAX, false, 0}, openvx, vv::Interpolation::bilinear,
+                              {expected.data(), 30, 20, 30}));
+  expect_output_equals(n, expected, "bilinear affine");
+}
+
+TEST(VisionLibraryKernels, ConvolveFlipsTheMatrixAsOpenVxDoes) {
+  // A single 1 right of the centre: as a convolution it moves the image one pixel right.
+  OneNode n("vg.vision.convolve", gray(20, 10), gray(20, 10));
+  n.g.set_attribute(n.node, "coefficients", std::vector<double>{0, 0, 0, 0, 0, 1, 0, 0, 0});
+  n.g.verify();
+  n.fill(n.input, 7);
+  n.run();
+  for (std::uint32_t y = 0; y < 10; ++y) {
+    EXPECT_EQ(n.out_at(0, y), n.in_at(0, y)) << "replicated left edge";
+    for (std::uint32_t x = 1; x < 20; ++x) ASSERT_EQ(n.out_at(x, y), n.in_at(x - 1, y)) << x << "," << y;
+  }
+  // A 5x3 matrix with a scale, against the function.
+  OneNode w("vg.vision.convolve", gray(37, 21), gray(37, 21));
+  std::vector<double> c(15);
+  for (std::size_t i = 0; i < c.size(); ++i) c[i] = static_cast<double>(static_cast<int>(i * 7 % 11) - 3);
+  w.g.set_attribute(w.node, "coefficients", c).set_attribute(w.node, "columns", std::int64_t{5}).set_attribute(w.node, "rows", std::int64_t{3});
+  w.g.set_attribute(w.node, "scale", std::int64_t{8});
+  w.g.verify();
+  w.fill(w.input, 8);
+  w.run();
+  std::int16_t flipped[15];
+  for (int i = 0; i < 15; ++i) flipped[i] = static_cast<std::int16_t>(c[static_cast<std::size_t>(14 - i)]);
+  std::vector<std::uint8_t> expected(37 * 21);
+  ASSERT_TRUE(vv::convolve(w.in_plane(), vv::pixels_of(vv::Plane{expected.data(), 37, 21, 37}), flipped, 5, 3, 3));
+  expect_output_equals(w, expected, "5x3 / 8");
+}
+
+TEST(VisionLibraryKernels, EqualizeHistAndTableLookup) {
+  OneNode eq("vg.vision.equalize_hist", gray(16, 4), gray(16, 4));
+  eq.g.verify();
+  const vg::ImageView in = eq.g.image(eq.input);
+  for (std::uint32_t y = 0; y < 4; ++y)
+    for (std::uint32_t x = 0; x < 16; ++x) in.plane(0)[y * in.stride(0) + x] = static_cast<std::uint8_t>(x < 8 ? 100 : 120);
+  eq.run();
+  EXPECT_EQ(eq.out_at(0, 0), 0);    // the smallest value present
+  EXPECT_EQ(eq.out_at(15, 3), 255);  // the largest
+  OneNode random("vg.vision.equalize_hist", gray(41, 17), gray(41, 17));
+  random.g.verify();
+  random.fill(random.input, 9);
+  random.run();
+  std::vector<std::uint8_t> expected(41 * 17);
+  vv::equalize_histogram(random.in_plane(), {expected.data(), 41, 17, 41});
+  expect_output_equals(random, expected, "equalized");
+
+  OneNode lut("vg.vision.table_lookup", gray(9, 3), gray(9, 3));
+  std::vector<double> inverse(256);
+  for (int v = 0; v < 256; ++v) inverse[static_cast<std::size_t>(v)] = 255 - v;
+  lut.g.set_attribute(lut.node, "table", inverse);
+  lut.g.verify();
+  lut.fill(lut.input, 10);
+  lut.run();
+  for (std::uint32_t y = 0; y < 3; ++y)
+    for (std::uint32_t x = 0; x < 9; ++x) ASSERT_EQ(lut.out_at(x, y), 255 - lut.in_at(x, y));
+}
+
+TEST(VisionLibraryKernels, ChannelsFollowTheImageFormat) {
+  for (const ImageFormat format : {ImageFormat::rgb24, ImageFormat::bgr24}) {
+    OneNode n("vg.vision.channel_extract", DataMeta::image_of(11, 5, format), gray(11, 5));
+    n.g.set_attribute(n.node, "channel", std::string("r"));
+    n.g.verify();
+    n.fill(n.input, 11);
+    n.run();
+    const std::uint32_t red_byte = format == ImageFormat::rgb24 ? 0 : 2;
+    for (std::uint32_t y = 0; y < 5; ++y)
+      for (std::uint32_t x = 0; x < 11; ++x) ASSERT_EQ(n.out_at(x, y), n.in_at(x, y, red_byte, 3)) << vg::to_string(format);
+  }
+  vg::Graph g(OneNode::ctx(), "combine");
+  const vg::DataId r = g.add_data("r", gray(7, 3)), gr = g.add_data("g", gray(7, 3)), b = g.add_data("b", gray(7, 3));
+  const vg::DataId out = g.add_data("out", DataMeta::image_of(7, 3, ImageFormat::bgr24));
+  const vg::NodeId n = g.add_node("combine", "vg.vision.channel_combine");
+  g.bind(n, "red", r).bind(n, "green", gr).bind(n, "blue", b).bind(n, "output", out).set_attribute(n, "format", std::string("bgr24"));
+  g.verify();
+  const std::uint8_t values[3] = {10, 20, 30};
+  const vg::DataId planes[3] = {r, gr, b};
+  for (int i = 0; i < 3; ++i) {
+    const vg::ImageView v = g.image(planes[i]);
+    for (std::uint32_t y = 0; y < 3; ++y) std::memset(v.plane(0) + y * v.stride(0), values[i], 7);
+  }
+  ASSERT_EQ(g.process(), vg::Status::ok) << g.last_error().describe();
+  const vg::ImageView o = g.image(out);
+  EXPECT_EQ(o.plane(0)[0], 30);  // blue first in bgr24
+  EXPECT_EQ(o.plane(0)[1], 20);
+  EXPECT_EQ(o.plane(0)[2], 10);
+}
+
+TEST(VisionLibraryKernels, ColorConvertRoundTripsAndHonoursTheColourSpace) {
+  std::vector<std::uint8_t> first_nv12;
+  for (const char* space : {"bt709", "bt601"}) {
+    OneNode to_yuv("vg.vision.color_convert", DataMeta::image_of(32, 16, ImageFormat::rgb24), DataMeta::image_of(32, 16, ImageFormat::nv12));
+    to_yuv.g.set_attribute(to_yuv.node, "color_space", std::string(space));
+    to_yuv.g.verify();
+    // A smooth image (chroma subsampling loses little of it): r, g, b ramps.
+    const vg::ImageView rgb = to_yuv.g.image(to_yuv.input);
+    for (std::uint32_t y = 0; y < 16; ++y)
+      for (std::uint32_t x = 0; x < 32; ++x) {
+        std::uint8_t* p = rgb.plane(0) + y * rgb.stride(0) + 3 * x;
+        p[0] = static_cast<std::uint8_t>(40 + 4 * x);
+        p[1] = static_cast<std::uint8_t>(60 + 6 * y);
+        p[2] = static_cast<std::uint8_t>(200 - 2 * x);
+      }
+    to_yuv.run();
+    const vg::ImageView yuv = to_yuv.g.image(to_yuv.output);
+    std::vector<std::uint8_t> luma(yuv.plane(0), yuv.plane(0) + 16 * yuv.stride(0));
+    if (first_nv12.empty()) first_nv12 = luma;
+    else EXPECT_NE(first_nv12, luma) << "bt601 gives the same luma as bt709";
+
+    OneNode back("vg.vision.color_convert", DataMeta::image_of(32, 16, ImageFormat::nv12), DataMeta::image_of(32, 16, ImageFormat::rgb24));
+    back.g.set_attribute(back.node, "color_space", std::string(space));
+    back.g.verify();
+    const vg::ImageView nv12 = back.g.image(back.input);
+    for (std::uint32_t p = 0; p < 2; ++p)
+      for (std::uint32_t y = 0; y < (p == 0 ? 16u : 8u); ++y) std::memcpy(nv12.plane(p) + y * nv12.stride(p), yuv.plane(p) + y * yuv.stride(p), 32);
+    back.run();
+    for (std::uint32_t y = 0; y < 16; ++y)
+      for (std::uint32_t x = 0; x < 32; ++x)
+        for (std::uint32_t c = 0; c < 3; ++c)
+          ASSERT_LE(std::abs(int{back.out_at(x, y, c, 3)} - int{to_yuv.in_at(x, y, c, 3)}), 6) << space << " at " << x << "," << y << " channel " << c;
+  }
+}
+
+/// verify()'s message for a one-node graph of @p kernel, after @p configure.
+std::string verify_error(const char* kernel, const DataMeta& in, const DataMeta& out, const std::function<void(vg::Graph&, vg::NodeId)>& configure) {
+  OneNode n(kernel, in, out);
+  configure(n.g, n.node);
+  try {
+    n.g.verify();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "verified";
+}
+
+TEST(VisionLibraryKernels, VerifyNamesTheAttributeAtFault) {
+  struct Case {
+    const char* kernel;
+    DataMeta in, out;
+    std::function<void(vg::Graph&, vg::NodeId)> configure;
+    const char* key;
+    const char* detail;
+  };
+  const auto size = [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "width", std::int64_t{8}).set_attribute(n, "height", std::int64_t{8}); };
+  const Case cases[] = {
+      {"vg.vision.scale", gray(16, 16), gray(8, 8), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "height", std::int64_t{8}); }, "width", "width"},
+      {"vg.vision.scale", gray(16, 16), gray(8, 8), [&](vg::Graph& g, vg::NodeId n) { size(g, n); g.set_attribute(n, "interpolation", std::string("cubic")); },
+       "interpolation", "cubic"},
+      {"vg.vision.warp_affine", gray(16, 16), gray(8, 8), [&](vg::Graph& g, vg::NodeId n) { size(g, n); g.set_attribute(n, "matrix", std::vector<double>{1, 0, 0, 1}); },
+       "matrix", "got 4"},
+      {"vg.vision.convolve", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "coefficients", std::vector<double>{1, 2, 1}); },
+       "coefficients", "got 3"},
+      {"vg.vision.convolve", gray(16, 16), gray(16, 16),
+       [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "coefficients", std::vector<double>(9, 1.0)).set_attribute(n, "scale", std::int64_t{9}); }, "scale", "9"},
+      {"vg.vision.convolve", gray(16, 16), gray(16, 16),
+       [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "coefficients", std::vector<double>(8, 1.0)).set_attribute(n, "columns", std::int64_t{4}).set_attribute(n, "rows", std::int64_t{2}); },
+       "columns", "4"},
+      {"vg.vision.table_lookup", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "table", std::vector<double>(255, 0.0)); },
+       "table", "got 255"},
+      {"vg.vision.half_scale_gaussian", gray(16, 16), gray(8, 8), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "kernel_size", std::int64_t{7}); },
+       "kernel_size", "7"},
+      {"vg.vision.color_convert", DataMeta::image_of(15, 8, ImageFormat::rgb24), DataMeta::image_of(15, 8, ImageFormat::nv12), [](vg::Graph&, vg::NodeId) {},
+       "input", "even"},
+      {"vg.vision.channel_extract", gray(16, 16), gray(16, 16), [](vg::Graph&, vg::NodeId) {}, "input", "bgr24 or rgb24"},
+  };
+  for (const Case& c : cases) {
+    const std::string e = verify_error(c.kernel, c.in, c.out, c.configure);
+    EXPECT_NE(e.find("stage"), std::string::npos) << c.kernel << ": " << e;
+    EXPECT_NE(e.find(c.key), std::string::npos) << c.kernel << ": " << e;
+    EXPECT_NE(e.find(c.detail), std::string::npos) << c.kernel << ": " << e;
+  }
+}
+
+}  // namespace
