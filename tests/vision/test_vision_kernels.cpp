@@ -27,7 +27,8 @@ TEST(VisionKernels, TheModuleListsEveryKernelWithItsParameters) {
       {"vg.vision.or", 3},       {"vg.vision.xor", 3},        {"vg.vision.multiply", 3}, {"vg.vision.scale", 2},
       {"vg.vision.half_scale_gaussian", 2}, {"vg.vision.warp_affine", 2}, {"vg.vision.warp_perspective", 2},
       {"vg.vision.convolve", 2}, {"vg.vision.equalize_hist", 2}, {"vg.vision.table_lookup", 2},
-      {"vg.vision.channel_extract", 2}, {"vg.vision.channel_combine", 4}, {"vg.vision.color_convert", 2}};
+      {"vg.vision.channel_extract", 2}, {"vg.vision.channel_combine", 4}, {"vg.vision.color_convert", 2},
+      {"vg.vision.fast_corners", 3}};
   for (const auto& [name, params] : kernels) {
     const vg::KernelDecl* decl = nullptr;
     for (const vg::KernelDecl& k : m.kernels())

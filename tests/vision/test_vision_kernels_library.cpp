@@ -14,6 +14,7 @@
 
 #include "visiongraph/kernels/vision/channels.hpp"
 #include "visiongraph/kernels/vision/convolve.hpp"
+#include "visiongraph/kernels/vision/fast_corners.hpp"
 #include "visiongraph/kernels/vision/gaussian_half.hpp"
 #include "visiongraph/kernels/vision/histogram.hpp"
 #include "visiongraph/kernels/vision/module.hpp"
@@ -257,6 +258,32 @@ TEST(VisionLibraryKernels, ColorConvertRoundTripsAndHonoursTheColourSpace) {
       for (std::uint32_t x = 0; x < 32; ++x)
         for (std::uint32_t c = 0; c < 3; ++c)
           ASSERT_LE(std::abs(int{back.out_at(x, y, c, 3)} - int{to_yuv.in_at(x, y, c, 3)}), 6) << space << " at " << x << "," << y << " channel " << c;
+  }
+}
+
+// FAST corners into an array, the count beside it; a capacity below the count keeps the first corners.
+TEST(VisionLibraryKernels, FastCornersFillTheArrayAndCountWhatDidNotFit) {
+  for (const std::int64_t capacity : {1000, 3}) {
+    vg::Graph g(OneNode::ctx(), "fast");
+    const vg::DataId in = g.add_data("in", gray(64, 48));
+    const vg::DataId corners = g.add_virtual("corners", vg::DataKind::array);
+    const vg::DataId count = g.add_data("count", DataMeta::scalar_of(vg::ElementType::u32));
+    const vg::NodeId n = g.add_node("fast", "vg.vision.fast_corners");
+    g.bind(n, "input", in).bind(n, "corners", corners).bind(n, "num_corners", count).set_attribute(n, "capacity", capacity);
+    g.verify();
+    const vg::ImageView img = g.image(in);
+    for (std::uint32_t y = 0; y < 48; ++y)
+      for (std::uint32_t x = 0; x < 64; ++x) img.plane(0)[y * img.stride(0) + x] = (x >= 20 && x < 40 && y >= 15 && y < 30) ? 200 : 30;
+    ASSERT_EQ(g.process(), vg::Status::ok) << g.last_error().describe();
+    std::vector<vv::FastCorner> expected(100);
+    std::vector<std::uint8_t> scratch(vv::fast_corners_scratch_size(64));
+    std::size_t found = 0;
+    ASSERT_TRUE(vv::fast_corners(OneNode::plane_of(img), {20, true}, scratch, expected, found));
+    ASSERT_GE(found, 4u) << "the square's four corners";
+    EXPECT_EQ(g.scalar(count).get<std::uint32_t>(), found);
+    const vg::ArrayView<vv::FastCorner> got = g.array<vv::FastCorner>(corners);
+    ASSERT_EQ(got.size(), std::min<std::size_t>(found, static_cast<std::size_t>(capacity)));
+    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], expected[i]) << i;
   }
 }
 

@@ -232,6 +232,7 @@ Module make_vision_module() {
   add_bitwise<Bitwise::xor_>(m, "vg.vision.xor", "OpenVX Xor: in1 ^ in2");
   add_geometry_kernels(m);
   add_pixel_kernels(m);
+  add_feature_kernels(m);
   return m;
 }
 
