@@ -770,6 +770,15 @@ TEST_P(EverySimdTarget, PhaseIsTheDefinitionInDouble) {
       std::memcpy(gy.image.bytes.data() + y * static_cast<std::size_t>(gy.image.stride) + 2 * x, &b, 2);
       ++i;
     }
+  // Every direction of small gradients (what Sobel mostly gives), densely: -200..200 both ways.
+  for (int a = -200; a <= 200; ++a)
+    for (int b = -200; b <= 200; ++b) {
+      const std::uint32_t x = static_cast<std::uint32_t>(i % w), y = static_cast<std::uint32_t>(i / w);
+      const auto va = static_cast<std::int16_t>(a), vb = static_cast<std::int16_t>(b);
+      std::memcpy(gx.image.bytes.data() + y * static_cast<std::size_t>(gx.image.stride) + 2 * x, &va, 2);
+      std::memcpy(gy.image.bytes.data() + y * static_cast<std::size_t>(gy.image.stride) + 2 * x, &vb, 2);
+      ++i;
+    }
   TestImage out(w, h, 1, 93);
   phase(gx.cpixels(), gy.cpixels(), out.plane());
   for (std::uint32_t y = 0; y < h; ++y)
@@ -998,6 +1007,34 @@ TEST_P(EverySimdTarget, MagnitudeIsTheDefinitionInDouble) {
       const double z = std::floor(std::sqrt(a * a + b * b) + 0.5);
       ASSERT_EQ(out.at(x, y), static_cast<int>(std::min(z, 32767.0))) << a << "," << b;
     }
+  }
+}
+
+// The pairs where rounding sqrt is closest to a tie: s = r^2 + r (just below r + 1/2: rounds down) with
+// (x, y) = (k^2, k), and one more (rounds up), both signs, and the corners of the S16 range.
+TEST_P(EverySimdTarget, MagnitudeRoundsTheNearTiesAsTheDefinition) {
+  std::vector<std::int16_t> xs, ys;
+  for (int k = 0; k * k <= 32767; ++k) {
+    for (const int dy : {0, 1}) {
+      for (const int sign : {1, -1}) {
+        xs.push_back(static_cast<std::int16_t>(sign * k * k));
+        ys.push_back(static_cast<std::int16_t>(-sign * std::min(k + dy, 32767)));
+      }
+    }
+  }
+  for (const int a : {-32768, -32767, 32767, 0, 1, -1})
+    for (const int b : {-32768, -32767, 32767, 0, 1, -1}) {
+      xs.push_back(static_cast<std::int16_t>(a));
+      ys.push_back(static_cast<std::int16_t>(b));
+    }
+  const auto n = static_cast<std::uint32_t>(xs.size());
+  std::vector<std::int16_t> out(n);
+  magnitude({xs.data(), n, 1, static_cast<std::ptrdiff_t>(2 * n), PixelType::s16}, {ys.data(), n, 1, static_cast<std::ptrdiff_t>(2 * n), PixelType::s16},
+            {out.data(), n, 1, static_cast<std::ptrdiff_t>(2 * n), PixelType::s16});
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const double a = xs[i], b = ys[i];
+    const double z = std::floor(std::sqrt(a * a + b * b) + 0.5);
+    ASSERT_EQ(out[i], static_cast<int>(std::min(z, 32767.0))) << a << "," << b;
   }
 }
 
