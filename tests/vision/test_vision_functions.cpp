@@ -21,6 +21,7 @@
 #include "visiongraph/kernels/vision/channels.hpp"
 #include "visiongraph/kernels/vision/convert_depth.hpp"
 #include "visiongraph/kernels/vision/convolve.hpp"
+#include "visiongraph/kernels/vision/lbp.hpp"
 #include "visiongraph/kernels/vision/downscale.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 #include "visiongraph/kernels/vision/gaussian_half.hpp"
@@ -1036,6 +1037,56 @@ TEST_P(EverySimdTarget, MagnitudeRoundsTheNearTiesAsTheDefinition) {
     const double z = std::floor(std::sqrt(a * a + b * b) + 0.5);
     ASSERT_EQ(out[i], static_cast<int>(std::min(z, 32767.0))) << a << "," << b;
   }
+}
+
+// LBP: every form and size against the definition written out here, on random images with runs of equal
+// values (the >= and > comparisons), sizes around a vector, and a band of rows.
+TEST_P(EverySimdTarget, LocalBinaryPatternsAreTheDefinition) {
+  const int straight3[8][2] = {{-1, -1}, {-1, 0}, {-1, 1}, {0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}};
+  const int straight5[8][2] = {{-1, -1}, {-2, 0}, {-1, 1}, {0, 2}, {1, 1}, {2, 0}, {1, -1}, {0, -2}};
+  const int corners5[8][2] = {{-2, -2}, {-2, 0}, {-2, 2}, {0, 2}, {2, 2}, {2, 0}, {2, -2}, {0, -2}};
+  for (const auto& [format, size] : {std::pair{LbpFormat::lbp, 3}, {LbpFormat::lbp, 5}, {LbpFormat::uniform, 3}, {LbpFormat::uniform, 5},
+                                     {LbpFormat::modified, 5}}) {
+    for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{1, 1}, {4, 6}, {17, 5}, {70, 9}, {133, 12}}) {
+      TestImage in(w, h, 1, w * 7 + h);
+      for (std::size_t i = 0; i < in.bytes.size(); ++i) in.bytes[i] = static_cast<std::uint8_t>(in.bytes[i] % 6 * 40);  // equal runs
+      TestImage out(w, h, 1, 3);
+      const TestImage before = out;
+      const Rows band{h / 4, h};
+      ASSERT_TRUE(local_binary_pattern(in.cplane(), out.plane(), format, size, band));
+      const auto& n = format == LbpFormat::modified ? corners5 : size == 3 ? straight3 : straight5;
+      for (std::uint32_t y = 0; y < h; ++y)
+        for (std::uint32_t x = 0; x < w; ++x) {
+          if (y < band.begin) {
+            ASSERT_EQ(out.at(x, y), before.at(x, y));
+            continue;
+          }
+          auto at = [&](int yy, int xx) {
+            return static_cast<int>(in.at(static_cast<std::uint32_t>(std::clamp(xx, 0, static_cast<int>(w) - 1)),
+                                          static_cast<std::uint32_t>(std::clamp(yy, 0, static_cast<int>(h) - 1))));
+          };
+          int sum = 0;
+          for (const auto& d : n) sum += at(static_cast<int>(y) + d[0], static_cast<int>(x) + d[1]);
+          const int centre = at(static_cast<int>(y), static_cast<int>(x));
+          int want = 0;
+          for (int p = 0; p < 8; ++p) {
+            const int g = at(static_cast<int>(y) + n[p][0], static_cast<int>(x) + n[p][1]);
+            const bool set = format == LbpFormat::modified ? g > (sum + 1) / 8 : g >= centre;
+            if (set) want |= 1 << p;
+          }
+          if (format == LbpFormat::uniform) {
+            int changes = 0;
+            for (int p = 0; p < 8; ++p) changes += ((want >> p) & 1) != ((want >> ((p + 7) % 8)) & 1);
+            if (changes > 2) want = 9;
+          }
+          ASSERT_EQ(out.at(x, y), want) << static_cast<int>(format) << " size " << size << " " << w << "x" << h << " at " << x << "," << y;
+        }
+    }
+  }
+  TestImage in(8, 8, 1, 1), out(8, 8, 1, 1), other(7, 8, 1, 1);
+  EXPECT_FALSE(local_binary_pattern(in.cplane(), out.plane(), LbpFormat::modified, 3)) << "modified needs 5x5";
+  EXPECT_FALSE(local_binary_pattern(in.cplane(), out.plane(), LbpFormat::lbp, 7));
+  EXPECT_FALSE(local_binary_pattern(in.cplane(), other.plane(), LbpFormat::lbp, 3)) << "sizes differ";
 }
 
 INSTANTIATE_TEST_SUITE_P(Simd, EverySimdTarget, ::testing::ValuesIn(simd_targets()), target_name);

@@ -17,6 +17,7 @@
 #include "visiongraph/kernels/vision/fast_corners.hpp"
 #include "visiongraph/kernels/vision/gaussian_half.hpp"
 #include "visiongraph/kernels/vision/histogram.hpp"
+#include "visiongraph/kernels/vision/lbp.hpp"
 #include "visiongraph/kernels/vision/module.hpp"
 #include "visiongraph/kernels/vision/scale.hpp"
 #include "visiongraph/kernels/vision/warp.hpp"
@@ -287,6 +288,17 @@ TEST(VisionLibraryKernels, FastCornersFillTheArrayAndCountWhatDidNotFit) {
   }
 }
 
+TEST(VisionLibraryKernels, LbpIsTheLibrarysPattern) {
+  OneNode n("vg.vision.lbp", gray(45, 13), gray(45, 13));
+  n.g.set_attribute(n.node, "format", std::string("uniform")).set_attribute(n.node, "kernel_size", std::int64_t{5});
+  n.g.verify();
+  n.fill(n.input, 12);
+  n.run();
+  std::vector<std::uint8_t> expected(45 * 13);
+  ASSERT_TRUE(vv::local_binary_pattern(n.in_plane(), {expected.data(), 45, 13, 45}, vv::LbpFormat::uniform, 5));
+  expect_output_equals(n, expected, "uniform 5x5");
+}
+
 /// verify()'s message for a one-node graph of @p kernel, after @p configure.
 std::string verify_error(const char* kernel, const DataMeta& in, const DataMeta& out, const std::function<void(vg::Graph&, vg::NodeId)>& configure) {
   OneNode n(kernel, in, out);
@@ -328,6 +340,8 @@ TEST(VisionLibraryKernels, VerifyNamesTheAttributeAtFault) {
       {"vg.vision.color_convert", DataMeta::image_of(15, 8, ImageFormat::rgb24), DataMeta::image_of(15, 8, ImageFormat::nv12), [](vg::Graph&, vg::NodeId) {},
        "input", "even"},
       {"vg.vision.channel_extract", gray(16, 16), gray(16, 16), [](vg::Graph&, vg::NodeId) {}, "input", "bgr24 or rgb24"},
+      {"vg.vision.lbp", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "format", std::string("modified")); },
+       "kernel_size", "modified"},
   };
   for (const Case& c : cases) {
     const std::string e = verify_error(c.kernel, c.in, c.out, c.configure);

@@ -10,7 +10,7 @@
 //   VX_MLBP, 5x5  the corners and edge midpoints of the 5x5 window; bit p = g_p > (sum of the eight + 1)/8
 //                 (integer division). The conformance suite's golden images are what fixes this form.
 // Pixels nearer an edge than the window's radius read the nearest edge pixels (the specification leaves
-// them open).
+// them open). The vision library computes it (lbp.hpp), vectorised for packed images.
 //
 // Nothing is allocated per frame.
 #include <VX/vx.h>
@@ -18,16 +18,11 @@
 #include <algorithm>
 
 #include "kernels/standard_kernel_support.hpp"
+#include "kernels/vision_planes.hpp"
+#include "visiongraph/kernels/vision/lbp.hpp"
 
 namespace vg::openvx {
 namespace {
-
-struct Offset {
-  int dy, dx;
-};
-constexpr Offset kNeighbours3[8] = {{-1, -1}, {-1, 0}, {-1, 1}, {0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}};
-constexpr Offset kNeighbours5[8] = {{-1, -1}, {-2, 0}, {-1, 1}, {0, 2}, {1, 1}, {2, 0}, {1, -1}, {0, -2}};
-constexpr Offset kModified5[8] = {{-2, -2}, {-2, 0}, {-2, 2}, {0, 2}, {2, 2}, {2, 0}, {2, -2}, {0, -2}};
 
 vx_status read_parameters(const vx_reference* parameters, vx_enum& format, vx_int8& size) noexcept {
   if (const vx_status s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[1]), &format, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
@@ -69,36 +64,20 @@ vx_status VX_CALLBACK lbp_function(vx_node, const vx_reference* parameters, vx_u
   const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
   const MappedImage out(image_at(parameters, 3), VX_WRITE_ONLY);
   if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
-  const Offset* neighbours = format == VX_MLBP ? kModified5 : size == 3 ? kNeighbours3 : kNeighbours5;
+  const vision::LbpFormat f = format == VX_MLBP ? vision::LbpFormat::modified : format == VX_ULBP ? vision::LbpFormat::uniform
+                                                                                    : vision::LbpFormat::lbp;
+  if (packed(in, 1) && packed(out, 1)) {
+    return vision::local_binary_pattern(const_plane(in), plane(out), f, size) ? VX_SUCCESS : VX_ERROR_INVALID_PARAMETERS;
+  }
+  // A strided patch of an image from a handle: through packed copies would need working memory; the
+  // library's per-pixel definition instead.
   const auto w = static_cast<int>(in.width()), h = static_cast<int>(in.height());
   const std::ptrdiff_t si = in.stride_x(), so = out.stride_x();
-  auto at = [&](int y, int x) {
-    return in.row(static_cast<vx_uint32>(std::clamp(y, 0, h - 1)))[static_cast<std::ptrdiff_t>(std::clamp(x, 0, w - 1)) * si];
-  };
   for (int y = 0; y < h; ++y) {
     vx_uint8* o = out.row(static_cast<vx_uint32>(y));
-    for (int x = 0; x < w; ++x) {
-      int g[8];
-      int sum = 0;
-      for (int p = 0; p < 8; ++p) {
-        g[p] = at(y + neighbours[p].dy, x + neighbours[p].dx);
-        sum += g[p];
-      }
-      unsigned bits = 0;
-      if (format == VX_MLBP) {
-        const int average = (sum + 1) / 8;
-        for (int p = 0; p < 8; ++p) bits |= (g[p] > average ? 1u : 0u) << p;
-      } else {
-        const int c = at(y, x);
-        for (int p = 0; p < 8; ++p) bits |= (g[p] >= c ? 1u : 0u) << p;
-        if (format == VX_ULBP) {
-          // Transitions around the circle: bit 7 to bit 0, then each bit to the next.
-          const unsigned rotated = ((bits << 1) | (bits >> 7)) & 0xFFu;
-          if (__builtin_popcount(bits ^ rotated) > 2) bits = 9;
-        }
-      }
-      o[static_cast<std::ptrdiff_t>(x) * so] = static_cast<vx_uint8>(bits);
-    }
+    for (int x = 0; x < w; ++x) o[static_cast<std::ptrdiff_t>(x) * so] = vision::lbp_pattern(
+        [&](int yy, int xx) { return in.row(static_cast<vx_uint32>(std::clamp(yy, 0, h - 1)))[static_cast<std::ptrdiff_t>(std::clamp(xx, 0, w - 1)) * si]; },
+        f, size, x, y);
   }
   return VX_SUCCESS;
 }

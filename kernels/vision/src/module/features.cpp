@@ -1,5 +1,5 @@
-// The vg.vision kernels that find features: fast_corners (over the library's fast_corners, the function
-// libopenvx's FastCorners runs).
+// The vg.vision kernels that find features: fast_corners and lbp (over the library's fast_corners and
+// local_binary_pattern, the functions libopenvx's FastCorners and LBP run).
 #include <algorithm>
 #include <span>
 #include <string>
@@ -8,6 +8,7 @@
 #include "kernels.hpp"
 #include "support.hpp"
 #include "visiongraph/kernels/vision/fast_corners.hpp"
+#include "visiongraph/kernels/vision/lbp.hpp"
 
 namespace vg::vision {
 namespace {
@@ -55,8 +56,38 @@ void add_fast_corners(Module& m) {
   m.implement("vg.vision.fast_corners", "cpu", callbacks_for<FastKernel>());
 }
 
+struct LbpKernel {
+  explicit LbpKernel(KernelContext& ctx)
+      : format(ctx.string("format") == "modified" ? LbpFormat::modified : ctx.string("format") == "uniform" ? LbpFormat::uniform : LbpFormat::lbp),
+        size(static_cast<int>(ctx.integer("kernel_size"))) {}
+  Status process(KernelContext& ctx) noexcept {
+    return local_binary_pattern(const_plane(ctx.image(0)), plane(ctx.image(1)), format, size) ? Status::ok : Status::invalid_argument;
+  }
+  LbpFormat format;
+  int size;
+};
+
+void add_lbp(Module& m) {
+  m.add(KernelDecl("vg.vision.lbp", "OpenVX LBP: each pixel's local binary pattern (8 neighbours against the centre, one bit each)")
+            .input("input", DataKind::image, true, "gray8 image of any size")
+            .output("output", DataKind::image, true, "gray8 image of the input's size: the patterns")
+            .attribute("format", "lbp", "lbp, uniform (non-uniform patterns become 9) or modified (against the neighbours' mean; 5x5 only)")
+            .attribute("kernel_size", 3, "3 or 5")
+            .validate([](ValidateContext& v) {
+              const std::size_t format = choice_attribute(v, "format", {"lbp", "uniform", "modified"});
+              const std::int64_t size = v.integer("kernel_size");
+              if (size != 3 && size != 5) v.fail("kernel_size", "must be 3 or 5, got " + std::to_string(size));
+              if (format == 2 && size != 5) v.fail("kernel_size", "must be 5 for the modified format, got " + std::to_string(size));
+              validate_image_to_gray8(v, {ImageFormat::gray8});
+            }));
+  m.implement("vg.vision.lbp", "cpu", callbacks_for<LbpKernel>());
+}
+
 }  // namespace
 
-void add_feature_kernels(Module& m) { add_fast_corners(m); }
+void add_feature_kernels(Module& m) {
+  add_fast_corners(m);
+  add_lbp(m);
+}
 
 }  // namespace vg::vision
