@@ -413,6 +413,42 @@ TEST_F(OpenVx, CannyImmediateMatchesTheGraphAndUsesTheImmediateBorder) {
   EXPECT_EQ(vxReleaseThreshold(&hyst), VX_SUCCESS);
 }
 
+// Images from handles with gaps between pixels (stride_x 3): the input is read and the output written
+// through the node's staging planes, with the same answer as packed images, and the gaps stay untouched.
+TEST_F(OpenVx, CannyReadsAndWritesImagesWithGapsBetweenPixels) {
+  std::mt19937 rng(13);
+  const vx_uint32 w = 37, h = 29;
+  const U8 in = smooth_random(w, h, rng);
+  const vx_int32 stride_y = static_cast<vx_int32>(w * 3 + 5);
+  std::vector<vx_uint8> in_memory(static_cast<std::size_t>(stride_y) * h, 0xEE), out_memory(in_memory.size(), 0xEE);
+  for (vx_uint32 y = 0; y < h; ++y) {
+    for (vx_uint32 x = 0; x < w; ++x) in_memory[static_cast<std::size_t>(y) * stride_y + 3 * x] = in.at(x, y);
+  }
+  vx_imagepatch_addressing_t addr = VX_IMAGEPATCH_ADDR_INIT;
+  addr.dim_x = w;
+  addr.dim_y = h;
+  addr.stride_x = 3;
+  addr.stride_y = stride_y;
+  void* in_planes[] = {in_memory.data()};
+  void* out_planes[] = {out_memory.data()};
+  vx_image input = vxCreateImageFromHandle(context_, VX_DF_IMAGE_U8, &addr, in_planes, VX_MEMORY_TYPE_HOST);
+  vx_image output = vxCreateImageFromHandle(context_, VX_DF_IMAGE_U8, &addr, out_planes, VX_MEMORY_TYPE_HOST);
+  vx_threshold hyst = hysteresis(context_, 40, 120);
+  const vx_border_t replicate = border_of(VX_BORDER_REPLICATE);
+  ASSERT_EQ(vxSetContextAttribute(context_, VX_CONTEXT_IMMEDIATE_BORDER, &replicate, sizeof replicate), VX_SUCCESS);
+  ASSERT_EQ(vxuCannyEdgeDetector(context_, input, hyst, 3, VX_NORM_L1, output), VX_SUCCESS);
+  CannyCase s;
+  s.border = replicate;
+  expect_pixels_eq(read_pixels<vx_uint8>(output), reference_canny(in, 40, 120, s), "handles with stride_x 3");
+  for (vx_uint32 y = 0; y < h; ++y) {
+    EXPECT_EQ(out_memory[static_cast<std::size_t>(y) * stride_y + 1], 0xEE);
+    EXPECT_EQ(out_memory[static_cast<std::size_t>(y) * stride_y + 3 * w], 0xEE);
+  }
+  EXPECT_EQ(vxReleaseImage(&input), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseImage(&output), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseThreshold(&hyst), VX_SUCCESS);
+}
+
 // The working memory is set up once: a graph run twice, with new thresholds in between, gives each
 // run's answer.
 TEST_F(OpenVx, CannyGraphRunsAgainWithNewThresholds) {

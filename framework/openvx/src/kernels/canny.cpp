@@ -5,32 +5,14 @@
 // upper values are the hysteresis thresholds; its output format and true / false values play no part),
 // gradient_size (a VX_TYPE_INT32 scalar: 3, 5 or 7) and norm_type (VX_NORM_L1 or VX_NORM_L2).
 //
-//   1. Gradients: dx and dy are the input convolved with the specification's Sobel kernels of that size;
-//      each is separable, a binomial smoothing row ([1 2 1], [1 4 6 4 1], [1 6 15 20 15 6 1]) times a
-//      derivative row ([-1 0 1], [-1 -2 0 2 1], [-1 -4 -5 0 5 4 1]), and is computed so, exactly, in
-//      integers. The magnitude m is |dx| + |dy| (L1) or sqrt(dx^2 + dy^2) (L2; compared squared, so in
-//      integers too).
-//   2. Non-maximum suppression: the gradient direction is quantised to 0, 45, 90 or 135 degrees, with the
-//      sector bounds at tan(22.5 deg) tested exactly: (|dx| + |dy|)^2 < 2 dx^2 is horizontal,
-//      (|dx| + |dy|)^2 < 2 dy^2 vertical, otherwise the diagonal of dx * dy's sign. A pixel stays a
-//      candidate when m > lower and m beats its two neighbours along that direction: strictly the one
-//      before (left, above, or above on the diagonal) and at least equal to the one after for the
-//      horizontal and vertical directions, strictly both on the diagonals (what the Khronos conformance
-//      reference computes, bit for bit).
-//   3. Hysteresis: candidates with m > upper are edges; a candidate 8-connected to an edge through other
-//      candidates is an edge too. Everything else is 0.
-//
-// Borders come from the node's VX_NODE_BORDER. UNDEFINED: the frame of gradient_size / 2 + 1 pixels on
-// each side (where a gradient window, or a neighbour's, reaches outside the image) is 0 and takes no part
-// in the tracing, and the output's valid region shrinks by as much. CONSTANT and REPLICATE: the gradient
-// windows read the border outside the image, every pixel is a candidate, and a neighbour outside the image
-// has magnitude 0 in the suppression (the specification defines the border for the convolution only).
+// The detector is the vision library's (kernels/vision/canny.hpp, which states the method bit for bit);
+// the border comes from the node's VX_NODE_BORDER: UNDEFINED leaves the frame of gradient_size / 2 + 1
+// pixels on each side 0 and the output's valid region shrinks by as much.
 //
 // Working memory lives in the node's local data, sized at validation and allocated when the graph is set
-// up: the magnitudes and directions of three rows (the suppression needs one row above and one below),
-// the vertical sums of one row, a candidate / edge map of the image with a one-pixel frame (so the
-// tracing needs no bounds checks) and the tracing stack (each pixel enters it at most once). Nothing is
-// allocated per frame.
+// up: the library's scratch, then two planes of the image's size: the U8 edges when the output is U1 or
+// its pixels are not packed (packed into bits / copied from there), and the input copied packed when its
+// pixels are not. Nothing is allocated per frame.
 #include <VX/vx.h>
 
 #include <algorithm>
@@ -43,286 +25,55 @@
 #include "graph.hpp"
 #include "kernels/neighbourhood.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "kernels/vision_planes.hpp"
 #include "meta_format.hpp"
 #include "scalar.hpp"
 #include "threshold.hpp"
+#include "visiongraph/kernels/vision/canny.hpp"
 
 namespace vg::openvx {
 namespace {
 
-constexpr int kMaxRadius = 3;  // gradient_size 7
-
-// The Sobel kernels' factors by radius - 1: sobel_x(r, c) = smoothing[r] * derivative[c], sobel_y its
-// transpose.
-constexpr int kSmoothing[kMaxRadius][2 * kMaxRadius + 1] = {{1, 2, 1}, {1, 4, 6, 4, 1}, {1, 6, 15, 20, 15, 6, 1}};
-constexpr int kDerivative[kMaxRadius][2 * kMaxRadius + 1] = {{-1, 0, 1}, {-1, -2, 0, 2, 1}, {-1, -4, -5, 0, 5, 4, 1}};
-
 bool gradient_size_allowed(vx_int32 size) noexcept { return size == 3 || size == 5 || size == 7; }
 
-// The quantised gradient direction of a pixel.
-enum Direction : vx_uint8 { kHorizontal, kVertical, kDiagonalDown /* dx, dy of one sign */, kDiagonalUp };
-
-// Candidate / edge map values.
-constexpr vx_uint8 kNone = 0, kCandidate = 1, kEdge = 2;
-
-/// Where each part of the working memory lies in the node's local data, for a width x height image.
-/// Parts are laid out widest element first, so each starts aligned (local data is malloc-aligned).
-struct Scratch {
-  vx_size magnitudes = 0;  // 4 rows of width + 2 int64 (three rows and a row of zeros); column x at x + 1
-  vx_size directions = 0;  // 3 rows of width Direction
-  vx_size smoothed = 0;    // width + 2 * kMaxRadius int32: the vertical smoothing sums of one row
-  vx_size derived = 0;     // the same for the vertical derivative sums
-  vx_size stack = 0;       // width * height uint32 map indices
-  vx_size map = 0;         // (width + 2) x (height + 2) bytes
-  vx_size total = 0;
-
-  /// false when the sizes do not fit (or the map's indices would not fit in 32 bits).
-  bool lay_out(vx_uint32 width, vx_uint32 height) noexcept {
-    const vx_size padded_w = static_cast<vx_size>(width) + 2, padded_h = static_cast<vx_size>(height) + 2;
-    vx_size map_bytes = 0, stack_bytes = 0, row_bytes = 0, sums_bytes = 0, direction_bytes = 0;
-    if (!checked_bytes(map_bytes, padded_w, padded_h) || map_bytes > UINT32_MAX) return false;
-    if (!checked_bytes(stack_bytes, static_cast<vx_size>(width), static_cast<vx_size>(height), sizeof(vx_uint32))) return false;
-    if (!checked_bytes(row_bytes, padded_w, 4, sizeof(std::int64_t))) return false;
-    if (!checked_bytes(sums_bytes, static_cast<vx_size>(width) + 2 * kMaxRadius, sizeof(std::int32_t))) return false;
-    if (!checked_bytes(direction_bytes, static_cast<vx_size>(width), 3)) return false;
-    vx_size at = 0;
-    magnitudes = at;
-    if (!checked_grow(at, row_bytes)) return false;
-    smoothed = at;
-    if (!checked_grow(at, sums_bytes)) return false;
-    derived = at;
-    if (!checked_grow(at, sums_bytes)) return false;
-    stack = at;
-    if (!checked_grow(at, stack_bytes)) return false;
-    directions = at;
-    if (!checked_grow(at, direction_bytes)) return false;
-    map = at;
-    if (!checked_grow(at, map_bytes)) return false;
-    total = at;
-    return true;
-  }
-};
-
-/// The hysteresis thresholds as values comparable with the magnitudes (squared for L2; a negative
-/// threshold, which any magnitude exceeds, becomes -1).
-struct Thresholds {
-  std::int64_t lower, upper;
-};
-
-Thresholds comparable(vx_int32 lower, vx_int32 upper, bool l2) noexcept {
-  auto convert = [l2](vx_int32 t) -> std::int64_t {
-    if (t < 0) return -1;
-    return l2 ? static_cast<std::int64_t>(t) * t : t;
-  };
-  return {convert(lower), convert(upper)};
+/// The local data's bytes for a width x height input: the library's scratch and two staging planes; false
+/// when that does not fit.
+bool local_data_bytes(vx_uint32 width, vx_uint32 height, vx_size& bytes) noexcept {
+  const std::size_t scratch = vision::canny_scratch_size(width, height);
+  vx_size plane = 0;
+  if (scratch == 0 || !checked_bytes(plane, static_cast<vx_size>(width), static_cast<vx_size>(height))) return false;
+  bytes = scratch;
+  return checked_grow(bytes, plane) && checked_grow(bytes, plane);
 }
 
-/// The detector over one image: gradients row by row into a ring of three, suppression a row behind, then
-/// the tracing over the map.
-class Detector {
- public:
-  Detector(const MappedImage& in, vx_uint8* scratch, const Scratch& layout, int radius, bool l2, const vx_border_t& border,
-           Thresholds thresholds) noexcept
-      : in_(in),
-        width_(in.width()),
-        height_(in.height()),
-        radius_(radius),
-        l2_(l2),
-        constant_(border.mode == VX_BORDER_CONSTANT),
-        undefined_(border.mode == VX_BORDER_UNDEFINED),
-        constant_value_(border.constant_value.U8),
-        thresholds_(thresholds),
-        magnitudes_(reinterpret_cast<std::int64_t*>(scratch + layout.magnitudes)),
-        directions_(scratch + layout.directions),
-        smoothed_(reinterpret_cast<std::int32_t*>(scratch + layout.smoothed)),
-        derived_(reinterpret_cast<std::int32_t*>(scratch + layout.derived)),
-        stack_(reinterpret_cast<vx_uint32*>(scratch + layout.stack)),
-        map_(scratch + layout.map),
-        map_stride_(static_cast<std::ptrdiff_t>(width_) + 2) {}
-
-  void run() noexcept {
-    std::memset(map_, kNone, static_cast<std::size_t>(map_stride_) * (static_cast<std::size_t>(height_) + 2));
-    std::fill_n(zero_row(), width_ + 2, std::int64_t{0});
-    // Under UNDEFINED only pixels whose neighbours' gradient windows lie inside the image are candidates.
-    const vx_uint32 frame = undefined_ ? static_cast<vx_uint32>(radius_) + 1 : 0;
-    if (width_ <= 2 * frame || height_ <= 2 * frame) return;  // no candidates: the map stays empty
-    // Gradient rows first .. last (inclusive) feed the suppression of rows frame .. height - 1 - frame.
-    const vx_uint32 first = frame > 0 ? frame - 1 : 0, last = frame > 0 ? height_ - frame : height_ - 1;
-    vx_uint32 next = first;
-    for (vx_uint32 y = frame; y + frame < height_; ++y) {
-      while (next <= std::min(y + 1, last)) gradient_row(next++);
-      suppress_row(y, frame);
-    }
-    trace();
+/// Copies @p from's pixels (any stride_x) into the packed plane @p to.
+void copy_packed(const MappedImage& from, vision::Plane to) noexcept {
+  const std::ptrdiff_t step = from.stride_x();
+  for (vx_uint32 y = 0; y < to.height; ++y) {
+    const vx_uint8* f = from.row(y);
+    vx_uint8* t = to.row(y);
+    for (vx_uint32 x = 0; x < to.width; ++x) t[x] = f[static_cast<std::ptrdiff_t>(x) * step];
   }
+}
 
-  /// Writes the map's edges: 255 / 0 to a U8 output, 1 / 0 bits to a U1 output.
-  void write(const MappedImage& out, bool u1) const noexcept {
-    for (vx_uint32 y = 0; y < height_; ++y) {
-      const vx_uint8* m = map_ + (static_cast<std::ptrdiff_t>(y) + 1) * map_stride_ + 1;
-      vx_uint8* o = out.row(y);
-      if (u1) {
-        for (vx_uint32 x = 0; x < width_; x += 8) {
-          const vx_uint32 n = std::min<vx_uint32>(8, width_ - x);
-          unsigned bits = 0;
-          for (vx_uint32 b = 0; b < n; ++b) bits |= (m[x + b] == kEdge ? 1u : 0u) << b;
-          store_u1_bits(o + x / 8, static_cast<vx_uint8>(bits), n == 8 ? vx_uint8{0xFF} : u1_last_mask(n));
-        }
-      } else {
-        const std::ptrdiff_t step = out.stride_x();
-        for (vx_uint32 x = 0; x < width_; ++x) o[static_cast<std::ptrdiff_t>(x) * step] = m[x] == kEdge ? 255 : 0;
+/// Writes the U8 edges @p edges to @p out: 1 / 0 bits to a U1 output, bytes to a U8 one (any stride_x).
+void write_edges(vision::ConstPlane edges, const MappedImage& out, bool u1) noexcept {
+  for (vx_uint32 y = 0; y < edges.height; ++y) {
+    const vx_uint8* e = edges.row(y);
+    vx_uint8* o = out.row(y);
+    if (u1) {
+      for (vx_uint32 x = 0; x < edges.width; x += 8) {
+        const vx_uint32 n = std::min<vx_uint32>(8, edges.width - x);
+        unsigned bits = 0;
+        for (vx_uint32 b = 0; b < n; ++b) bits |= (e[x + b] != 0 ? 1u : 0u) << b;
+        store_u1_bits(o + x / 8, static_cast<vx_uint8>(bits), n == 8 ? vx_uint8{0xFF} : u1_last_mask(n));
       }
+    } else {
+      const std::ptrdiff_t step = out.stride_x();
+      for (vx_uint32 x = 0; x < edges.width; ++x) o[static_cast<std::ptrdiff_t>(x) * step] = e[x];
     }
   }
-
- private:
-  std::int64_t* zero_row() const noexcept { return magnitudes_ + 3 * (static_cast<std::ptrdiff_t>(width_) + 2); }
-  /// Row y's magnitudes (ring slot y % 3), or the zero row outside the image.
-  const std::int64_t* magnitude_row(long long y) const noexcept {
-    if (y < 0 || y >= static_cast<long long>(height_)) return zero_row();
-    return magnitude_slot(static_cast<vx_uint32>(y));
-  }
-  std::int64_t* magnitude_slot(vx_uint32 y) const noexcept { return magnitudes_ + (y % 3) * (static_cast<std::ptrdiff_t>(width_) + 2); }
-  vx_uint8* direction_row(vx_uint32 y) const noexcept { return directions_ + (y % 3) * static_cast<std::ptrdiff_t>(width_); }
-
-  /// Row y's magnitudes and directions into its ring slot.
-  void gradient_row(vx_uint32 y) noexcept {
-    const int r = radius_, side = 2 * r + 1;
-    const int* smoothing = kSmoothing[r - 1];
-    const int* derivative = kDerivative[r - 1];
-    const std::ptrdiff_t step = in_.stride_x();
-    // Vertical pass: per column, the smoothing and derivative sums down the window's rows. Rows outside
-    // the image are the nearest edge row (REPLICATE; UNDEFINED reads them so too, unused) or the constant.
-    std::int32_t constant_smoothing = 0, constant_derivative = 0;
-    const vx_uint8* rows[2 * kMaxRadius + 1];
-    int row_weights_index[2 * kMaxRadius + 1];
-    int inside_rows = 0;
-    for (int i = 0; i < side; ++i) {
-      long long yy = static_cast<long long>(y) + i - r;
-      const bool outside = yy < 0 || yy >= static_cast<long long>(height_);
-      if (outside && constant_) {
-        constant_smoothing += smoothing[i] * constant_value_;
-        constant_derivative += derivative[i] * constant_value_;
-        continue;
-      }
-      yy = std::clamp<long long>(yy, 0, static_cast<long long>(height_) - 1);
-      rows[inside_rows] = in_.row(static_cast<vx_uint32>(yy));
-      row_weights_index[inside_rows] = i;
-      ++inside_rows;
-    }
-    std::int32_t* s = smoothed_ + kMaxRadius;  // s[x] for x in [-kMaxRadius, width + kMaxRadius)
-    std::int32_t* d = derived_ + kMaxRadius;
-    for (vx_uint32 x = 0; x < width_; ++x) {
-      std::int32_t sum_s = constant_smoothing, sum_d = constant_derivative;
-      const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(x) * step;
-      for (int k = 0; k < inside_rows; ++k) {
-        const std::int32_t p = rows[k][at];
-        sum_s += smoothing[row_weights_index[k]] * p;
-        sum_d += derivative[row_weights_index[k]] * p;
-      }
-      s[x] = sum_s;
-      d[x] = sum_d;
-    }
-    // Columns outside the image: a constant column sums to constant * (sum of the smoothing weights,
-    // 2^(2r)) and 0 (the derivative weights sum to 0); otherwise the nearest edge column's sums.
-    const long long w = width_;
-    for (int c = 1; c <= r; ++c) {
-      if (constant_) {
-        s[-c] = s[w - 1 + c] = constant_value_ << (2 * r);
-        d[-c] = d[w - 1 + c] = 0;
-      } else {
-        s[-c] = s[0];
-        d[-c] = d[0];
-        s[w - 1 + c] = s[w - 1];
-        d[w - 1 + c] = d[w - 1];
-      }
-    }
-    // Horizontal pass: dx = derivative along the smoothed sums, dy = smoothing along the derivative sums.
-    std::int64_t* m = magnitude_slot(y) + 1;
-    vx_uint8* direction = direction_row(y);
-    for (vx_uint32 x = 0; x < width_; ++x) {
-      std::int32_t dx = 0, dy = 0;
-      const std::int32_t* sx = s + static_cast<std::ptrdiff_t>(x) - r;
-      const std::int32_t* dxs = d + static_cast<std::ptrdiff_t>(x) - r;
-      for (int j = 0; j < side; ++j) {
-        dx += derivative[j] * sx[j];
-        dy += smoothing[j] * dxs[j];
-      }
-      const std::int64_t ax = dx < 0 ? -static_cast<std::int64_t>(dx) : dx, ay = dy < 0 ? -static_cast<std::int64_t>(dy) : dy;
-      m[x] = l2_ ? ax * ax + ay * ay : ax + ay;
-      const std::int64_t l1_squared = (ax + ay) * (ax + ay);
-      if (l1_squared < 2 * ax * ax) {
-        direction[x] = kHorizontal;
-      } else if (l1_squared < 2 * ay * ay) {
-        direction[x] = kVertical;
-      } else {
-        direction[x] = (dx < 0) == (dy < 0) ? kDiagonalDown : kDiagonalUp;
-      }
-    }
-    m[-1] = 0;
-    m[width_] = 0;
-  }
-
-  /// Row y's candidates (columns frame .. width - 1 - frame) into the map; edges onto the stack.
-  void suppress_row(vx_uint32 y, vx_uint32 frame) noexcept {
-    const std::int64_t* above = magnitude_row(static_cast<long long>(y) - 1) + 1;
-    const std::int64_t* here = magnitude_row(y) + 1;
-    const std::int64_t* below = magnitude_row(static_cast<long long>(y) + 1) + 1;
-    const vx_uint8* direction = direction_row(y);
-    vx_uint8* map_row = map_ + (static_cast<std::ptrdiff_t>(y) + 1) * map_stride_ + 1;
-    // Signed columns: x - 1 at x = 0 is the padding before the row.
-    const auto end = static_cast<std::ptrdiff_t>(width_) - static_cast<std::ptrdiff_t>(frame);
-    for (auto x = static_cast<std::ptrdiff_t>(frame); x < end; ++x) {
-      const std::int64_t m = here[x];
-      if (m <= thresholds_.lower) continue;
-      bool maximum;
-      switch (direction[x]) {
-        case kHorizontal: maximum = m > here[x - 1] && m >= here[x + 1]; break;
-        case kVertical: maximum = m > above[x] && m >= below[x]; break;
-        case kDiagonalDown: maximum = m > above[x - 1] && m > below[x + 1]; break;
-        default: maximum = m > above[x + 1] && m > below[x - 1]; break;
-      }
-      if (!maximum) continue;
-      if (m > thresholds_.upper) {
-        map_row[x] = kEdge;
-        stack_[stack_size_++] = static_cast<vx_uint32>(&map_row[x] - map_);
-      } else {
-        map_row[x] = kCandidate;
-      }
-    }
-  }
-
-  /// Hysteresis: candidates reachable from an edge become edges. The map's frame is kNone, so the
-  /// neighbours of any pixel are inside the map.
-  void trace() noexcept {
-    const std::ptrdiff_t s = map_stride_;
-    const std::ptrdiff_t neighbours[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
-    while (stack_size_ > 0) {
-      const std::ptrdiff_t at = stack_[--stack_size_];
-      for (std::ptrdiff_t n : neighbours) {
-        vx_uint8& v = map_[at + n];
-        if (v != kCandidate) continue;
-        v = kEdge;
-        stack_[stack_size_++] = static_cast<vx_uint32>(at + n);
-      }
-    }
-  }
-
-  const MappedImage& in_;
-  vx_uint32 width_, height_;
-  int radius_;
-  bool l2_, constant_, undefined_;
-  std::int32_t constant_value_;
-  Thresholds thresholds_;
-  std::int64_t* magnitudes_;
-  vx_uint8* directions_;
-  std::int32_t* smoothed_;
-  std::int32_t* derived_;
-  vx_uint32* stack_;
-  std::size_t stack_size_ = 0;
-  vx_uint8* map_;
-  std::ptrdiff_t map_stride_;
-};
+}
 
 /// The hysteresis thresholds of @p hyst (lower, upper) read in its input format's field.
 void hysteresis_values(_vx_threshold* hyst, vx_int32& lower, vx_int32& upper) noexcept {
@@ -357,13 +108,32 @@ vx_status VX_CALLBACK canny_function(vx_node node, const vx_reference* parameter
   const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
   const MappedImage out(output, VX_WRITE_ONLY);
   if (const vx_status s = mapped(in, out); s != VX_SUCCESS) return s;
-  Scratch layout;
-  if (!layout.lay_out(in.width(), in.height()) || out.width() != in.width() || out.height() != in.height()) return VX_ERROR_INVALID_PARAMETERS;
-  if (as<_vx_node>(node)->local_data == nullptr || as<_vx_node>(node)->local_data_size < layout.total) return VX_ERROR_NO_MEMORY;
-  const bool l2 = norm == VX_NORM_L2;
-  Detector detector(in, static_cast<vx_uint8*>(as<_vx_node>(node)->local_data), layout, gradient_size / 2, l2, border, comparable(lower, upper, l2));
-  detector.run();
-  detector.write(out, as<_vx_image>(output)->format == VX_DF_IMAGE_U1);
+  const vx_uint32 width = in.width(), height = in.height();
+  vx_size bytes = 0;
+  if (!local_data_bytes(width, height, bytes) || out.width() != width || out.height() != height) return VX_ERROR_INVALID_PARAMETERS;
+  _vx_node* n = as<_vx_node>(node);
+  if (n->local_data == nullptr || n->local_data_size < bytes) return VX_ERROR_NO_MEMORY;
+  auto* scratch = static_cast<std::uint8_t*>(n->local_data);
+  const std::size_t scratch_size = vision::canny_scratch_size(width, height);
+  const vision::Plane edge_staging{scratch + scratch_size, width, height, static_cast<std::ptrdiff_t>(width)};
+  const vision::Plane input_staging{edge_staging.data + static_cast<std::size_t>(width) * height, width, height, static_cast<std::ptrdiff_t>(width)};
+  vision::ConstPlane source = const_plane(in);
+  if (!packed(in, 1)) {
+    copy_packed(in, input_staging);
+    source = input_staging;
+  }
+  const bool u1 = as<_vx_image>(output)->format == VX_DF_IMAGE_U1, direct = !u1 && packed(out, 1);
+  vision::CannyOptions options;
+  options.low = lower;
+  options.high = upper;
+  options.gradient_size = gradient_size;
+  options.norm = norm == VX_NORM_L2 ? vision::CannyNorm::l2 : vision::CannyNorm::l1;
+  options.border = border.mode == VX_BORDER_CONSTANT  ? vision::CannyBorder::constant
+                   : border.mode == VX_BORDER_UNDEFINED ? vision::CannyBorder::undefined
+                                                        : vision::CannyBorder::replicate;
+  options.constant = border.constant_value.U8;
+  if (!vision::canny(source, direct ? plane(out) : edge_staging, options, {scratch, scratch_size})) return VX_ERROR_INVALID_PARAMETERS;
+  if (!direct) write_edges(edge_staging, out, u1);
   return VX_SUCCESS;
 }
 
@@ -431,12 +201,12 @@ vx_status VX_CALLBACK canny_validate(vx_node node, const vx_reference parameters
   if (const vx_status s = vxSetMetaFormatAttribute(metas[4], VX_VALID_RECT_CALLBACK, &callback, sizeof callback); s != VX_SUCCESS) {
     return s;
   }
-  Scratch layout;
-  if (!layout.lay_out(input->width, input->height)) {
+  vx_size bytes = 0;
+  if (!local_data_bytes(input->width, input->height, bytes)) {
     return refuse(node, VX_ERROR_INVALID_DIMENSION, "input is %ux%u, too large for the working memory this kernel needs", input->width,
                   input->height);
   }
-  as<_vx_node>(node)->local_data_size = layout.total;
+  as<_vx_node>(node)->local_data_size = bytes;
   return VX_SUCCESS;
 }
 
