@@ -1,7 +1,7 @@
-// apps/vision/bright_regions.yaml through `visiongraph run`: the vg.vision kernels from YAML on an image
-// the test draws (a bright square and specks on a dark ground: the mask keeps the square, the opening
-// removes the specks), on the sample video when scripts/fetch_assets.sh has run, and `visiongraph
-// kernels` listing the module.
+// apps/vision/bright_regions.yaml and edges.yaml through `visiongraph run`: the vg.vision kernels from YAML
+// on an image the test draws (a bright square and specks on a dark ground: the mask keeps the square, the
+// opening removes the specks; the edges outline the square), on the sample video when
+// scripts/fetch_assets.sh has run, and `visiongraph kernels` listing the module.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -22,6 +22,7 @@ using vg::test::run_cli;
 namespace fs = std::filesystem;
 
 const std::string kGraph = VG_SOURCE_DIR "/apps/vision/bright_regions.yaml";
+const std::string kEdgesGraph = VG_SOURCE_DIR "/apps/vision/edges.yaml";
 
 class VisionCliTest : public ::testing::Test {
  protected:
@@ -75,13 +76,43 @@ TEST_F(VisionCliTest, TheSampleVideoGivesAMaskVideoOfEveryFrame) {
   EXPECT_TRUE(any_bright);
 }
 
+// apps/vision/edges.yaml: gray -> Gaussian -> Canny on the drawn square gives its outline and nothing else.
+TEST_F(VisionCliTest, TheEdgesGraphOutlinesTheSquare) {
+  cv::Mat frame(240, 320, CV_8UC3, cv::Scalar(30, 30, 30));
+  cv::rectangle(frame, cv::Rect(100, 60, 80, 90), cv::Scalar(230, 230, 230), cv::FILLED);
+  ASSERT_TRUE(cv::imwrite((dir / "scene.png").string(), frame));
+  const auto r = run_cli("run " + kEdgesGraph + " --no-progress --input " + (dir / "scene.png").string() + " -o " + (dir / "out").string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("canny"), std::string::npos) << r.output;
+  const cv::Mat edges = cv::imread((dir / "out" / "scene.png").string(), cv::IMREAD_GRAYSCALE);
+  ASSERT_FALSE(edges.empty()) << r.output;
+  ASSERT_EQ(edges.size(), frame.size());
+  cv::Mat near_outline = cv::Mat::zeros(edges.size(), CV_8U);
+  cv::rectangle(near_outline, cv::Rect(97, 57, 86, 96), cv::Scalar(255), 6);  // a band 3 pixels either side of the outline
+  EXPECT_EQ(cv::countNonZero(edges & ~near_outline), 0) << "an edge away from the square's outline";
+  EXPECT_GT(cv::countNonZero(edges), 300) << "the outline is found (its perimeter: 340 pixels)";
+  EXPECT_EQ(edges.at<std::uint8_t>(100, 140), 0) << "inside the square";
+}
+
+TEST_F(VisionCliTest, TheEdgesGraphRunsOnTheSampleVideo) {
+  if (!vg::test::have_assets({"Megamind.avi"}))
+    GTEST_SKIP() << "Megamind.avi missing in " << vg::test::assets_dir() << ": run scripts/fetch_assets.sh";
+  const auto r = run_cli("run " + kEdgesGraph + " --no-progress --input " + (vg::test::assets_dir() / "Megamind.avi").string() + " -o " +
+                         (dir / "out").string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("270 frames completed, 0 failed"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(dir / "out" / "annotated.mp4")) << r.output;
+}
+
 TEST_F(VisionCliTest, KernelsListsTheVisionModule) {
   const auto r = run_cli("kernels");
   ASSERT_EQ(r.code, 0) << r.output;
   for (const char* k : {"vg.vision.to_gray", "vg.vision.gaussian3x3", "vg.vision.box3x3", "vg.vision.median3x3",
-                        "vg.vision.erode3x3", "vg.vision.dilate3x3", "vg.vision.threshold"})
+                        "vg.vision.erode3x3", "vg.vision.dilate3x3", "vg.vision.threshold", "vg.vision.canny", "vg.vision.scale",
+                        "vg.vision.warp_affine", "vg.vision.convolve", "vg.vision.color_convert", "vg.vision.fast_corners", "vg.vision.lbp"})
     EXPECT_NE(r.output.find(k), std::string::npos) << k;
   EXPECT_NE(r.output.find("set_threshold"), std::string::npos);
+  EXPECT_NE(r.output.find("set_high"), std::string::npos);
 }
 
 TEST_F(VisionCliTest, AWrongAttributeIsNamedWithItsNode) {

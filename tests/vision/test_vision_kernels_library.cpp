@@ -4,6 +4,8 @@
 // round shows), and verify names the node and the attribute for wrong values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "visiongraph/kernels/vision/canny.hpp"
 #include "visiongraph/kernels/vision/channels.hpp"
 #include "visiongraph/kernels/vision/convolve.hpp"
 #include "visiongraph/kernels/vision/fast_corners.hpp"
@@ -288,6 +291,38 @@ TEST(VisionLibraryKernels, FastCornersFillTheArrayAndCountWhatDidNotFit) {
   }
 }
 
+// Canny from attributes, against the library with the same options; the set_high command between frames.
+TEST(VisionLibraryKernels, CannyIsTheLibrarysDetectorAndTakesNewThresholds) {
+  OneNode n("vg.vision.canny", gray(64, 40), gray(64, 40));
+  n.g.set_attribute(n.node, "low", std::int64_t{40}).set_attribute(n.node, "high", std::int64_t{90});
+  n.g.set_attribute(n.node, "norm", std::string("l2")).set_attribute(n.node, "gradient_size", std::int64_t{5});
+  n.g.verify();
+  const vg::ImageView img = n.g.image(n.input);
+  for (std::uint32_t y = 0; y < 40; ++y)
+    for (std::uint32_t x = 0; x < 64; ++x)
+      img.plane(0)[y * img.stride(0) + x] = static_cast<std::uint8_t>(((x - 32) * (x - 32) + (y - 20) * (y - 20) < 150 ? 180 : 40) + (x * 7 + y * 3) % 5);
+  n.run();
+  vv::CannyOptions options;
+  options.low = 40;
+  options.high = 90;
+  options.gradient_size = 5;
+  options.norm = vv::CannyNorm::l2;
+  std::vector<std::uint8_t> expected(64 * 40), scratch(vv::canny_scratch_size(64, 40));
+  ASSERT_TRUE(vv::canny(n.in_plane(), {expected.data(), 64, 40, 64}, options, scratch));
+  EXPECT_NE(std::count(expected.begin(), expected.end(), 255), 0) << "the disc's edge";
+  expect_output_equals(n, expected, "canny");
+
+  vg::CommandReply reply;
+  ASSERT_EQ(n.g.send_command(n.node, vg::ControlCommand::make(vv::kSetHighThreshold, std::int64_t{1 << 21}), std::chrono::seconds(1), &reply),
+            vg::Status::ok);
+  EXPECT_EQ(reply.text(), "low=40 high=2097152");
+  n.run();
+  for (std::uint32_t y = 0; y < 40; ++y)
+    for (std::uint32_t x = 0; x < 64; ++x) ASSERT_EQ(n.out_at(x, y), 0) << "an edge above the largest magnitude";
+  EXPECT_EQ(n.g.send_command(n.node, vg::ControlCommand::make(vv::kSetLowThreshold, std::int64_t{-1}), std::chrono::seconds(1), &reply),
+            vg::Status::invalid_argument);
+}
+
 TEST(VisionLibraryKernels, LbpIsTheLibrarysPattern) {
   OneNode n("vg.vision.lbp", gray(45, 13), gray(45, 13));
   n.g.set_attribute(n.node, "format", std::string("uniform")).set_attribute(n.node, "kernel_size", std::int64_t{5});
@@ -340,6 +375,9 @@ TEST(VisionLibraryKernels, VerifyNamesTheAttributeAtFault) {
       {"vg.vision.color_convert", DataMeta::image_of(15, 8, ImageFormat::rgb24), DataMeta::image_of(15, 8, ImageFormat::nv12), [](vg::Graph&, vg::NodeId) {},
        "input", "even"},
       {"vg.vision.channel_extract", gray(16, 16), gray(16, 16), [](vg::Graph&, vg::NodeId) {}, "input", "bgr24 or rgb24"},
+      {"vg.vision.canny", gray(16, 16), gray(16, 16),
+       [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "low", std::int64_t{120}).set_attribute(n, "high", std::int64_t{60}); }, "low", "above high"},
+      {"vg.vision.canny", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "norm", std::string("l3")); }, "norm", "l3"},
       {"vg.vision.lbp", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "format", std::string("modified")); },
        "kernel_size", "modified"},
   };

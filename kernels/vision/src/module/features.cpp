@@ -1,14 +1,17 @@
-// The vg.vision kernels that find features: fast_corners and lbp (over the library's fast_corners and
-// local_binary_pattern, the functions libopenvx's FastCorners and LBP run).
+// The vg.vision kernels that find features: canny, fast_corners and lbp (over the library's canny,
+// fast_corners and local_binary_pattern, the functions libopenvx's Canny, FastCorners and LBP run).
 #include <algorithm>
+#include <cstdio>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "kernels.hpp"
 #include "support.hpp"
+#include "visiongraph/kernels/vision/canny.hpp"
 #include "visiongraph/kernels/vision/fast_corners.hpp"
 #include "visiongraph/kernels/vision/lbp.hpp"
+#include "visiongraph/kernels/vision/module.hpp"
 
 namespace vg::vision {
 namespace {
@@ -83,9 +86,72 @@ void add_lbp(Module& m) {
   m.implement("vg.vision.lbp", "cpu", callbacks_for<LbpKernel>());
 }
 
+struct CannyKernel {
+  explicit CannyKernel(KernelContext& ctx) : scratch(canny_scratch_size(ctx.meta(0).image.width, ctx.meta(0).image.height)) {
+    options.low = static_cast<std::int32_t>(ctx.integer("low"));
+    options.high = static_cast<std::int32_t>(ctx.integer("high"));
+    options.gradient_size = static_cast<int>(ctx.integer("gradient_size"));
+    options.norm = ctx.string("norm") == "l2" ? CannyNorm::l2 : CannyNorm::l1;
+    const std::string& border = ctx.string("border");
+    options.border = border == "constant" ? CannyBorder::constant : border == "undefined" ? CannyBorder::undefined : CannyBorder::replicate;
+    options.constant = static_cast<std::uint8_t>(ctx.integer("border_value"));
+  }
+  Status process(KernelContext& ctx) noexcept {
+    return canny(const_plane(ctx.image(0)), plane(ctx.image(1)), options, scratch) ? Status::ok : Status::invalid_argument;
+  }
+  Status control(KernelContext&, const ControlCommand& cmd, CommandReply& reply) noexcept {
+    std::int64_t value = 0;
+    if ((cmd.id != kSetLowThreshold && cmd.id != kSetHighThreshold) || !cmd.read(value) || value < 0 || value > kMaxThreshold) {
+      return Status::invalid_argument;
+    }
+    (cmd.id == kSetLowThreshold ? options.low : options.high) = static_cast<std::int32_t>(value);
+    char text[48];
+    std::snprintf(text, sizeof text, "low=%d high=%d", static_cast<int>(options.low), static_cast<int>(options.high));
+    reply.write_text(text);
+    return Status::ok;
+  }
+  // Above any magnitude (7x7 gradients reach 2 * 255 * 64^2 in L1): a threshold there keeps nothing.
+  static constexpr std::int64_t kMaxThreshold = 1 << 21;
+  CannyOptions options;
+  std::vector<std::uint8_t> scratch;  // the edge map and the tracing stack, sized at create
+};
+
+void add_canny(Module& m) {
+  KernelDecl decl("vg.vision.canny", "OpenVX CannyEdgeDetector on gray8: edges 255, the rest 0 (Sobel gradients, suppression, hysteresis)");
+  decl.input("input", DataKind::image, true, "gray8 image of any size")
+      .output("output", DataKind::image, true, "gray8 image of the input's size: 255 on edges")
+      .attribute("low", 50, "hysteresis: a pixel whose gradient magnitude is above it may join an edge")
+      .attribute("high", 100, "hysteresis: a pixel whose magnitude is above it starts an edge")
+      .attribute("gradient_size", 3, "the Sobel window: 3, 5 or 7")
+      .attribute("norm", "l1", "the magnitude: l1 (|dx| + |dy|) or l2 (sqrt(dx^2 + dy^2))")
+      .attribute("border", "replicate", "outside the image: replicate, constant, or undefined (OpenVX's: a frame of 0s)")
+      .attribute("border_value", 0, "the constant border's value, 0..255")
+      .command(kSetLowThreshold, "set_low", PayloadKind::integer, "replace low; replies with both thresholds")
+      .command(kSetHighThreshold, "set_high", PayloadKind::integer, "replace high; replies with both thresholds")
+      .validate([](ValidateContext& v) {
+        const DataMeta& in = image_input(v, 0, "input", {ImageFormat::gray8});
+        for (const char* key : {"low", "high"}) {
+          const std::int64_t t = v.integer(key);
+          if (t < 0 || t > CannyKernel::kMaxThreshold) v.fail(key, "must be 0.." + std::to_string(CannyKernel::kMaxThreshold) + ", got " + std::to_string(t));
+        }
+        if (v.integer("low") > v.integer("high"))
+          v.fail("low", "is above high (" + std::to_string(v.integer("low")) + " > " + std::to_string(v.integer("high")) + ")");
+        const std::int64_t size = v.integer("gradient_size");
+        if (size != 3 && size != 5 && size != 7) v.fail("gradient_size", "must be 3, 5 or 7, got " + std::to_string(size));
+        choice_attribute(v, "norm", {"l1", "l2"});
+        choice_attribute(v, "border", {"replicate", "constant", "undefined"});
+        byte_attribute(v, "border_value");
+        if (canny_scratch_size(in.image.width, in.image.height) == 0) v.fail("input", "is too large for the edge tracing: " + in.describe());
+        v.set_meta(1, DataMeta::image_of(in.image.width, in.image.height, ImageFormat::gray8));
+      });
+  m.add(std::move(decl));
+  m.implement("vg.vision.canny", "cpu", callbacks_for<CannyKernel>());
+}
+
 }  // namespace
 
 void add_feature_kernels(Module& m) {
+  add_canny(m);
   add_fast_corners(m);
   add_lbp(m);
 }

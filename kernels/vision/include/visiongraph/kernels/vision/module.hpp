@@ -25,6 +25,9 @@ namespace vg::vision {
 
 /// Command of vg.vision.threshold: the binary threshold's value (integer payload 0..255).
 inline constexpr std::uint32_t kSetThreshold = 1;
+/// Commands of vg.vision.canny: the hysteresis' lower and upper thresholds (integer payload, not negative).
+inline constexpr std::uint32_t kSetLowThreshold = 2;
+inline constexpr std::uint32_t kSetHighThreshold = 3;
 
 Module make_vision_module();
 
