@@ -71,41 +71,43 @@ struct TrackState {
 
 /// The node's local data: the window's samples, then one TrackState per old point.
 struct Scratch {
-  float* values;     // I at the window's positions, W x W
-  float* grad_x;     // Ix there
-  float* grad_y;     // Iy there
-  float* scharr_x;   // Scharr x responses on the (W + 1) x (W + 1) whole pixels under the window
+  double* values;  // I at the window's positions, W x W (doubles: the sums read them as such)
+  double* grad_x;  // Ix there
+  double* grad_y;  // Iy there
+  float* patch;    // the pixels a window reads, (W + 3) x (W + 3) at most
+  float* scharr_x;  // Scharr x responses on the (W + 1) x (W + 1) whole pixels under the window
   float* scharr_y;
   TrackState* states;
   vx_size state_capacity;
 };
 
-constexpr vx_size window_floats() noexcept {
-  return 3 * kOpticalFlowMaxWindowDimension * kOpticalFlowMaxWindowDimension +
-         2 * (kOpticalFlowMaxWindowDimension + 1) * (kOpticalFlowMaxWindowDimension + 1);
-}
+constexpr vx_size kMaxSamples = kOpticalFlowMaxWindowDimension * kOpticalFlowMaxWindowDimension;
+constexpr vx_size kMaxPatch = (kOpticalFlowMaxWindowDimension + 3) * (kOpticalFlowMaxWindowDimension + 3);
+constexpr vx_size kMaxGrid = (kOpticalFlowMaxWindowDimension + 1) * (kOpticalFlowMaxWindowDimension + 1);
+
+constexpr vx_size window_bytes() noexcept { return 3 * kMaxSamples * sizeof(double) + (kMaxPatch + 2 * kMaxGrid) * sizeof(float); }
 
 /// The local data size for @p capacity points; false when it does not fit.
 bool scratch_bytes(vx_size capacity, vx_size& bytes) noexcept {
   vx_size states = 0;
   if (!checked_bytes(states, capacity, sizeof(TrackState))) return false;
-  bytes = window_floats() * sizeof(float);
+  bytes = window_bytes();
   return checked_grow(bytes, states);
 }
 
 bool scratch_of(vx_node node, Scratch& s) noexcept {
-  const vx_size fixed = window_floats() * sizeof(float);
+  const vx_size fixed = window_bytes();
   if (as<_vx_node>(node)->local_data == nullptr || as<_vx_node>(node)->local_data_size < fixed) return false;
-  auto* floats = static_cast<float*>(as<_vx_node>(node)->local_data);
-  constexpr vx_size w2 = kOpticalFlowMaxWindowDimension * kOpticalFlowMaxWindowDimension;
-  constexpr vx_size g2 = (kOpticalFlowMaxWindowDimension + 1) * (kOpticalFlowMaxWindowDimension + 1);
-  s.values = floats;
-  s.grad_x = floats + w2;
-  s.grad_y = floats + 2 * w2;
-  s.scharr_x = floats + 3 * w2;
-  s.scharr_y = floats + 3 * w2 + g2;
+  auto* doubles = static_cast<double*>(as<_vx_node>(node)->local_data);
+  s.values = doubles;
+  s.grad_x = doubles + kMaxSamples;
+  s.grad_y = doubles + 2 * kMaxSamples;
+  auto* floats = reinterpret_cast<float*>(doubles + 3 * kMaxSamples);
+  s.patch = floats;
+  s.scharr_x = floats + kMaxPatch;
+  s.scharr_y = floats + kMaxPatch + kMaxGrid;
   // The states follow the floats; TrackState's alignment is a float's.
-  s.states = reinterpret_cast<TrackState*>(floats + window_floats());
+  s.states = reinterpret_cast<TrackState*>(floats + kMaxPatch + 2 * kMaxGrid);
   s.state_capacity = (as<_vx_node>(node)->local_data_size - fixed) / sizeof(TrackState);
   return true;
 }
@@ -127,9 +129,21 @@ class Level {
     while (v < 0 || v >= n) v = v < 0 ? -v : 2 * (n - 1) - v;
     return v;
   }
-  /// Whether a W-wide window whose top-left whole pixel is (x, y), the pixel column and row after it (read
-  /// by the interpolation) and their Scharr neighbours lie in the image: its pixels need no mirroring.
-  bool holds_window(int x, int y, int w) const noexcept { return x >= 1 && y >= 1 && x + w + 1 < width_ && y + w + 1 < height_; }
+  /// The @p size x @p size pixels whose top-left one is (x, y) into @p patch, row by row, as floats; those
+  /// beyond the image's edge mirrored (only then is each coordinate checked).
+  void load_patch(int x, int y, int size, float* patch) const noexcept {
+    if (x >= 0 && y >= 0 && x + size <= width_ && y + size <= height_) {
+      const std::ptrdiff_t step = image_.stride_x();
+      for (int r = 0; r < size; ++r, patch += size) {
+        const vx_uint8* row = image_.row(static_cast<vx_uint32>(y + r)) + static_cast<std::ptrdiff_t>(x) * step;
+        for (int c = 0; c < size; ++c) patch[c] = row[c * step];
+      }
+      return;
+    }
+    for (int r = 0; r < size; ++r, patch += size) {
+      for (int c = 0; c < size; ++c) patch[c] = mirrored(x + c, y + r);
+    }
+  }
   /// Whether the position (x, y) is on the image (between its first and last pixel centres).
   bool contains(float x, float y) const noexcept {
     return x >= 0.0f && y >= 0.0f && x <= static_cast<float>(width_ - 1) && y <= static_cast<float>(height_ - 1);  // false for NaN
@@ -152,16 +166,21 @@ struct Window {
   Weights weights;
 };
 
-/// The bilinear value at whole pixel (x, y) plus the window's fraction; @p inside says no mirroring is due.
-inline float bilinear(const Level& level, int x, int y, const Weights& k, bool inside) noexcept {
-  if (inside) return k.w00 * level.at(x, y) + k.w10 * level.at(x + 1, y) + k.w01 * level.at(x, y + 1) + k.w11 * level.at(x + 1, y + 1);
-  return k.w00 * level.mirrored(x, y) + k.w10 * level.mirrored(x + 1, y) + k.w01 * level.mirrored(x, y + 1) + k.w11 * level.mirrored(x + 1, y + 1);
+/// The bilinear value between the four pixels from @p p00 (a patch @p size wide), in the definition's order.
+inline float bilinear(const float* p00, int size, const Weights& k) noexcept {
+  return k.w00 * p00[0] + k.w10 * p00[1] + k.w01 * p00[size] + k.w11 * p00[size + 1];
+}
+
+/// floor(@p v) for a finite @p v well inside int's range (a position on a level, less half a window).
+inline float whole_below(float v) noexcept {
+  const auto truncated = static_cast<float>(static_cast<int>(v));
+  return truncated > v ? truncated - 1.0f : truncated;
 }
 
 /// The window whose centre is (@p cx, @p cy); its top-left corner is the centre less floor(W / 2).
 Window window_at(float cx, float cy, int half) noexcept {
   const float left = cx - static_cast<float>(half), top = cy - static_cast<float>(half);
-  const float fx = std::floor(left), fy = std::floor(top);
+  const float fx = whole_below(left), fy = whole_below(top);
   return {static_cast<int>(fx), static_cast<int>(fy), Weights(left - fx, top - fy)};
 }
 
@@ -173,31 +192,31 @@ struct Gradients {
 /// The old level's values and gradients over the window into the scratch, and A into @p g; false when the
 /// texture is too weak to track.
 bool sample_old_window(const Level& old, const Window& win, int w, const Scratch& s, Gradients& g) noexcept {
-  // Scharr responses on the (W + 1) x (W + 1) whole pixels the interpolation reads.
-  const bool inside = old.holds_window(win.x, win.y, w);
-  auto p = [&](int x, int y) { return inside ? old.at(x, y) : old.mirrored(x, y); };
+  // The pixels read: the window's (W + 1) x (W + 1) and a one-pixel border for the Scharr responses. The
+  // sums below are of whole numbers under 2^24, so every order of them gives the same floats.
+  const int size = w + 3;
+  old.load_patch(win.x - 1, win.y - 1, size, s.patch);
   const int grid = w + 1;
   for (int r = 0; r < grid; ++r) {
-    const int y = win.y + r;
+    const float* above = s.patch + r * size;  // the row above grid row r, from the column left of it
+    const float* at = above + size;
+    const float* below = at + size;
     for (int c = 0; c < grid; ++c) {
-      const int x = win.x + c;
-      const float left = 3 * p(x - 1, y - 1) + 10 * p(x - 1, y) + 3 * p(x - 1, y + 1);
-      const float right = 3 * p(x + 1, y - 1) + 10 * p(x + 1, y) + 3 * p(x + 1, y + 1);
-      const float up = 3 * p(x - 1, y - 1) + 10 * p(x, y - 1) + 3 * p(x + 1, y - 1);
-      const float down = 3 * p(x - 1, y + 1) + 10 * p(x, y + 1) + 3 * p(x + 1, y + 1);
+      const float left = 3 * above[c] + 10 * at[c] + 3 * below[c];
+      const float right = 3 * above[c + 2] + 10 * at[c + 2] + 3 * below[c + 2];
+      const float up = 3 * above[c] + 10 * above[c + 1] + 3 * above[c + 2];
+      const float down = 3 * below[c] + 10 * below[c + 1] + 3 * below[c + 2];
       s.scharr_x[r * grid + c] = (right - left) / 32.0f;
       s.scharr_y[r * grid + c] = (down - up) / 32.0f;
     }
   }
   const Weights& k = win.weights;
-  auto blend = [&](const float* g, int i) { return k.w00 * g[i] + k.w10 * g[i + 1] + k.w01 * g[i + grid] + k.w11 * g[i + grid + 1]; };
   double a11 = 0, a12 = 0, a22 = 0;
   for (int r = 0; r < w; ++r) {
-    const int y = win.y + r;
+    const float* pixels = s.patch + (r + 1) * size + 1;
     for (int c = 0; c < w; ++c) {
-      const int x = win.x + c;
-      const float v = bilinear(old, x, y, k, inside);
-      const float gx = blend(s.scharr_x, r * grid + c), gy = blend(s.scharr_y, r * grid + c);
+      const float v = bilinear(pixels + c, size, k);
+      const float gx = bilinear(s.scharr_x + r * grid + c, grid, k), gy = bilinear(s.scharr_y + r * grid + c, grid, k);
       s.values[r * w + c] = v;
       s.grad_x[r * w + c] = gx;
       s.grad_y[r * w + c] = gy;
@@ -232,14 +251,13 @@ LevelResult refine(const Level& old, const Level& next, float ox, float oy, int 
     if (!next.contains(state.x, state.y)) return LevelResult::outside;
     const Window win = window_at(state.x, state.y, half);
     const Weights& k = win.weights;
-    const bool inside = next.holds_window(win.x, win.y, w);
+    const int size = w + 1;
+    next.load_patch(win.x, win.y, size, s.patch);
     double b1 = 0, b2 = 0;
     for (int r = 0; r < w; ++r) {
-      const int y = win.y + r;
+      const float* pixels = s.patch + r * size;
       for (int c = 0; c < w; ++c) {
-        const int x = win.x + c;
-        const float v = bilinear(next, x, y, k, inside);
-        const double diff = static_cast<double>(v) - s.values[r * w + c];
+        const double diff = static_cast<double>(bilinear(pixels + c, size, k)) - s.values[r * w + c];
         b1 += diff * s.grad_x[r * w + c];
         b2 += diff * s.grad_y[r * w + c];
       }
