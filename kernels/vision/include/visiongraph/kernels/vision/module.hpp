@@ -3,15 +3,17 @@
 /// @brief Module "vg.vision": OpenVX's standard vision functions as visiongraph kernels, for YAML graphs,
 /// the command line, Python and C++. The OpenVX C API (libopenvx) runs the same functions for its nodes.
 ///
-/// | kernel | parameters | what |
-/// |---|---|---|
-/// | vg.vision.to_gray | input (bgr24 / rgb24), output (gray8) | BT.601 luma, as OpenCV's cvtColor |
-/// | vg.vision.gaussian3x3, box3x3, median3x3, erode3x3, dilate3x3 | input (gray8), output (gray8) | OpenVX's 3x3 filters |
-/// | vg.vision.threshold | input (gray8), output (gray8) | binary or range threshold; `set_threshold` command |
-/// | vg.vision.add, subtract, absdiff | in1, in2 (gray8), out (gray8) | OpenVX's arithmetic; `overflow: saturate / wrap` |
-/// | vg.vision.not / and, or, xor | input / in1, in2 (gray8), output / out (gray8) | bitwise |
+/// | kernel | what |
+/// |---|---|
+/// | vg.vision.to_gray, color_convert, channel_extract, channel_combine | colour: BT.601 gray, OpenVX ColorConvert (nv12 <-> rgb24), channels |
+/// | vg.vision.gaussian3x3, box3x3, median3x3, erode3x3, dilate3x3, convolve | OpenVX's filters |
+/// | vg.vision.threshold, table_lookup, equalize_hist | per-pixel maps; `set_threshold` command |
+/// | vg.vision.add, subtract, absdiff, multiply, not, and, or, xor | arithmetic and bitwise on two images |
+/// | vg.vision.scale, half_scale_gaussian, warp_affine, warp_perspective | geometry |
+/// | vg.vision.canny, fast_corners, lbp | features; `set_low` / `set_high` commands of canny |
 ///
-/// Filters take a `border` attribute (replicate, the default, or constant with `border_value`).
+/// docs/kernels-vision.md has each one's parameters and attributes; `visiongraph kernels` lists them.
+/// Neighbourhood kernels take a `border` attribute (replicate, the default, or constant with `border_value`).
 /// All run on target kind "cpu" and allocate nothing per frame.
 ///
 /// @code
