@@ -2,7 +2,8 @@
 // with -ffp-contract=off (CMakeLists.txt) so that every product and sum is rounded as the definition's.
 //
 // Two rows at a time, in chunks of up to 256 pixels: the vector loop computes each pixel's Y (stored) and
-// its clamped U and V (kept on the stack for both rows), then each 2x2 block's chroma is averaged.
+// its clamped U and V (kept on the stack for both rows), then each 2x2 block's chroma is averaged, also a
+// vector at a time.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "rgb_to_yuv.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -39,6 +40,9 @@ void RgbToYuvRows(ConstPlane in, int channels, const Yuv420Out& out, const RgbTo
   const hn::Rebind<std::int32_t, decltype(df)> di;
   const hn::Rebind<std::uint8_t, decltype(df)> d8;
   const std::size_t lanes = hn::Lanes(df), width = out.luma.width, n_ch = static_cast<std::size_t>(channels);
+  const hn::ScalableTag<std::uint16_t> d16;
+  const hn::Rebind<std::uint8_t, decltype(d16)> d8h;
+  const std::size_t lanes16 = hn::Lanes(d16);
   const auto kr = hn::Set(df, f.kr), kg = hn::Set(df, f.kg), kb = hn::Set(df, f.kb);
   const auto ur = hn::Set(df, f.ur), ug = hn::Set(df, f.ug), ub = hn::Set(df, f.ub);
   const auto vr = hn::Set(df, f.vr), vg = hn::Set(df, f.vg), vb = hn::Set(df, f.vb);
@@ -72,9 +76,33 @@ void RgbToYuvRows(ConstPlane in, int channels, const Yuv420Out& out, const RgbTo
         }
         for (; i < n; ++i) detail::rgb_pixel(f, src + i * n_ch, luma[i], us[r][i], vs[r][i]);
       }
-      // Each 2x2 block's chroma: the truncated mean of its four clamped values.
+      // Each 2x2 block's chroma: the truncated mean of its four clamped values, a vector of blocks at a time
+      // (even and odd columns split as they are loaded, summed in 16-bit lanes).
       const std::uint32_t cy = y / 2;
-      for (std::size_t i = 0; i + 1 < n; i += 2) {
+      std::uint8_t* uv_row = interleaved ? out.uv.row(cy) : nullptr;
+      std::size_t i = 0;
+      for (; i + 2 * lanes16 <= n; i += 2 * lanes16) {
+        auto mean = [&](const std::uint8_t* top, const std::uint8_t* bottom) {
+          auto e0 = hn::Zero(d8h), o0 = hn::Zero(d8h), e1 = hn::Zero(d8h), o1 = hn::Zero(d8h);
+          hn::LoadInterleaved2(d8h, top, e0, o0);
+          hn::LoadInterleaved2(d8h, bottom, e1, o1);
+          const auto sum = hn::Add(hn::Add(hn::PromoteTo(d16, e0), hn::PromoteTo(d16, o0)), hn::Add(hn::PromoteTo(d16, e1), hn::PromoteTo(d16, o1)));
+          return hn::TruncateTo(d8h, hn::ShiftRight<2>(sum));
+        };
+        const auto u = mean(us[0] + i, us[1] + i), v = mean(vs[0] + i, vs[1] + i);
+        const std::size_t cx = (start + i) / 2;
+        if (interleaved) {
+          if (out.vu_order) {
+            hn::StoreInterleaved2(v, u, d8h, uv_row + 2 * cx);
+          } else {
+            hn::StoreInterleaved2(u, v, d8h, uv_row + 2 * cx);
+          }
+        } else {
+          hn::StoreU(u, d8h, out.u.row(cy) + cx);
+          hn::StoreU(v, d8h, out.v.row(cy) + cx);
+        }
+      }
+      for (; i + 1 < n; i += 2) {
         const auto u = static_cast<std::uint8_t>((us[0][i] + us[0][i + 1] + us[1][i] + us[1][i + 1]) / 4);
         const auto v = static_cast<std::uint8_t>((vs[0][i] + vs[0][i + 1] + vs[1][i] + vs[1][i + 1]) / 4);
         const std::size_t cx = (start + i) / 2;

@@ -3,7 +3,7 @@
 // additions stay separate roundings, as in the scalar definition, on every target.
 //
 // A row goes in chunks of up to 256 pixels: the chunk's chroma is first spread to one U and one V byte per
-// pixel on the stack (a byte copy each), then the vector loop reads luma, U and V as three byte rows,
+// pixel on the stack (vectors of pairs split and each byte stored twice), then the vector loop reads luma, U and V as three byte rows,
 // widens them to float lanes and stores three (or four) interleaved channels.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "yuv_to_rgb.cpp"
@@ -42,6 +42,8 @@ void YuvToRgbRows(const ConstSemiPlanar& in, Plane out, bool rgbx, const YuvToRg
   const hn::Rebind<std::int32_t, decltype(df)> di;
   const hn::Rebind<std::uint8_t, decltype(df)> d8;
   const std::size_t lanes = hn::Lanes(df);
+  const hn::ScalableTag<std::uint8_t> d8full;
+  const std::size_t lanes8 = hn::Lanes(d8full);
   const auto rv = hn::Set(df, f.rv), gu = hn::Set(df, f.gu), gv = hn::Set(df, f.gv), bu = hn::Set(df, f.bu);
   const auto half = hn::Set(df, 0.5f), bias = hn::Set(df, 128.0f);
   const auto opaque = hn::Set(d8, std::uint8_t{255});
@@ -53,12 +55,22 @@ void YuvToRgbRows(const ConstSemiPlanar& in, Plane out, bool rgbx, const YuvToRg
     std::uint8_t* dst = out.row(y);
     for (std::size_t start = 0; start < width; start += kChunk) {
       const std::size_t n = std::min(kChunk, width - start);
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t pair = ((start + i) / 2) * 2;
-        us[i] = chroma[pair + u_at];
-        vs[i] = chroma[pair + v_at];
-      }
+      // Each chroma pair to two pixels: a vector of pairs split into U and V, each stored twice over.
       std::size_t i = 0;
+      const std::uint8_t* pairs = chroma + start;  // start is even: chunk boundaries fall between pairs
+      for (; 2 * i + 2 * lanes8 <= n; i += lanes8) {
+        auto first = hn::Zero(d8full), second = hn::Zero(d8full);
+        hn::LoadInterleaved2(d8full, pairs + 2 * i, first, second);
+        const auto u = u_at == 0 ? first : second, v = u_at == 0 ? second : first;
+        hn::StoreInterleaved2(u, u, d8full, us + 2 * i);
+        hn::StoreInterleaved2(v, v, d8full, vs + 2 * i);
+      }
+      for (i *= 2; i < n; ++i) {
+        const std::size_t pair = (i / 2) * 2;
+        us[i] = pairs[pair + u_at];
+        vs[i] = pairs[pair + v_at];
+      }
+      i = 0;
       for (; i + lanes <= n; i += lanes) {
         const auto yf = hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, luma + start + i)));
         const auto cu = hn::Sub(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, us + i))), bias);
