@@ -341,6 +341,47 @@ TEST_F(OpenVx, HarrisCornersFillTheArrayWithTheStrongestAndCountEveryCorner) {
   EXPECT_EQ(vxReleaseImage(&input), VX_SUCCESS);
 }
 
+TEST_F(OpenVx, HarrisCornersOfAnImageWhosePixelsAreNotPackedAreThePackedOnes) {
+  // Two bytes per pixel (a handle's layout): the kernel copies it into a packed plane first.
+  std::mt19937 rng(23);
+  const Pixels<vx_uint8> in = corner_image(45, 31, rng);
+  std::vector<vx_uint8> spread(2 * 45 * 31, 0);
+  for (vx_uint32 y = 0; y < 31; ++y) {
+    for (vx_uint32 x = 0; x < 45; ++x) spread[2 * (y * 45 + x)] = in.at(x, y);
+  }
+  vx_imagepatch_addressing_t addressing{};
+  addressing.dim_x = 45;
+  addressing.dim_y = 31;
+  addressing.stride_x = 2;
+  addressing.stride_y = 90;
+  void* pointers[1] = {spread.data()};
+  vx_image strided = vxCreateImageFromHandle(context_, VX_DF_IMAGE_U8, &addressing, pointers, VX_MEMORY_TYPE_HOST);
+  vx_image packed = image_of(context_, in);
+  Params p;
+  p.gradient_size = 5;
+  p.min_distance = 2.5f;
+  p.threshold = 1e-6f;
+  const Scalars s(context_, p);
+  const vx_border_t border = border_of(VX_BORDER_REPLICATE);
+  ASSERT_EQ(vxSetContextAttribute(context_, VX_CONTEXT_IMMEDIATE_BORDER, &border, sizeof border), VX_SUCCESS);
+  std::vector<vx_keypoint_t> results[2];
+  vx_image images[2] = {packed, strided};
+  for (int i = 0; i < 2; ++i) {
+    vx_array corners = vxCreateArray(context_, VX_TYPE_KEYPOINT, 45 * 31);
+    EXPECT_EQ(vxuHarrisCorners(context_, images[i], s.threshold, s.min_distance, s.sensitivity, 5, 3, corners, s.count), VX_SUCCESS);
+    results[i] = read_keypoints(corners);
+    EXPECT_EQ(vxReleaseArray(&corners), VX_SUCCESS);
+  }
+  EXPECT_GT(results[0].size(), 5u);
+  ASSERT_EQ(results[0].size(), results[1].size());
+  for (std::size_t i = 0; i < results[0].size(); ++i) {
+    EXPECT_EQ(results[0][i].x, results[1][i].x);
+    EXPECT_EQ(results[0][i].y, results[1][i].y);
+    EXPECT_EQ(results[0][i].strength, results[1][i].strength);
+  }
+  for (vx_image* image : {&packed, &strided}) EXPECT_EQ(vxReleaseImage(image), VX_SUCCESS);
+}
+
 TEST_F(OpenVx, HarrisCornersReadTheirScalarsEachRunAndFillAVirtualArray) {
   std::mt19937 rng(29);
   const Pixels<vx_uint8> in = corner_image(33, 31, rng);

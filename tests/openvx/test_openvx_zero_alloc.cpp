@@ -183,9 +183,10 @@ TEST_F(OpenVxZeroAlloc, PyramidKernelsAllocateNothingPerFrame) {
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
 }
 
-TEST_F(OpenVxZeroAlloc, RemapAndFastCornersAllocateNothingPerFrame) {
-  // Remap reads its table in place; FastCorners keeps its rows of strengths in the node's local data
-  // (allocated when the graph is verified) and fills its array through a batch on the stack.
+TEST_F(OpenVxZeroAlloc, RemapFastAndHarrisCornersAllocateNothingPerFrame) {
+  // Remap reads its table in place; FastCorners keeps its rows of strengths, HarrisCorners its rows, candidates
+  // and grid in the node's local data (allocated when the graph is verified), and both fill their arrays
+  // through a batch on the stack.
   vx_graph graph = vxCreateGraph(context_);
   vx_image in = vxCreateImage(context_, 37, 13, VX_DF_IMAGE_U8), out = vxCreateImage(context_, 29, 17, VX_DF_IMAGE_U8);
   vx_remap table = vxCreateRemap(context_, 37, 13, 29, 17);
@@ -203,7 +204,13 @@ TEST_F(OpenVxZeroAlloc, RemapAndFastCornersAllocateNothingPerFrame) {
   const vx_float32 threshold = 20.0f;
   vx_scalar strength = vxCreateScalar(context_, VX_TYPE_FLOAT32, &threshold), count = vxCreateScalar(context_, VX_TYPE_SIZE, nullptr);
   vx_array corners = vxCreateArray(context_, VX_TYPE_KEYPOINT, 100);
-  vx_node nodes[2] = {vxRemapNode(graph, in, table, VX_INTERPOLATION_BILINEAR, out), vxFastCornersNode(graph, in, strength, vx_true_e, corners, count)};
+  const vx_float32 harris_threshold = 1e-6f, min_distance = 3.0f, sensitivity = 0.04f;
+  vx_scalar harris_strength = vxCreateScalar(context_, VX_TYPE_FLOAT32, &harris_threshold);
+  vx_scalar distance = vxCreateScalar(context_, VX_TYPE_FLOAT32, &min_distance);
+  vx_scalar k = vxCreateScalar(context_, VX_TYPE_FLOAT32, &sensitivity), harris_count = vxCreateScalar(context_, VX_TYPE_SIZE, nullptr);
+  vx_array harris_corners = vxCreateArray(context_, VX_TYPE_KEYPOINT, 100);
+  vx_node nodes[3] = {vxRemapNode(graph, in, table, VX_INTERPOLATION_BILINEAR, out), vxFastCornersNode(graph, in, strength, vx_true_e, corners, count),
+                      vxHarrisCornersNode(graph, in, harris_strength, distance, k, 5, 3, harris_corners, harris_count)};
   const vx_border_t border{VX_BORDER_CONSTANT, {}};
   ASSERT_EQ(vxSetNodeAttribute(nodes[0], VX_NODE_BORDER, &border, sizeof border), VX_SUCCESS);
   ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
@@ -211,10 +218,13 @@ TEST_F(OpenVxZeroAlloc, RemapAndFastCornersAllocateNothingPerFrame) {
   vx_size found = 0;
   EXPECT_EQ(vxCopyScalar(count, &found, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
   EXPECT_GT(found, 0u) << "the pattern has corners";
+  found = 0;
+  EXPECT_EQ(vxCopyScalar(harris_count, &found, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  EXPECT_GT(found, 0u) << "the pattern has Harris corners";
   for (vx_node& n : nodes) EXPECT_EQ(vxReleaseNode(&n), VX_SUCCESS);
   for (vx_image* i : {&in, &out}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
-  for (vx_scalar* sc : {&strength, &count}) EXPECT_EQ(vxReleaseScalar(sc), VX_SUCCESS);
-  EXPECT_EQ(vxReleaseArray(&corners), VX_SUCCESS);
+  for (vx_scalar* sc : {&strength, &count, &harris_strength, &distance, &k, &harris_count}) EXPECT_EQ(vxReleaseScalar(sc), VX_SUCCESS);
+  for (vx_array* a : {&corners, &harris_corners}) EXPECT_EQ(vxReleaseArray(a), VX_SUCCESS);
   EXPECT_EQ(vxReleaseRemap(&table), VX_SUCCESS);
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
 }
