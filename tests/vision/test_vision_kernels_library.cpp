@@ -19,6 +19,7 @@
 #include "visiongraph/kernels/vision/convolve.hpp"
 #include "visiongraph/kernels/vision/fast_corners.hpp"
 #include "visiongraph/kernels/vision/gaussian_half.hpp"
+#include "visiongraph/kernels/vision/harris.hpp"
 #include "visiongraph/kernels/vision/histogram.hpp"
 #include "visiongraph/kernels/vision/lbp.hpp"
 #include "visiongraph/kernels/vision/module.hpp"
@@ -321,6 +322,36 @@ TEST(VisionLibraryKernels, CannyIsTheLibrarysDetectorAndTakesNewThresholds) {
     for (std::uint32_t x = 0; x < 64; ++x) ASSERT_EQ(n.out_at(x, y), 0) << "an edge above the largest magnitude";
   EXPECT_EQ(n.g.send_command(n.node, vg::ControlCommand::make(vv::kSetLowThreshold, std::int64_t{-1}), std::chrono::seconds(1), &reply),
             vg::Status::invalid_argument);
+}
+
+// Harris corners of a drawn square into an array, strongest first, the count beside it; a small capacity
+// keeps the strongest.
+TEST(VisionLibraryKernels, HarrisCornersAreTheLibrarysStrongestFirst) {
+  for (const std::int64_t capacity : {1000, 2}) {
+    vg::Graph g(OneNode::ctx(), "harris");
+    const vg::DataId in = g.add_data("in", gray(64, 48));
+    const vg::DataId corners = g.add_virtual("corners", vg::DataKind::array);
+    const vg::DataId count = g.add_data("count", DataMeta::scalar_of(vg::ElementType::u32));
+    const vg::NodeId n = g.add_node("harris", "vg.vision.harris_corners");
+    g.bind(n, "input", in).bind(n, "corners", corners).bind(n, "num_corners", count).set_attribute(n, "capacity", capacity);
+    g.verify();
+    const vg::ImageView img = g.image(in);
+    for (std::uint32_t y = 0; y < 48; ++y)
+      for (std::uint32_t x = 0; x < 64; ++x) img.plane(0)[y * img.stride(0) + x] = (x >= 20 && x < 40 && y >= 15 && y < 30) ? 200 : 30;
+    ASSERT_EQ(g.process(), vg::Status::ok) << g.last_error().describe();
+    vv::HarrisOptions options;
+    options.threshold = 1e-4f;
+    options.min_distance = 5.0f;
+    std::vector<vv::HarrisCorner> expected(100);
+    std::vector<std::uint8_t> scratch(vv::harris_corners_scratch_size(64, 48));
+    std::size_t found = 0;
+    ASSERT_TRUE(vv::harris_corners(OneNode::plane_of(img), options, scratch, expected, found));
+    ASSERT_GE(found, 4u) << "the square's four corners";
+    EXPECT_EQ(g.scalar(count).get<std::uint32_t>(), found);
+    const vg::ArrayView<vv::HarrisCorner> got = g.array<vv::HarrisCorner>(corners);
+    ASSERT_EQ(got.size(), std::min<std::size_t>(found, static_cast<std::size_t>(capacity)));
+    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], expected[i]) << i;
+  }
 }
 
 TEST(VisionLibraryKernels, LbpIsTheLibrarysPattern) {

@@ -1,6 +1,7 @@
-// The vg.vision kernels that find features: canny, fast_corners and lbp (over the library's canny,
-// fast_corners and local_binary_pattern, the functions libopenvx's Canny, FastCorners and LBP run).
+// The vg.vision kernels that find features: canny, fast_corners, harris_corners and lbp (over the library's
+// functions that libopenvx's Canny, FastCorners, HarrisCorners and LBP run).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <span>
 #include <string>
@@ -10,6 +11,7 @@
 #include "support.hpp"
 #include "visiongraph/kernels/vision/canny.hpp"
 #include "visiongraph/kernels/vision/fast_corners.hpp"
+#include "visiongraph/kernels/vision/harris.hpp"
 #include "visiongraph/kernels/vision/lbp.hpp"
 #include "visiongraph/kernels/vision/module.hpp"
 
@@ -57,6 +59,67 @@ void add_fast_corners(Module& m) {
               if (v.is_bound(2)) v.set_meta(2, DataMeta::scalar_of(ElementType::u32));
             }));
   m.implement("vg.vision.fast_corners", "cpu", callbacks_for<FastKernel>());
+}
+
+struct HarrisKernel {
+  explicit HarrisKernel(KernelContext& ctx) : scratch(harris_corners_scratch_size(ctx.meta(0).image.width, ctx.meta(0).image.height)) {
+    options.threshold = static_cast<float>(ctx.number("threshold"));
+    options.min_distance = static_cast<float>(ctx.number("min_distance"));
+    options.sensitivity = static_cast<float>(ctx.number("sensitivity"));
+    options.gradient_size = static_cast<int>(ctx.integer("gradient_size"));
+    options.block_size = static_cast<int>(ctx.integer("block_size"));
+    const std::string& border = ctx.string("border");
+    options.border.mode = border == "constant" ? HarrisBorderMode::constant : border == "mirror" ? HarrisBorderMode::mirror : HarrisBorderMode::replicate;
+    options.border.constant = static_cast<std::uint8_t>(ctx.integer("border_value"));
+  }
+  Status process(KernelContext& ctx) noexcept {
+    ArrayView<HarrisCorner> corners = ctx.array<HarrisCorner>(1);
+    const std::size_t capacity = corners.capacity();
+    (void)corners.resize(capacity);
+    std::size_t found = 0;
+    if (!harris_corners(const_plane(ctx.image(0)), options, scratch, std::span<HarrisCorner>(corners.data(), capacity), found)) {
+      return Status::invalid_argument;
+    }
+    (void)corners.resize(std::min(found, capacity));
+    // The strongest corners are kept; num_corners says how many there were.
+    if (ctx.is_bound(2)) ctx.scalar(2).set(static_cast<std::uint32_t>(std::min<std::size_t>(found, UINT32_MAX)));
+    return Status::ok;
+  }
+  HarrisOptions options;
+  std::vector<std::uint8_t> scratch;  // rows of gradients, sums and scores, the candidates, sized at create
+};
+
+void add_harris(Module& m) {
+  m.add(KernelDecl("vg.vision.harris_corners", "OpenVX HarrisCorners: Harris-Stephens corners of a gray8 image, strongest first")
+            .input("input", DataKind::image, true, "gray8 image of any size")
+            .output("corners", DataKind::array, true, "array of vg.vision.harris_corner (x, y: uint32; strength: float)")
+            .output("num_corners", DataKind::scalar, false, "u32: how many corners there were, also those past the capacity")
+            .attribute("threshold", 1e-4, "a corner's score (OpenVX's normalised Mc) must exceed it")
+            .attribute("min_distance", 5.0, "no corner closer than this (pixels) to a stronger one")
+            .attribute("sensitivity", 0.04, "k in Mc = det - k trace^2")
+            .attribute("gradient_size", 3, "the Sobel window: 3, 5 or 7")
+            .attribute("block_size", 3, "the window the gradient products are summed over: 3, 5 or 7")
+            .attribute("capacity", 10000, "the most corners the array holds (the strongest are kept)")
+            .attribute("border", "replicate", "outside the image: replicate, constant, or mirror (what OpenVX's UNDEFINED computes)")
+            .attribute("border_value", 0, "the constant border's value, 0..255")
+            .validate([](ValidateContext& v) {
+              const DataMeta& in = image_input(v, 0, "input", {ImageFormat::gray8});
+              for (const char* key : {"threshold", "sensitivity"})
+                if (!std::isfinite(v.number(key))) v.fail(key, "must be a finite number, got " + std::to_string(v.number(key)));
+              const double distance = v.number("min_distance");
+              if (!std::isfinite(distance) || distance < 0) v.fail("min_distance", "must be a finite number not below 0, got " + std::to_string(distance));
+              for (const char* key : {"gradient_size", "block_size"}) {
+                const std::int64_t size = v.integer(key);
+                if (size != 3 && size != 5 && size != 7) v.fail(key, "must be 3, 5 or 7, got " + std::to_string(size));
+              }
+              choice_attribute(v, "border", {"replicate", "constant", "mirror"});
+              byte_attribute(v, "border_value");
+              if (harris_corners_scratch_size(in.image.width, in.image.height) == SIZE_MAX) v.fail("input", "is too large: " + in.describe());
+              const std::uint32_t capacity = positive_attribute(v, "capacity", kMaxCorners);
+              v.set_meta(1, DataMeta::array_of<HarrisCorner>("vg.vision.harris_corner", capacity));
+              if (v.is_bound(2)) v.set_meta(2, DataMeta::scalar_of(ElementType::u32));
+            }));
+  m.implement("vg.vision.harris_corners", "cpu", callbacks_for<HarrisKernel>());
 }
 
 struct LbpKernel {
@@ -153,6 +216,7 @@ void add_canny(Module& m) {
 void add_feature_kernels(Module& m) {
   add_canny(m);
   add_fast_corners(m);
+  add_harris(m);
   add_lbp(m);
 }
 
