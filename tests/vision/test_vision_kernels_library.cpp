@@ -20,6 +20,7 @@
 #include "visiongraph/kernels/vision/fast_corners.hpp"
 #include "visiongraph/kernels/vision/gaussian_half.hpp"
 #include "visiongraph/kernels/vision/harris.hpp"
+#include "visiongraph/kernels/vision/hough_lines.hpp"
 #include "visiongraph/kernels/vision/histogram.hpp"
 #include "visiongraph/kernels/vision/lbp.hpp"
 #include "visiongraph/kernels/vision/module.hpp"
@@ -352,6 +353,41 @@ TEST(VisionLibraryKernels, HarrisCornersAreTheLibrarysStrongestFirst) {
     ASSERT_EQ(got.size(), std::min<std::size_t>(found, static_cast<std::size_t>(capacity)));
     for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], expected[i]) << i;
   }
+}
+
+// HoughLinesP on an edge image of two drawn segments: the library's segments, in its order, and the count.
+TEST(VisionLibraryKernels, HoughLinesFindsTheDrawnSegments) {
+  vg::Graph g(OneNode::ctx(), "hough");
+  const vg::DataId in = g.add_data("in", gray(160, 120));
+  const vg::DataId lines = g.add_virtual("lines", vg::DataKind::array);
+  const vg::DataId count = g.add_data("count", DataMeta::scalar_of(vg::ElementType::u32));
+  const vg::NodeId n = g.add_node("hough", "vg.vision.hough_lines");
+  g.bind(n, "input", in).bind(n, "lines", lines).bind(n, "num_lines", count);
+  g.verify();
+  const vg::ImageView img = g.image(in);
+  for (std::uint32_t y = 0; y < 120; ++y) std::memset(img.plane(0) + y * img.stride(0), 0, 160);
+  for (std::uint32_t x = 20; x < 140; ++x) img.plane(0)[30 * img.stride(0) + x] = 255;  // horizontal, 120 long
+  for (std::uint32_t y = 40; y < 110; ++y) img.plane(0)[y * img.stride(0) + 90] = 255;  // vertical, 70 long
+  ASSERT_EQ(g.process(), vg::Status::ok) << g.last_error().describe();
+  struct Collect final : vv::HoughSegmentSink {
+    std::vector<vv::HoughSegment> all;
+    void take(const vv::HoughSegment& s) noexcept override { all.push_back(s); }
+  } expected;
+  vv::HoughLinesOptions options;
+  options.theta = 0.017453292519943295f;
+  options.threshold = 50;
+  options.line_length = 30;
+  options.line_gap = 5;
+  options.theta_max = 3.141592653589793f;
+  std::vector<std::uint8_t> scratch(vv::hough_lines_p_scratch_size(160, 120, options));
+  std::size_t found = 0;
+  const vv::HoughEdges edges{img.plane(0), 160, 120, static_cast<std::ptrdiff_t>(img.stride(0)), 1, false, 0, 0, 160, 120};
+  ASSERT_TRUE(vv::hough_lines_p(edges, options, scratch, expected, found));
+  ASSERT_EQ(found, 2u) << "the two segments";
+  EXPECT_EQ(g.scalar(count).get<std::uint32_t>(), 2u);
+  const vg::ArrayView<vv::HoughSegment> got = g.array<vv::HoughSegment>(lines);
+  ASSERT_EQ(got.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(got[i], expected.all[i]) << i;
 }
 
 TEST(VisionLibraryKernels, LbpIsTheLibrarysPattern) {

@@ -1,5 +1,5 @@
-// The vg.vision kernels that find features: canny, fast_corners, harris_corners and lbp (over the library's
-// functions that libopenvx's Canny, FastCorners, HarrisCorners and LBP run).
+// The vg.vision kernels that find features: canny, fast_corners, harris_corners, hough_lines and lbp (over
+// the library's functions that libopenvx's Canny, FastCorners, HarrisCorners, HoughLinesP and LBP run).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +12,7 @@
 #include "visiongraph/kernels/vision/canny.hpp"
 #include "visiongraph/kernels/vision/fast_corners.hpp"
 #include "visiongraph/kernels/vision/harris.hpp"
+#include "visiongraph/kernels/vision/hough_lines.hpp"
 #include "visiongraph/kernels/vision/lbp.hpp"
 #include "visiongraph/kernels/vision/module.hpp"
 
@@ -122,6 +123,77 @@ void add_harris(Module& m) {
   m.implement("vg.vision.harris_corners", "cpu", callbacks_for<HarrisKernel>());
 }
 
+/// Segments into the output array up to its capacity, counting all.
+class ArraySegmentSink final : public HoughSegmentSink {
+ public:
+  explicit ArraySegmentSink(ArrayView<HoughSegment> out) noexcept : out_(out) { out_.clear(); }
+  void take(const HoughSegment& segment) noexcept override { (void)out_.push_back(segment); }
+
+ private:
+  ArrayView<HoughSegment> out_;
+};
+
+struct HoughKernel {
+  explicit HoughKernel(KernelContext& ctx) : options(options_of(ctx)) {
+    scratch.resize(hough_lines_p_scratch_size(ctx.meta(0).image.width, ctx.meta(0).image.height, options));
+  }
+  template <class Context>
+  static HoughLinesOptions options_of(const Context& ctx) {
+    HoughLinesOptions o;
+    o.rho = static_cast<float>(ctx.number("rho"));
+    o.theta = static_cast<float>(ctx.number("theta"));
+    o.threshold = static_cast<int>(ctx.integer("threshold"));
+    o.line_length = static_cast<int>(ctx.integer("line_length"));
+    o.line_gap = static_cast<int>(ctx.integer("line_gap"));
+    o.theta_min = static_cast<float>(ctx.number("theta_min"));
+    o.theta_max = static_cast<float>(ctx.number("theta_max"));
+    return o;
+  }
+  Status process(KernelContext& ctx) noexcept {
+    const ImageView in = ctx.image(0);
+    const HoughEdges edges{in.plane(0), in.width(), in.height(), static_cast<std::ptrdiff_t>(in.stride(0)), 1, false, 0, 0, in.width(), in.height()};
+    ArraySegmentSink sink(ctx.array<HoughSegment>(1));
+    std::size_t found = 0;
+    if (!hough_lines_p(edges, options, scratch, sink, found)) return Status::invalid_argument;
+    // Segments past the capacity are not kept; num_lines says how many there were.
+    if (ctx.is_bound(2)) ctx.scalar(2).set(static_cast<std::uint32_t>(std::min<std::size_t>(found, UINT32_MAX)));
+    return Status::ok;
+  }
+  HoughLinesOptions options;
+  std::vector<std::uint8_t> scratch;  // accumulator, angle tables, point list and mask, sized at create
+};
+
+void add_hough_lines(Module& m) {
+  m.add(KernelDecl("vg.vision.hough_lines", "OpenVX HoughLinesP: line segments of a binary edge image (the probabilistic Hough transform)")
+            .input("input", DataKind::image, true, "gray8 edge image (non-zero pixels are edge points), e.g. vg.vision.canny's output")
+            .output("lines", DataKind::array, true, "array of vg.vision.line_segment (x0, y0, x1, y1: int32 each)")
+            .output("num_lines", DataKind::scalar, false, "u32: how many segments there were, also those past the capacity")
+            .attribute("rho", 1.0, "the accumulator's distance step (pixels), above 0")
+            .attribute("theta", 0.017453292519943295, "its angle step (radians), above 0: one degree by default")
+            .attribute("threshold", 50, "the votes a line needs, at least 1")
+            .attribute("line_length", 30, "the shortest segment reported (pixels)")
+            .attribute("line_gap", 5, "the longest run of missing points a segment bridges (pixels)")
+            .attribute("theta_min", 0.0, "the first angle (radians)")
+            .attribute("theta_max", 3.141592653589793, "the angles end before it (radians)")
+            .attribute("capacity", 1000, "the most segments the array holds")
+            .validate([](ValidateContext& v) {
+              const DataMeta& in = image_input(v, 0, "input", {ImageFormat::gray8});
+              for (const char* key : {"rho", "theta"})
+                if (!(v.number(key) > 0) || !std::isfinite(v.number(key))) v.fail(key, "must be a finite number above 0, got " + std::to_string(v.number(key)));
+              if (v.integer("threshold") < 1) v.fail("threshold", "must be at least 1, got " + std::to_string(v.integer("threshold")));
+              for (const char* key : {"line_length", "line_gap"})
+                if (v.integer(key) < 0 || v.integer(key) > INT32_MAX) v.fail(key, "must be 0.." + std::to_string(INT32_MAX) + ", got " + std::to_string(v.integer(key)));
+              if (!(v.number("theta_max") > v.number("theta_min")))
+                v.fail("theta_max", "must be above theta_min (" + std::to_string(v.number("theta_min")) + "), got " + std::to_string(v.number("theta_max")));
+              if (hough_lines_p_scratch_size(in.image.width, in.image.height, HoughKernel::options_of(v)) == 0)
+                v.fail("theta", "with this image (" + in.describe() + ") and these steps the accumulator would not fit; make rho or theta larger");
+              const std::uint32_t capacity = positive_attribute(v, "capacity", kMaxCorners);
+              v.set_meta(1, DataMeta::array_of<HoughSegment>("vg.vision.line_segment", capacity));
+              if (v.is_bound(2)) v.set_meta(2, DataMeta::scalar_of(ElementType::u32));
+            }));
+  m.implement("vg.vision.hough_lines", "cpu", callbacks_for<HoughKernel>());
+}
+
 struct LbpKernel {
   explicit LbpKernel(KernelContext& ctx)
       : format(ctx.string("format") == "modified" ? LbpFormat::modified : ctx.string("format") == "uniform" ? LbpFormat::uniform : LbpFormat::lbp),
@@ -217,6 +289,7 @@ void add_feature_kernels(Module& m) {
   add_canny(m);
   add_fast_corners(m);
   add_harris(m);
+  add_hough_lines(m);
   add_lbp(m);
 }
 

@@ -8,7 +8,7 @@ namespace vg::vision {
 void add_geometry_kernels(Module& m);
 /// vg.vision.convolve, equalize_hist, table_lookup, channel_extract, channel_combine, color_convert (pixels.cpp).
 void add_pixel_kernels(Module& m);
-/// vg.vision.canny, fast_corners, harris_corners, lbp (features.cpp).
+/// vg.vision.canny, fast_corners, harris_corners, hough_lines, lbp (features.cpp).
 void add_feature_kernels(Module& m);
 
 }  // namespace vg::vision
