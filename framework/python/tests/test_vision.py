@@ -48,3 +48,40 @@ def test_a_graph_built_in_python_matches_the_definition():
     padded = np.pad(image, 1, mode="edge")
     windows = np.stack([padded[dy:dy + 31, dx:dx + 45] for dy in range(3) for dx in range(3)])
     assert (out == np.median(windows, axis=0).astype(np.uint8)).all()
+
+
+def test_edges_graph_outlines_the_square_and_takes_new_thresholds(source_dir):
+    frame = np.full((240, 320, 3), 30, np.uint8)
+    frame[60:150, 100:180] = 230
+    g = vg.load_graph(str(source_dir / "apps" / "vision" / "edges.yaml"), size=(320, 240))
+    g.process(inputs={"input": frame})
+    edges = g.image("annotated", copy=True)
+    assert edges.shape == (240, 320)
+    assert set(np.unique(edges)) <= {0, 255}
+    near_outline = np.zeros_like(edges, dtype=bool)
+    near_outline[57:153, 97:183] = True
+    near_outline[63:147, 103:177] = False
+    assert not edges[~near_outline].any(), "an edge away from the square's outline"
+    assert np.count_nonzero(edges) > 300, "the outline (340 pixels) is found"
+    assert g.send_command("canny", "set_high", 100000) == "low=40 high=100000"
+    g.process(inputs={"input": frame})
+    assert not g.image("annotated", copy=True).any(), "no gradient reaches 100000"
+
+
+def test_kernels_over_the_rest_of_the_library_from_python():
+    ctx = vg.Context(modules=["vg.vision"])
+    for name in ("vg.vision.scale", "vg.vision.convolve", "vg.vision.color_convert", "vg.vision.canny", "vg.vision.lbp"):
+        assert name in ctx.kernel_names()
+    g = vg.Graph(ctx, "resize")
+    rng = np.random.default_rng(5)
+    image = rng.integers(0, 256, (48, 64), dtype=np.uint8)
+    g.add_image("in", 64, 48, "gray8")
+    g.add_image("out", 32, 24, "gray8")
+    g.add_node("scale", "vg.vision.scale", parameters={"input": "in", "output": "out"},
+               attributes={"width": 32, "height": 24, "interpolation": "area"})
+    g.verify()
+    g.process(inputs={"in": image})
+    out = g.image("out", copy=True)
+    # AREA at exactly 2:1 is the mean of each 2x2 block, rounded half up.
+    blocks = image.reshape(24, 2, 32, 2).astype(np.int32).sum(axis=(1, 3))
+    assert (out == ((blocks + 2) // 4).astype(np.uint8)).all()
