@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <string>
 #include <vector>
 
 #include "alloc_counter.hpp"
@@ -36,7 +37,8 @@ TEST(VisionZeroAlloc, AGraphOfVisionKernelsAndItsCommandAllocateNothing) {
 }
 
 // The kernels over the rest of the library, chained: channel_extract -> scale -> convolve -> half-scale
-// Gaussian -> equalize_hist -> table_lookup -> warp_affine, and rgb24 -> nv12 -> rgb24 beside them.
+// Gaussian -> equalize_hist -> table_lookup -> warp_affine, the feature kernels on the scaled image, and
+// rgb24 -> nv12 -> rgb24 beside them.
 TEST(VisionZeroAlloc, AGraphOfTheGeometryAndPixelKernelsAllocatesNothing) {
   vg::Context ctx;
   ctx.load_module(vg::vision::make_vision_module());
@@ -62,6 +64,19 @@ TEST(VisionZeroAlloc, AGraphOfTheGeometryAndPixelKernelsAllocatesNothing) {
   const vg::NodeId warp = stage("warped", "vg.vision.warp_affine", true);
   g.set_attribute(warp, "matrix", std::vector<double>{1.5, 0.1, 10, -0.1, 1.5, 5}).set_attribute(warp, "width", std::int64_t{100});
   g.set_attribute(warp, "height", std::int64_t{80});
+  // The feature kernels on the scaled image: Canny -> HoughLinesP, FAST, Harris and LBP.
+  auto feature = [&](const char* name, const char* kernel, vg::DataId input, const char* out_param) {
+    const vg::DataId out = g.add_virtual(name, std::string(out_param) == "output" ? vg::DataKind::image : vg::DataKind::array);
+    const vg::NodeId n = g.add_node(name, kernel);
+    g.bind(n, "input", input).bind(n, out_param, out);
+    return out;
+  };
+  const vg::DataId scaled = g.find_data("scaled");
+  const vg::DataId edges = feature("edges", "vg.vision.canny", scaled, "output");
+  feature("segments", "vg.vision.hough_lines", edges, "lines");
+  feature("fast", "vg.vision.fast_corners", scaled, "corners");
+  feature("harris", "vg.vision.harris_corners", scaled, "corners");
+  feature("patterns", "vg.vision.lbp", scaled, "output");
   previous = frame;
   stage("nv12", "vg.vision.color_convert");
   const vg::DataId rgb = g.add_data("rgb", vg::DataMeta::image_of(640, 480, vg::ImageFormat::rgb24));
