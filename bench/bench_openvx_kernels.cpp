@@ -27,8 +27,7 @@
 // of squared differences to S16, cv::TM_SQDIFF writes CV_32F.
 //
 // Not covered: ColorConvert RGB->NV12 (cvtColor has no such code; NV12->RGB is covered instead);
-// NonLinearFilter (its 3x3 median, min and max are Median3x3, Erode3x3 and Dilate3x3 here; OpenCV has no
-// function for other masks); LBP, NonMaxSuppression, LaplacianPyramid and LaplacianReconstruct (no
+// NonLinearFilter beyond its 5x5 box median and minimum (OpenCV has no function for other masks); LBP, NonMaxSuppression, LaplacianPyramid and LaplacianReconstruct (no
 // OpenCV function does the same); HOGCells and HOGFeatures (cv::HOGDescriptor computes one whole
 // descriptor of its own layout); BilateralFilter and the tensor kernels (tensors, not images); Copy,
 // Select and ScalarOperation (no image work). FastCorners and OpticalFlowPyrLK need OpenCV's features2d
@@ -203,6 +202,14 @@ class OneNodeGraph {
     return m;
   }
 
+  /// A U8 mask of @p side x @p side ones (NonLinearFilter's box).
+  vx_matrix box_mask(vx_size side) {
+    vx_matrix m = keep(vxCreateMatrix(context_, VX_TYPE_UINT8, side, side));
+    std::vector<vx_uint8> ones(side * side, 1);
+    vxCopyMatrix(m, ones.data(), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+    return m;
+  }
+
   vx_array keypoints(vx_size capacity) { return keep(vxCreateArray(context_, VX_TYPE_KEYPOINT, capacity)); }
 
   /// A pyramid of the scene-like image @p pixels, filled by vxuGaussianPyramid now.
@@ -374,6 +381,25 @@ const Kernel kKernels[] = {
     {"Dilate3x3", [](OneNodeGraph& g, const Inputs& in) { return with_border(vxDilate3x3Node(g.graph(), g.image(in.gray), g.u8(in)), VX_BORDER_REPLICATE); },
      [](const Inputs& in) {
        return OpenCvRun{[&in, out = cv::Mat()]() mutable { cv::dilate(in.gray, out, cv::Mat(), cv::Point(-1, -1), 1, cv::BORDER_REPLICATE); }, {}};
+     }},
+    // NonLinearFilter on a 5x5 box: the median beside cv::medianBlur (always replicating), the minimum
+    // beside cv::erode with a 5x5 rectangle.
+    {"NonLinearMedian5x5",
+     [](OneNodeGraph& g, const Inputs& in) {
+       return with_border(vxNonLinearFilterNode(g.graph(), VX_NONLINEAR_FILTER_MEDIAN, g.image(in.gray), g.box_mask(5), g.u8(in)),
+                          VX_BORDER_REPLICATE);
+     },
+     [](const Inputs& in) { return OpenCvRun{[&in, out = cv::Mat()]() mutable { cv::medianBlur(in.gray, out, 5); }, {}}; }},
+    {"NonLinearMin5x5",
+     [](OneNodeGraph& g, const Inputs& in) {
+       return with_border(vxNonLinearFilterNode(g.graph(), VX_NONLINEAR_FILTER_MIN, g.image(in.gray), g.box_mask(5), g.u8(in)),
+                          VX_BORDER_REPLICATE);
+     },
+     [](const Inputs& in) {
+       return OpenCvRun{[&in, out = cv::Mat(), rect = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5))]() mutable {
+                          cv::erode(in.gray, out, rect, cv::Point(-1, -1), 1, cv::BORDER_REPLICATE);
+                        },
+                        {}};
      }},
     {"Convolve",
      [](OneNodeGraph& g, const Inputs& in) {

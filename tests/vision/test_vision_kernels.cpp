@@ -26,7 +26,7 @@ TEST(VisionKernels, TheModuleListsEveryKernelWithItsParameters) {
       {"vg.vision.subtract", 3}, {"vg.vision.absdiff", 3},     {"vg.vision.not", 2},       {"vg.vision.and", 3},
       {"vg.vision.or", 3},       {"vg.vision.xor", 3},        {"vg.vision.multiply", 3}, {"vg.vision.scale", 2},
       {"vg.vision.half_scale_gaussian", 2}, {"vg.vision.warp_affine", 2}, {"vg.vision.warp_perspective", 2},
-      {"vg.vision.convolve", 2}, {"vg.vision.equalize_hist", 2}, {"vg.vision.table_lookup", 2},
+      {"vg.vision.convolve", 2}, {"vg.vision.non_linear_filter", 2}, {"vg.vision.equalize_hist", 2}, {"vg.vision.table_lookup", 2},
       {"vg.vision.channel_extract", 2}, {"vg.vision.channel_combine", 4}, {"vg.vision.color_convert", 2},
       {"vg.vision.fast_corners", 3}, {"vg.vision.lbp", 2}, {"vg.vision.canny", 2}, {"vg.vision.harris_corners", 3}, {"vg.vision.hough_lines", 3}};
   for (const auto& [name, params] : kernels) {

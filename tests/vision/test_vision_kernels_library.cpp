@@ -1,5 +1,5 @@
 // The vg.vision kernels over the rest of the vision library (scale, half-scale Gaussian, warps, convolve,
-// histogram equalization, table lookup, channels, colour conversion): each graph's output is the library
+// non-linear filter, histogram equalization, table lookup, channels, colour conversion): each graph's output is the library
 // function's for the same attributes, a few values are checked by hand (so an attribute read the wrong way
 // round shows), and verify names the node and the attribute for wrong values.
 #include <gtest/gtest.h>
@@ -24,6 +24,7 @@
 #include "visiongraph/kernels/vision/histogram.hpp"
 #include "visiongraph/kernels/vision/lbp.hpp"
 #include "visiongraph/kernels/vision/module.hpp"
+#include "visiongraph/kernels/vision/non_linear_filter.hpp"
 #include "visiongraph/kernels/vision/scale.hpp"
 #include "visiongraph/kernels/vision/warp.hpp"
 #include "visiongraph/visiongraph.hpp"
@@ -172,6 +173,48 @@ TEST(VisionLibraryKernels, ConvolveFlipsTheMatrixAsOpenVxDoes) {
   std::vector<std::uint8_t> expected(37 * 21);
   ASSERT_TRUE(vv::convolve(w.in_plane(), vv::pixels_of(vv::Plane{expected.data(), 37, 21, 37}), flipped, 5, 3, 3));
   expect_output_equals(w, expected, "5x3 / 8");
+}
+
+TEST(VisionLibraryKernels, NonLinearFilterReadsTheMaskRowByRow) {
+  // Only the entry right of the centre selected: every function gives the right neighbour.
+  for (const char* function : {"median", "min", "max"}) {
+    OneNode n("vg.vision.non_linear_filter", gray(20, 10), gray(20, 10));
+    n.g.set_attribute(n.node, "function", std::string(function)).set_attribute(n.node, "columns", std::int64_t{3});
+    n.g.set_attribute(n.node, "rows", std::int64_t{1}).set_attribute(n.node, "mask", std::vector<double>{0, 0, 1});
+    n.g.verify();
+    n.fill(n.input, 9);
+    n.run();
+    for (std::uint32_t y = 0; y < 10; ++y) {
+      for (std::uint32_t x = 0; x + 1 < 20; ++x) ASSERT_EQ(n.out_at(x, y), n.in_at(x + 1, y)) << function << " at " << x << "," << y;
+      EXPECT_EQ(n.out_at(19, y), n.in_at(19, y)) << function << ": replicated right edge";
+    }
+  }
+  // The default: the median of the 5x5 box, against the function.
+  OneNode box("vg.vision.non_linear_filter", gray(41, 23), gray(41, 23));
+  box.g.verify();
+  box.fill(box.input, 10);
+  box.run();
+  const std::vector<std::uint8_t> ones(25, 1);
+  std::vector<std::uint8_t> expected(41 * 23);
+  ASSERT_TRUE(vv::non_linear_filter(vv::NonLinearFunction::median, box.in_plane(), {expected.data(), 41, 23, 41}, ones.data(), 5, 5));
+  expect_output_equals(box, expected, "5x5 box median");
+  // A 7x3 cross, the minimum under a constant border.
+  OneNode cross("vg.vision.non_linear_filter", gray(37, 19), gray(37, 19));
+  std::vector<double> mask(21, 0.0);
+  for (int c = 0; c < 7; ++c) mask[static_cast<std::size_t>(7 + c)] = 1;
+  mask[3] = mask[17] = 1;
+  cross.g.set_attribute(cross.node, "function", std::string("min")).set_attribute(cross.node, "mask", mask);
+  cross.g.set_attribute(cross.node, "columns", std::int64_t{7}).set_attribute(cross.node, "rows", std::int64_t{3});
+  cross.g.set_attribute(cross.node, "border", std::string("constant")).set_attribute(cross.node, "border_value", std::int64_t{30});
+  cross.g.verify();
+  cross.fill(cross.input, 11);
+  cross.run();
+  std::uint8_t bytes[21];
+  for (std::size_t i = 0; i < 21; ++i) bytes[i] = static_cast<std::uint8_t>(mask[i]);
+  std::vector<std::uint8_t> expected_cross(37 * 19);
+  ASSERT_TRUE(vv::non_linear_filter(vv::NonLinearFunction::min, cross.in_plane(), {expected_cross.data(), 37, 19, 37}, bytes, 7, 3,
+                                    {vv::BorderMode::constant, 30}));
+  expect_output_equals(cross, expected_cross, "7x3 cross min, constant 30");
 }
 
 TEST(VisionLibraryKernels, EqualizeHistAndTableLookup) {
@@ -435,6 +478,16 @@ TEST(VisionLibraryKernels, VerifyNamesTheAttributeAtFault) {
       {"vg.vision.convolve", gray(16, 16), gray(16, 16),
        [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "coefficients", std::vector<double>(8, 1.0)).set_attribute(n, "columns", std::int64_t{4}).set_attribute(n, "rows", std::int64_t{2}); },
        "columns", "4"},
+      {"vg.vision.non_linear_filter", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "function", std::string("mean")); },
+       "function", "mean"},
+      {"vg.vision.non_linear_filter", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "columns", std::int64_t{11}); },
+       "columns", "11"},
+      {"vg.vision.non_linear_filter", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "mask", std::vector<double>(9, 1.0)); },
+       "mask", "got 9"},
+      {"vg.vision.non_linear_filter", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "mask", std::vector<double>(25, 2.0)); },
+       "mask", "0 or 1"},
+      {"vg.vision.non_linear_filter", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "mask", std::vector<double>(25, 0.0)); },
+       "mask", "selects no pixel"},
       {"vg.vision.table_lookup", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "table", std::vector<double>(255, 0.0)); },
        "table", "got 255"},
       {"vg.vision.half_scale_gaussian", gray(16, 16), gray(8, 8), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "kernel_size", std::int64_t{7}); },

@@ -28,9 +28,11 @@
 // the output's bits past its width are left as they were.
 //
 // U8 images with packed rows run the vision library's vectorised filters (kernels/vision, shared with the
-// vg.vision kernels). The walk over the image (an interior loop without border checks, the one-pixel frame done separately)
-// and the valid region are neighbourhood.hpp's, shared with Sobel3x3 and Convolve. Nothing is allocated
-// per frame.
+// vg.vision kernels); NonLinearFilter hands it the mask centred in a window of up to 15x15 (its origin may
+// lie off the centre). For the rest, the 3x3 filters walk the image as neighbourhood.hpp does (an interior
+// loop without border checks, the one-pixel frame done separately), NonLinearFilter runs the library's
+// per-pixel definition (non_linear_value). The valid region is neighbourhood.hpp's, shared with Sobel3x3
+// and Convolve. Nothing is allocated per frame.
 #include <VX/vx.h>
 
 #include <algorithm>
@@ -43,6 +45,7 @@
 #include "kernels/standard_kernel_support.hpp"
 #include "kernels/vision_planes.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
+#include "visiongraph/kernels/vision/non_linear_filter.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -242,14 +245,15 @@ vx_status VX_CALLBACK non_linear_filter_function(vx_node node, const vx_referenc
   }
   vx_uint32 radius_x = 0, radius_y = 0;
   if (!mask_radii(mask, radius_x, radius_y)) return VX_ERROR_INVALID_PARAMETERS;
-  // The selected entries as window coordinates.
-  vx_uint8 sel_r[kMaxNonLinearDimension * kMaxNonLinearDimension], sel_c[kMaxNonLinearDimension * kMaxNonLinearDimension];
+  // The mask centred in the window (2 * radius_x + 1) x (2 * radius_y + 1): entry (r, c) moves to
+  // (r + radius_y - origin.y, c + radius_x - origin.x), the rest of the window unselected.
+  const vx_uint32 window_columns = 2 * radius_x + 1, window_rows = 2 * radius_y + 1;
+  vx_uint8 window[kMaxNeighbourhood * kMaxNeighbourhood] = {};
   vx_uint32 count = 0;
   for (vx_size r = 0; r < mask->rows; ++r) {
     for (vx_size c = 0; c < mask->columns; ++c) {
       if (mask->data.data()[r * mask->columns + c] == 0) continue;
-      sel_r[count] = static_cast<vx_uint8>(r + radius_y - mask->origin.y);
-      sel_c[count] = static_cast<vx_uint8>(c + radius_x - mask->origin.x);
+      window[(r + radius_y - mask->origin.y) * window_columns + (c + radius_x - mask->origin.x)] = 1;
       ++count;
     }
   }
@@ -268,30 +272,39 @@ vx_status VX_CALLBACK non_linear_filter_function(vx_node node, const vx_referenc
     for_each_u1_output(out, [&](vx_uint32 ux, vx_uint32 uy) {
       const int x = static_cast<int>(ux) - left, y = static_cast<int>(uy) - top;
       vx_uint32 ones = 0;
-      for (vx_uint32 i = 0; i < count; ++i) ones += p(x + sel_c[i], y + sel_r[i]);
+      for (vx_uint32 r = 0; r < window_rows; ++r) {
+        for (vx_uint32 c = 0; c < window_columns; ++c) {
+          if (window[r * window_columns + c] != 0) ones += p(x + static_cast<int>(c), y + static_cast<int>(r));
+        }
+      }
       if (function == VX_NONLINEAR_FILTER_MIN) return ones == count ? 1 : 0;
       if (function == VX_NONLINEAR_FILTER_MAX) return ones != 0 ? 1 : 0;
       return count - ones <= count / 2 ? 1 : 0;
     });
     return VX_SUCCESS;
   }
-  const std::ptrdiff_t so = out.stride_x();
-  for_each_neighbourhood<vx_uint8>(in, radius_x, radius_y, border, [&](const auto& w, vx_uint32 x, vx_uint32 y) {
-    vx_uint8 result;
-    if (function == VX_NONLINEAR_FILTER_MIN) {
-      result = 255;
-      for (vx_uint32 i = 0; i < count; ++i) result = std::min(result, w(sel_r[i], sel_c[i]));
-    } else if (function == VX_NONLINEAR_FILTER_MAX) {
-      result = 0;
-      for (vx_uint32 i = 0; i < count; ++i) result = std::max(result, w(sel_r[i], sel_c[i]));
-    } else {
-      vx_uint8 v[kMaxNonLinearDimension * kMaxNonLinearDimension];
-      for (vx_uint32 i = 0; i < count; ++i) v[i] = w(sel_r[i], sel_c[i]);
-      std::nth_element(v, v + count / 2, v + count);
-      result = v[count / 2];
-    }
-    out.row(y)[static_cast<std::ptrdiff_t>(x) * so] = result;
-  });
+  const auto function_of = function == VX_NONLINEAR_FILTER_MIN   ? vision::NonLinearFunction::min
+                           : function == VX_NONLINEAR_FILTER_MAX ? vision::NonLinearFunction::max
+                                                                 : vision::NonLinearFunction::median;
+  const auto columns = static_cast<int>(window_columns), rows = static_cast<int>(window_rows);
+  if (in.stride_x() == 1 && out.stride_x() == 1) {
+    // Packed rows: the vision library's vectorised filter, the one vg.vision.non_linear_filter runs.
+    return vision::non_linear_filter(function_of, const_plane(in), plane(out), window, columns, rows, vision_border(border))
+               ? VX_SUCCESS
+               : VX_ERROR_INVALID_PARAMETERS;
+  }
+  // Pixels with gaps (a strided patch of an image from a handle): the library's definition one pixel at a
+  // time, the border applied to each read.
+  const int width = static_cast<int>(in.width()), height = static_cast<int>(in.height());
+  const std::ptrdiff_t si = in.stride_x(), so = out.stride_x();
+  const auto read = [&](int y, int x) -> vx_uint8 {
+    if (border.mode == VX_BORDER_CONSTANT && (x < 0 || y < 0 || x >= width || y >= height)) return border.constant_value.U8;
+    return in.row(static_cast<vx_uint32>(std::clamp(y, 0, height - 1)))[static_cast<std::ptrdiff_t>(std::clamp(x, 0, width - 1)) * si];
+  };
+  for (int y = 0; y < height; ++y) {
+    vx_uint8* o = out.row(static_cast<vx_uint32>(y));
+    for (int x = 0; x < width; ++x) o[static_cast<std::ptrdiff_t>(x) * so] = vision::non_linear_value(read, function_of, window, columns, rows, x, y);
+  }
   return VX_SUCCESS;
 }
 

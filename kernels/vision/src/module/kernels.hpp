@@ -6,7 +6,8 @@ namespace vg::vision {
 
 /// vg.vision.scale, half_scale_gaussian, warp_affine, warp_perspective (geometry.cpp).
 void add_geometry_kernels(Module& m);
-/// vg.vision.convolve, equalize_hist, table_lookup, channel_extract, channel_combine, color_convert (pixels.cpp).
+/// vg.vision.convolve, non_linear_filter, equalize_hist, table_lookup, channel_extract, channel_combine, color_convert
+/// (pixels.cpp).
 void add_pixel_kernels(Module& m);
 /// vg.vision.canny, fast_corners, harris_corners, hough_lines, lbp (features.cpp).
 void add_feature_kernels(Module& m);

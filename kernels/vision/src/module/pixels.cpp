@@ -1,6 +1,8 @@
-// The vg.vision kernels that map pixels to pixels without changing the geometry: convolve, equalize_hist,
-// table_lookup, channel_extract, channel_combine and color_convert, over the library functions libopenvx's
-// Convolve, EqualizeHist, TableLookup, ChannelExtract, ChannelCombine and ColorConvert run.
+// The vg.vision kernels that map pixels to pixels without changing the geometry: convolve,
+// non_linear_filter, equalize_hist, table_lookup, channel_extract, channel_combine and color_convert, over the
+// library functions libopenvx's Convolve, NonLinearFilter, EqualizeHist, TableLookup, ChannelExtract,
+// ChannelCombine and ColorConvert run.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -10,6 +12,7 @@
 #include "visiongraph/kernels/vision/convolve.hpp"
 #include "visiongraph/kernels/vision/histogram.hpp"
 #include "visiongraph/kernels/vision/lookup.hpp"
+#include "visiongraph/kernels/vision/non_linear_filter.hpp"
 #include "visiongraph/kernels/vision/rgb_to_yuv.hpp"
 #include "visiongraph/kernels/vision/yuv_to_rgb.hpp"
 
@@ -70,6 +73,61 @@ void add_convolve(Module& m) {
   });
   m.add(std::move(decl));
   m.implement("vg.vision.convolve", "cpu", callbacks_for<ConvolveKernel>());
+}
+
+// --- non_linear_filter -------------------------------------------------------------------------------------
+
+constexpr int kMaxMaskSide = 9;  // OpenVX's VX_CONTEXT_NONLINEAR_MAX_DIMENSION
+
+struct NonLinearKernel {
+  explicit NonLinearKernel(KernelContext& ctx)
+      : columns(static_cast<int>(ctx.integer("columns"))), rows(static_cast<int>(ctx.integer("rows"))), border(border_of(ctx)) {
+    parse_non_linear_function(ctx.string("function"), function);
+    const std::vector<double>& given = ctx.numbers("mask");
+    const auto n = static_cast<std::size_t>(columns * rows);
+    for (std::size_t i = 0; i < n; ++i) mask[i] = given.empty() || given[i] != 0 ? 1 : 0;  // no mask: the box
+  }
+  Status process(KernelContext& ctx) noexcept {
+    return non_linear_filter(function, const_plane(ctx.image(0)), plane(ctx.image(1)), mask, columns, rows, border) ? Status::ok
+                                                                                                                     : Status::invalid_argument;
+  }
+  NonLinearFunction function = NonLinearFunction::median;
+  std::uint8_t mask[kMaxMaskSide * kMaxMaskSide] = {};
+  int columns, rows;
+  Border border;
+};
+
+void add_non_linear_filter(Module& m) {
+  KernelDecl decl("vg.vision.non_linear_filter",
+                  "OpenVX NonLinearFilter on gray8: the median, minimum or maximum of the pixels a mask selects around each pixel "
+                  "(the median of n values is the one at index n / 2 sorted: the upper one for an even n)");
+  decl.input("input", DataKind::image, true, "gray8 image of any size")
+      .output("output", DataKind::image, true, "gray8 image of the input's size")
+      .attribute("function", "median", "median, min or max")
+      .attribute("mask", AttrValue(std::vector<double>{}), "columns x rows numbers, row by row, 1 selects and 0 not, centred on the pixel "
+                                                           "(default: all selected, a box)")
+      .attribute("columns", 5, "the mask's width: odd, 1..9")
+      .attribute("rows", 5, "the mask's height: odd, 1..9");
+  border_attributes(decl).validate([](ValidateContext& v) {
+    validate_image_to_gray8(v, {ImageFormat::gray8});
+    choice_attribute(v, "function", {"median", "min", "max"});
+    for (const char* key : {"columns", "rows"}) {
+      const std::int64_t side = v.integer(key);
+      if (side < 1 || side > kMaxMaskSide || side % 2 == 0) v.fail(key, "must be odd and 1..9, got " + std::to_string(side));
+    }
+    const std::vector<double>& mask = v.numbers("mask");
+    if (!mask.empty()) {
+      const auto expected = static_cast<std::size_t>(v.integer("columns") * v.integer("rows"));
+      if (mask.size() != expected)
+        v.fail("mask", "must hold columns x rows = " + std::to_string(expected) + " numbers, got " + std::to_string(mask.size()));
+      for (const double e : mask)
+        if (e != 0 && e != 1) v.fail("mask", "holds " + std::to_string(e) + ": each entry must be 0 or 1");
+      if (std::none_of(mask.begin(), mask.end(), [](double e) { return e != 0; })) v.fail("mask", "selects no pixel (every entry is 0)");
+    }
+    border_attributes_valid(v);
+  });
+  m.add(std::move(decl));
+  m.implement("vg.vision.non_linear_filter", "cpu", callbacks_for<NonLinearKernel>());
 }
 
 // --- equalize_hist, table_lookup ------------------------------------------------------------------------------
@@ -213,6 +271,7 @@ void add_color_convert(Module& m) {
 
 void add_pixel_kernels(Module& m) {
   add_convolve(m);
+  add_non_linear_filter(m);
   add_lookups(m);
   add_channels(m);
   add_color_convert(m);

@@ -1,0 +1,242 @@
+// NonLinearFilter (non_linear_filter.hpp). Compiled once per Highway target as filter3x3.cpp is.
+//
+// Each output vector reads its mask's selected taps, one shifted load per tap:
+//   - min / max fold the taps with vector Min / Max;
+//   - median selects per lane, bit by bit from the top: the median m (index n / 2 of the sorted taps) is the
+//     largest value with at most n / 2 taps below it, so each of the 8 steps counts the taps below a
+//     candidate (m with the next bit set) in byte lanes (at most 225 taps: no overflow) and keeps the bit
+//     where the count allows. That costs 8 passes over the taps but works for any mask, where a sorting
+//     network would be fixed to one tap count.
+// A full 3x3 mask is Median3x3 / Erode3x3 / Dilate3x3: filter3x3's dedicated network runs it.
+//
+// The frame: under a replicate border a window row above or below the image is the nearest row; under a
+// constant border its taps leave the list and count as that many constant values. The first and last
+// vectors of a row read short padded copies of their window rows, so the frame costs a few vectors a row.
+// Images narrower than that go pixel by pixel (non_linear_value). Nothing is allocated.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "non_linear_filter.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "visiongraph/kernels/vision/filter3x3.hpp"
+#include "visiongraph/kernels/vision/non_linear_filter.hpp"
+
+#ifndef VG_VISION_NON_LINEAR_FILTER_ONCE
+#define VG_VISION_NON_LINEAR_FILTER_ONCE
+namespace vg::vision::non_linear_detail {
+
+constexpr int kMaxTaps = kMaxNonLinearSide * kMaxNonLinearSide;
+
+struct Tap {
+  std::int32_t row;     // window row, 0 at the top
+  std::int32_t column;  // window column, 0 at the left
+};
+
+struct Mask {
+  Tap taps[kMaxTaps];
+  int count = 0;
+  int columns = 0, rows = 0;
+  const std::uint8_t* bytes = nullptr;
+};
+
+}  // namespace vg::vision::non_linear_detail
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace vg::vision::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+using non_linear_detail::Mask;
+using non_linear_detail::Tap;
+
+// a <= b in unsigned byte lanes.
+template <class D, class V>
+HWY_INLINE auto AtMost(D, V a, V b) {
+  return hn::Eq(hn::Min(a, b), a);
+}
+
+// What a row's taps outside the image (constant border) add: @p outside taps of value @p constant.
+struct Outside {
+  int count = 0;
+  std::uint8_t constant = 0;
+};
+
+// Lanes(d) outputs from the window rows @p source (each row read from column x on).
+template <NonLinearFunction F, class D>
+HWY_INLINE void filter_vector(D d, const std::uint8_t* const* source, const Tap* taps, int count, Outside outside, std::uint8_t half,
+                              std::size_t x, std::uint8_t* dst) {
+  const auto load = [&](int t) { return hn::LoadU(d, source[taps[t].row] + x + static_cast<std::size_t>(taps[t].column)); };
+  if constexpr (F == NonLinearFunction::min || F == NonLinearFunction::max) {
+    constexpr bool is_min = F == NonLinearFunction::min;
+    auto acc = hn::Set(d, static_cast<std::uint8_t>(outside.count > 0 ? outside.constant : is_min ? 255 : 0));
+    for (int t = 0; t < count; ++t) acc = is_min ? hn::Min(acc, load(t)) : hn::Max(acc, load(t));
+    hn::StoreU(acc, d, dst);
+  } else {
+    const auto limit = hn::Set(d, half);
+    const auto constant = hn::Set(d, outside.constant);
+    const auto constant_count = hn::Set(d, static_cast<std::uint8_t>(outside.count));
+    auto median = hn::Zero(d);
+    for (unsigned bit = 128; bit != 0; bit >>= 1) {
+      const auto candidate = hn::Or(median, hn::Set(d, static_cast<std::uint8_t>(bit)));
+      const auto below = hn::Sub(candidate, hn::Set(d, std::uint8_t{1}));  // a tap under the candidate is at most this
+      auto under = hn::IfThenElseZero(AtMost(d, constant, below), constant_count);
+      // The mask is all ones where the tap is under: subtracting it counts.
+      for (int t = 0; t < count; ++t) under = hn::Sub(under, hn::VecFromMask(d, AtMost(d, load(t), below)));
+      median = hn::IfThenElse(AtMost(d, under, limit), candidate, median);
+    }
+    hn::StoreU(median, d, dst);
+  }
+}
+
+// Padded copies of the window rows for the vectors at the left and right ends of a row.
+struct Segments {
+  static constexpr int kWidth = HWY_MAX_BYTES + 3 * kMaxNonLinearSide;
+  std::uint8_t left[kMaxNonLinearSide][kWidth];
+  std::uint8_t right[kMaxNonLinearSide][kWidth];
+  const std::uint8_t* left_rows[kMaxNonLinearSide];
+  const std::uint8_t* right_rows[kMaxNonLinearSide];
+};
+
+template <NonLinearFunction F>
+void filter_rows(ConstPlane in, Plane out, const Mask& mask, Border border, std::uint32_t begin, std::uint32_t end) {
+  const hn::ScalableTag<std::uint8_t> d;
+  const std::size_t lanes = hn::Lanes(d);
+  const std::size_t width = in.width;
+  const std::int64_t height = in.height;
+  const std::size_t rx = static_cast<std::size_t>(mask.columns / 2);
+  const int ry = mask.rows / 2;
+  const auto half = static_cast<std::uint8_t>(mask.count / 2);
+  // The left vectors cover [0, left), the right ones [width - right, width): each the frame's columns
+  // rounded up to whole vectors. The middle needs at least one whole vector between them.
+  const std::size_t left = (rx + lanes - 1) / lanes * lanes, right = left;
+  const bool vectors = rx == 0 ? width >= lanes : width >= left + right + lanes;
+  Segments seg;
+  for (int r = 0; r < mask.rows; ++r) {
+    seg.left_rows[r] = seg.left[r];
+    seg.right_rows[r] = seg.right[r];
+  }
+  Tap inside_taps[non_linear_detail::kMaxTaps];
+  for (std::uint32_t y = begin; y < end; ++y) {
+    std::uint8_t* dst = out.row(y);
+    if (!vectors) {
+      const auto read = [&](int yy, int xx) -> std::uint8_t {
+        if (border.mode == BorderMode::constant && (xx < 0 || yy < 0 || xx >= static_cast<int>(width) || yy >= height)) return border.constant;
+        return in.row(static_cast<std::uint32_t>(std::clamp<std::int64_t>(yy, 0, height - 1)))[std::clamp<std::int64_t>(xx, 0, static_cast<std::int64_t>(width) - 1)];
+      };
+      for (std::size_t x = 0; x < width; ++x) {
+        dst[x] = non_linear_value(read, F, mask.bytes, mask.columns, mask.rows, static_cast<int>(x), static_cast<int>(y));
+      }
+      continue;
+    }
+    const std::uint8_t* source[kMaxNonLinearSide];
+    for (int r = 0; r < mask.rows; ++r) {
+      const std::int64_t yy = static_cast<std::int64_t>(y) - ry + r;
+      source[r] = in.row(static_cast<std::uint32_t>(std::clamp<std::int64_t>(yy, 0, height - 1)));
+    }
+    const Tap* taps = mask.taps;
+    int count = mask.count;
+    Outside outside;
+    if (border.mode == BorderMode::constant && (static_cast<std::int64_t>(y) < ry || static_cast<std::int64_t>(y) + ry >= height)) {
+      count = 0;
+      for (int t = 0; t < mask.count; ++t) {
+        const std::int64_t yy = static_cast<std::int64_t>(y) - ry + mask.taps[t].row;
+        if (yy >= 0 && yy < height) inside_taps[count++] = mask.taps[t];
+      }
+      outside = {mask.count - count, border.constant};
+      taps = inside_taps;
+    }
+    if (rx > 0) {
+      // Padded copies: columns -rx .. left + rx - 1 and width - right - rx .. width + rx - 1.
+      for (int r = 0; r < mask.rows; ++r) {
+        const std::uint8_t* row = source[r];
+        const std::uint8_t before = border.mode == BorderMode::constant ? border.constant : row[0];
+        const std::uint8_t after = border.mode == BorderMode::constant ? border.constant : row[width - 1];
+        std::fill_n(seg.left[r], rx, before);
+        std::copy_n(row, left + rx, seg.left[r] + rx);
+        std::copy_n(row + width - right - rx, right + rx, seg.right[r]);
+        std::fill_n(seg.right[r] + right + rx, rx, after);
+      }
+      for (std::size_t x = 0; x < left; x += lanes) filter_vector<F>(d, seg.left_rows, taps, count, outside, half, x, dst + x);
+      for (std::size_t x = 0; x < right; x += lanes) {
+        filter_vector<F>(d, seg.right_rows, taps, count, outside, half, x, dst + width - right + x);
+      }
+    }
+    // The middle [left, width - right), the last vector moved back to end there (rewriting a few pixels).
+    const std::size_t middle_end = width - right;
+    for (std::size_t x = left; x < middle_end; x += lanes) {
+      const std::size_t at = std::min(x, middle_end - lanes);
+      filter_vector<F>(d, source, taps, count, outside, half, at - rx, dst + at);
+    }
+  }
+}
+
+void NonLinearRows(NonLinearFunction function, ConstPlane in, Plane out, const Mask& mask, Border border, std::uint32_t begin,
+                   std::uint32_t end) {
+  switch (function) {
+    case NonLinearFunction::median: return filter_rows<NonLinearFunction::median>(in, out, mask, border, begin, end);
+    case NonLinearFunction::min: return filter_rows<NonLinearFunction::min>(in, out, mask, border, begin, end);
+    case NonLinearFunction::max: return filter_rows<NonLinearFunction::max>(in, out, mask, border, begin, end);
+  }
+}
+
+}  // namespace vg::vision::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace vg::vision {
+
+HWY_EXPORT(NonLinearRows);
+
+bool non_linear_filter(NonLinearFunction function, ConstPlane in, Plane out, const std::uint8_t* mask, int columns, int rows,
+                       Border border, Rows band) noexcept {
+  if (columns < 1 || rows < 1 || columns > kMaxNonLinearSide || rows > kMaxNonLinearSide || columns % 2 == 0 || rows % 2 == 0 ||
+      in.width != out.width || in.height != out.height) {
+    return false;
+  }
+  non_linear_detail::Mask m;
+  m.columns = columns;
+  m.rows = rows;
+  m.bytes = mask;
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < columns; ++c) {
+      if (mask[r * columns + c] != 0) m.taps[m.count++] = {r, c};
+    }
+  }
+  if (m.count == 0) return false;
+  const std::uint32_t end = std::min(band.end, in.height);
+  if (in.width == 0 || band.begin >= end) return true;
+  if (columns == 3 && rows == 3 && m.count == 9) {
+    const Filter3x3 same = function == NonLinearFunction::median ? Filter3x3::median
+                           : function == NonLinearFunction::min  ? Filter3x3::erode
+                                                                 : Filter3x3::dilate;
+    filter3x3(same, in, out, border, {band.begin, end});
+    return true;
+  }
+  HWY_DYNAMIC_DISPATCH(NonLinearRows)(function, in, out, m, border, band.begin, end);
+  return true;
+}
+
+bool parse_non_linear_function(std::string_view text, NonLinearFunction& function) noexcept {
+  for (NonLinearFunction f : {NonLinearFunction::median, NonLinearFunction::min, NonLinearFunction::max}) {
+    if (text == to_string(f)) {
+      function = f;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string_view to_string(NonLinearFunction function) noexcept {
+  switch (function) {
+    case NonLinearFunction::median: return "median";
+    case NonLinearFunction::min: return "min";
+    case NonLinearFunction::max: return "max";
+  }
+  return "?";
+}
+
+}  // namespace vg::vision
+#endif
