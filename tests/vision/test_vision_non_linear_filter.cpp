@@ -117,7 +117,8 @@ TEST_P(NonLinearEverySimdTarget, RandomMasksSizesAndBorders) {
 TEST_P(NonLinearEverySimdTarget, BoxesAndOpenVxSizedMasksOnWiderImages) {
   std::mt19937 rng(99);
   for (int side : {1, 3, 5, 7, 9}) {
-    for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{173, 19}, {64, 12}, {300, 9}}) {
+    // 1100 columns: the separable min / max path's chunks of 512.
+    for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{173, 19}, {64, 12}, {300, 9}, {1100, 6}}) {
       const Image img(w, h, 3, static_cast<std::uint32_t>(rng()));
       const std::vector<std::uint8_t> box(static_cast<std::size_t>(side * side), 1);
       const std::vector<std::uint8_t> sparse = random_mask(rng, side, side, 50);
@@ -125,6 +126,11 @@ TEST_P(NonLinearEverySimdTarget, BoxesAndOpenVxSizedMasksOnWiderImages) {
         for (Border border : {Border{BorderMode::replicate, 0}, Border{BorderMode::constant, 200}}) {
           check(img, f, box, side, side, border, {}, "box " + name_of(f, side, side, w, h, border));
           check(img, f, sparse, side, side, border, {}, "sparse " + name_of(f, side, side, w, h, border));
+          // Separable but not a box: every other row of the window, each selecting every other column.
+          std::vector<std::uint8_t> lattice(static_cast<std::size_t>(side * 3), 0);
+          for (int r = 0; r < 3; r += 2)
+            for (int c = 0; c < side; c += 2) lattice[static_cast<std::size_t>(r * side + c)] = 1;
+          check(img, f, lattice, side, 3, border, {}, "lattice " + name_of(f, side, 3, w, h, border));
         }
       }
     }

@@ -7,7 +7,9 @@
 //     candidate (m with the next bit set) in byte lanes (at most 225 taps: no overflow) and keeps the bit
 //     where the count allows. That costs 8 passes over the taps but works for any mask, where a sorting
 //     network would be fixed to one tap count.
-// A full 3x3 mask is Median3x3 / Erode3x3 / Dilate3x3: filter3x3's dedicated network runs it.
+// A full 3x3 mask is Median3x3 / Erode3x3 / Dilate3x3: filter3x3's dedicated network runs it. Min and max of
+// a separable mask (a box, a row, a column: every selected row selects the same columns) go down the rows
+// and then along the columns (separable_span).
 //
 // The frame: under a replicate border a window row above or below the image is the nearest row; under a
 // constant border its taps leave the list and count as that many constant values. The first and last
@@ -41,7 +43,30 @@ struct Mask {
   int count = 0;
   int columns = 0, rows = 0;
   const std::uint8_t* bytes = nullptr;
+  // A mask whose selected rows all select the same columns (a box, say) is that row set times that column
+  // set: min and max then go down the rows once and along the columns once.
+  bool separable = false;
+  int row_set[kMaxNonLinearSide] = {}, row_count = 0;
+  int column_set[kMaxNonLinearSide] = {}, column_count = 0;
 };
+
+inline void find_separable(Mask& m) noexcept {
+  int first = -1;
+  m.separable = true;
+  for (int r = 0; r < m.rows; ++r) {
+    bool any = false;
+    for (int c = 0; c < m.columns; ++c) any = any || m.bytes[r * m.columns + c] != 0;
+    if (!any) continue;
+    m.row_set[m.row_count++] = r;
+    if (first < 0) {
+      first = r;
+      for (int c = 0; c < m.columns; ++c)
+        if (m.bytes[r * m.columns + c] != 0) m.column_set[m.column_count++] = c;
+      continue;
+    }
+    for (int c = 0; c < m.columns; ++c) m.separable = m.separable && ((m.bytes[r * m.columns + c] != 0) == (m.bytes[first * m.columns + c] != 0));
+  }
+}
 
 }  // namespace vg::vision::non_linear_detail
 #endif
@@ -88,6 +113,49 @@ HWY_INLINE void filter_vector(D d, const std::uint8_t* const* source, const Tap*
       median = hn::IfThenElse(AtMost(d, under, limit), candidate, median);
     }
     hn::StoreU(median, d, dst);
+  }
+}
+
+// Min or max of a separable mask over a whole output row (at least a vector wide): down the selected rows
+// for each input column a chunk needs, into a buffer whose columns outside the image take the border (the
+// nearest column's value, or the constant), then along the selected columns of the buffer. Two loads per
+// selected row and column instead of one per tap, and the frame needs no padded copies.
+template <NonLinearFunction F, class D>
+void separable_row(D d, const std::uint8_t* const* source, const int* rows, int row_count, const Mask& mask, Outside outside, Border border,
+                   std::size_t rx, std::size_t width, std::uint8_t* dst) {
+  constexpr bool is_min = F == NonLinearFunction::min;
+  constexpr std::size_t kChunk = 512;
+  const std::size_t lanes = hn::Lanes(d);
+  alignas(64) std::uint8_t down[kChunk + 2 * kMaxNonLinearSide];
+  const auto initial = hn::Set(d, static_cast<std::uint8_t>(outside.count > 0 ? outside.constant : is_min ? 255 : 0));
+  auto fold = [](auto a, auto b) { return is_min ? hn::Min(a, b) : hn::Max(a, b); };
+  for (std::size_t start = 0; start < width; start += kChunk) {
+    std::size_t n = std::min(kChunk, width - start);
+    if (n < lanes) {  // the last piece: moved back to a whole vector
+      start = width - lanes;
+      n = lanes;
+    }
+    // down[j] is input column start - rx + j; the columns inside the image are [inside_begin, inside_end).
+    const std::size_t inside_begin = start >= rx ? 0 : rx - start;
+    const std::size_t inside_end = std::min(n + 2 * rx, width + rx - start);
+    const std::size_t m = inside_end - inside_begin;  // at least a vector: n columns are inside
+    for (std::size_t j = 0;; j += lanes) {
+      const std::size_t at = inside_begin + std::min(j, m - lanes);
+      auto acc = initial;
+      for (int r = 0; r < row_count; ++r) acc = fold(acc, hn::LoadU(d, source[rows[r]] + start - rx + at));
+      hn::StoreU(acc, d, down + at);
+      if (at + lanes >= inside_end) break;
+    }
+    const bool constant = border.mode == BorderMode::constant;
+    for (std::size_t j = 0; j < inside_begin; ++j) down[j] = constant ? border.constant : down[inside_begin];
+    for (std::size_t j = inside_end; j < n + 2 * rx; ++j) down[j] = constant ? border.constant : down[inside_end - 1];
+    for (std::size_t i = 0;; i += lanes) {
+      const std::size_t at = std::min(i, n - lanes);
+      auto acc = hn::LoadU(d, down + at + static_cast<std::size_t>(mask.column_set[0]));
+      for (int c = 1; c < mask.column_count; ++c) acc = fold(acc, hn::LoadU(d, down + at + static_cast<std::size_t>(mask.column_set[c])));
+      hn::StoreU(acc, d, dst + start + at);
+      if (at + lanes >= n) break;
+    }
   }
 }
 
@@ -148,6 +216,19 @@ void filter_rows(ConstPlane in, Plane out, const Mask& mask, Border border, std:
       outside = {mask.count - count, border.constant};
       taps = inside_taps;
     }
+    if constexpr (F != NonLinearFunction::median) {
+      if (mask.separable && width >= lanes) {
+        int rows_inside[kMaxNonLinearSide], row_count = 0;  // the selected rows the taps still read
+        for (int r = 0; r < mask.row_count; ++r) {
+          const std::int64_t yy = static_cast<std::int64_t>(y) - ry + mask.row_set[r];
+          if (border.mode != BorderMode::constant || (yy >= 0 && yy < height)) rows_inside[row_count++] = mask.row_set[r];
+        }
+        if (row_count > 0) {
+          separable_row<F>(d, source, rows_inside, row_count, mask, outside, border, rx, width, dst);
+          continue;
+        }
+      }
+    }
     if (rx > 0) {
       // Padded copies: columns -rx .. left + rx - 1 and width - right - rx .. width + rx - 1.
       for (int r = 0; r < mask.rows; ++r) {
@@ -206,6 +287,7 @@ bool non_linear_filter(NonLinearFunction function, ConstPlane in, Plane out, con
     }
   }
   if (m.count == 0) return false;
+  non_linear_detail::find_separable(m);
   const std::uint32_t end = std::min(band.end, in.height);
   if (in.width == 0 || band.begin >= end) return true;
   if (columns == 3 && rows == 3 && m.count == 9) {
