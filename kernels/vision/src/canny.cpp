@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "true_lanes-inl.h"
 #include "visiongraph/kernels/vision/canny.hpp"
 
 #ifndef VG_VISION_CANNY_SCALAR
@@ -322,18 +323,10 @@ void SuppressRow(CannyWork& w, std::uint32_t y) {
     const auto codes = hn::IfThenElseZero(keep, hn::IfThenElse(strong, edge, candidate));
     hn::StoreU(hn::DemoteTo(d8, hn::BitCast(ds, codes)), d8, map_row + x);
     if (hn::AllFalse(dm, strong)) continue;
-    // The lanes' bits as 64-bit words: one branch per edge, not per lane.
-    constexpr std::size_t kWords = (HWY_MAX_BYTES / sizeof(M) + 63) / 64;
-    std::uint8_t bits[kWords * 8 + 8] = {};
-    const std::size_t words = (hn::StoreMaskBits(dm, strong, bits) + 7) / 8;
-    for (std::size_t k = 0; k < words; ++k) {
-      std::uint64_t word = 0;  // lane 8 j + i is bit i of byte j
-      for (std::size_t j = 0; j < 8; ++j) word |= std::uint64_t{bits[8 * k + j]} << (8 * j);
-      for (; word != 0; word &= word - 1) {
-        const std::ptrdiff_t at = x + static_cast<std::ptrdiff_t>(64 * k) + std::countr_zero(word);
-        w.stack[w.stack_size++] = static_cast<std::uint32_t>(map_row + at - w.map);
-      }
-    }
+    for_each_true_lane(dm, strong, [&](std::size_t lane) {
+      const std::ptrdiff_t at = x + static_cast<std::ptrdiff_t>(lane);
+      w.stack[w.stack_size++] = static_cast<std::uint32_t>(map_row + at - w.map);
+    });
   }
   detail::canny_suppress_columns<M>(w, above, here, below, direction, map_row, x, end);
 }

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "edge_rows.hpp"
 #include "visiongraph/kernels/vision/convolve.hpp"
 
 #ifndef VG_VISION_CONVOLVE_ONCE
@@ -120,15 +121,6 @@ HWY_INLINE void sum_vector(DS ds, const std::uint8_t* const* source, const Tap* 
   }
 }
 
-// Padded copies of the window rows for the vectors at the left and right ends of a row.
-struct Segments {
-  static constexpr int kWidth = HWY_MAX_BYTES + 4 * convolve_detail::kMaxSide;
-  std::uint8_t left[convolve_detail::kMaxSide][kWidth];
-  std::uint8_t right[convolve_detail::kMaxSide][kWidth];
-  const std::uint8_t* left_rows[convolve_detail::kMaxSide];
-  const std::uint8_t* right_rows[convolve_detail::kMaxSide];
-};
-
 template <class DS, class Out>
 void convolve_rows(DS ds, ConstPlane in, Pixels out, const Window& w, Border border, std::uint32_t begin, std::uint32_t end) {
   const std::size_t lanes = hn::Lanes(ds);
@@ -136,19 +128,12 @@ void convolve_rows(DS ds, ConstPlane in, Pixels out, const Window& w, Border bor
   const std::int64_t height = in.height;
   const std::size_t rx = static_cast<std::size_t>(w.columns / 2);
   const int ry = w.rows / 2;
-  // The left vectors cover [0, left), the right ones [width - right, width): each the frame's columns
-  // rounded up to whole vectors. The middle needs at least one whole vector between them.
-  const std::size_t left = (rx + lanes - 1) / lanes * lanes, right = left;
-  const bool vectors = rx == 0 ? width >= lanes : width >= left + right + lanes;
-  Segments seg;
-  for (int r = 0; r < w.rows; ++r) {
-    seg.left_rows[r] = seg.left[r];
-    seg.right_rows[r] = seg.right[r];
-  }
+  const detail::EdgeSpan span = detail::edge_span(width, rx, lanes);
+  detail::EdgeRows<HWY_MAX_BYTES + 4 * convolve_detail::kMaxSide, convolve_detail::kMaxSide> edges;
   Tap edge_taps[convolve_detail::kMaxSide * convolve_detail::kMaxSide];
   for (std::uint32_t y = begin; y < end; ++y) {
     Out* dst = out.row<Out>(y);
-    if (!vectors) {
+    if (!span.vectors) {
       for (std::size_t x = 0; x < width; ++x) {
         dst[x] = convolve_detail::border_pixel<Out>(in, w, border, static_cast<std::int64_t>(x), y);
       }
@@ -178,24 +163,15 @@ void convolve_rows(DS ds, ConstPlane in, Pixels out, const Window& w, Border bor
       taps = edge_taps;
     }
     if (rx > 0) {
-      // Padded copies: columns -rx .. left + rx - 1 and width - right - rx .. width + rx - 1.
-      for (int r = 0; r < w.rows; ++r) {
-        const std::uint8_t* row = source[r];
-        const std::uint8_t before = border.mode == BorderMode::constant ? border.constant : row[0];
-        const std::uint8_t after = border.mode == BorderMode::constant ? border.constant : row[width - 1];
-        std::fill_n(seg.left[r], rx, before);
-        std::copy_n(row, left + rx, seg.left[r] + rx);
-        std::copy_n(row + width - right - rx, right + rx, seg.right[r]);
-        std::fill_n(seg.right[r] + right + rx, rx, after);
-      }
-      for (std::size_t x = 0; x < left; x += lanes) sum_vector(ds, seg.left_rows, taps, count, constant_term, x, w.shift, dst + x);
-      for (std::size_t x = 0; x < right; x += lanes) {
-        sum_vector(ds, seg.right_rows, taps, count, constant_term, x, w.shift, dst + width - right + x);
+      edges.fill(source, w.rows, width, rx, span, border);
+      for (std::size_t x = 0; x < span.left; x += lanes) sum_vector(ds, edges.left_rows, taps, count, constant_term, x, w.shift, dst + x);
+      for (std::size_t x = 0; x < span.right; x += lanes) {
+        sum_vector(ds, edges.right_rows, taps, count, constant_term, x, w.shift, dst + width - span.right + x);
       }
     }
     // The middle [left, width - right), the last vector moved back to end there (rewriting a few pixels).
-    const std::size_t middle_end = width - right;
-    for (std::size_t x = left; x < middle_end; x += lanes) {
+    const std::size_t middle_end = width - span.right;
+    for (std::size_t x = span.left; x < middle_end; x += lanes) {
       const std::size_t at = std::min(x, middle_end - lanes);
       sum_vector(ds, source, taps, count, constant_term, at - rx, w.shift, dst + at);
     }

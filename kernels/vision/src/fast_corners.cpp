@@ -29,6 +29,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "sink_batch.hpp"
+#include "true_lanes-inl.h"
 #include "visiongraph/kernels/vision/fast_corners.hpp"
 
 #ifndef VG_VISION_FAST_CORNERS_SCALAR
@@ -41,30 +43,11 @@ constexpr int kArc = kFastArc;
 constexpr const int (&kCircleX)[kCircle] = kFastCircleX;
 constexpr const int (&kCircleY)[kCircle] = kFastCircleY;
 
-/// Collects corners and hands them to the sink a batch at a time (one virtual call per batch).
-class CornerBatch {
+/// Corners to the sink a batch at a time; add(x, y, code) turns a code into the strength (code - 1).
+class CornerBatch : public SinkBatch<FastCorner, FastCornerSink> {
  public:
-  explicit CornerBatch(FastCornerSink& sink) noexcept : sink_(sink) {}
-  void add(std::uint32_t x, std::uint32_t y, std::uint32_t code) noexcept {
-    batch_[count_++] = FastCorner{x, y, code - 1};
-    if (count_ == kSize) flush();
-  }
-  std::size_t finish() noexcept {
-    flush();
-    return found_;
-  }
-
- private:
-  void flush() noexcept {
-    if (count_ == 0) return;
-    sink_.take({batch_, count_});
-    found_ += count_;
-    count_ = 0;
-  }
-  static constexpr std::size_t kSize = 256;
-  FastCornerSink& sink_;
-  std::size_t count_ = 0, found_ = 0;
-  FastCorner batch_[kSize];
+  using SinkBatch::SinkBatch;
+  void add(std::uint32_t x, std::uint32_t y, std::uint32_t code) noexcept { SinkBatch::add(FastCorner{x, y, code - 1}); }
 };
 
 /// The code of the candidate at @p p: best (strength + 1) when it is a corner at @p threshold, else 0.
@@ -194,18 +177,10 @@ HWY_INLINE void EmitVector(const std::uint8_t* top, const std::uint8_t* mid, con
     keep = hn::And(keep, hn::AndNot(hn::Gt(weak, c), hn::Gt(c, hn::Max(strict, hn::Set(d, 1)))));
     if (hn::AllFalse(d, keep)) return;
   }
-  // The lanes' bits as 64-bit words (one for up to 64 lanes): one branch per corner, not per byte.
-  constexpr std::size_t kWords = (HWY_MAX_BYTES + 63) / 64;
-  std::uint8_t bits[kWords * 8 + 8] = {};
-  const std::size_t words = (hn::StoreMaskBits(d, keep, bits) + 7) / 8;
-  for (std::size_t k = 0; k < words; ++k) {
-    std::uint64_t word = 0;  // lane 8 j + i is bit i of byte j
-    for (std::size_t j = 0; j < 8; ++j) word |= std::uint64_t{bits[8 * k + j]} << (8 * j);
-    for (; word != 0; word &= word - 1) {
-      const std::size_t at = x + 64 * k + static_cast<std::size_t>(std::countr_zero(word));
-      out.add(static_cast<std::uint32_t>(at), y, mid[at]);
-    }
-  }
+  for_each_true_lane(d, keep, [&](std::size_t lane) {
+    const std::size_t at = x + lane;
+    out.add(static_cast<std::uint32_t>(at), y, mid[at]);
+  });
 }
 
 /// Passes on the corners of row @p y, whose codes are @p mid (@p top and @p bottom: the rows around it,

@@ -38,6 +38,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "sink_batch.hpp"
+#include "true_lanes-inl.h"
 #include "visiongraph/kernels/vision/harris.hpp"
 
 #ifndef VG_VISION_HARRIS_SHARED
@@ -292,18 +294,10 @@ HWY_INLINE void SuppressRow(const float* up, const float* mid, const float* down
                                 hn::And(hn::Gt(v, hn::LoadU(df, down + x)), hn::Gt(v, hn::LoadU(df, down + x + 1))));
     keep = hn::And(hn::And(keep, hn::FirstN(df, end - x)), hn::And(weak, strict));
     if (hn::AllFalse(df, keep)) continue;
-    // The lanes' bits as 64-bit words (one for up to 64 lanes): one branch per candidate, not per lane.
-    constexpr std::size_t kWords = (HWY_MAX_BYTES / sizeof(float) + 63) / 64;
-    std::uint8_t bits[kWords * 8 + 8] = {};
-    const std::size_t words = (hn::StoreMaskBits(df, keep, bits) + 7) / 8;
-    for (std::size_t w = 0; w < words; ++w) {
-      std::uint64_t word = 0;  // lane 8 j + i is bit i of byte j
-      for (std::size_t j = 0; j < 8; ++j) word |= std::uint64_t{bits[8 * w + j]} << (8 * j);
-      for (; word != 0; word &= word - 1) {
-        const std::size_t at = x + 64 * w + static_cast<std::size_t>(std::countr_zero(word));
-        out[count++] = detail::candidate_key(mid[at], static_cast<std::uint32_t>(y * static_cast<std::size_t>(width) + at));
-      }
-    }
+    for_each_true_lane(df, keep, [&](std::size_t lane) {
+      const std::size_t at = x + lane;
+      out[count++] = detail::candidate_key(mid[at], static_cast<std::uint32_t>(y * static_cast<std::size_t>(width) + at));
+    });
   }
 }
 
@@ -387,30 +381,11 @@ namespace {
 
 constexpr std::uint32_t kNoCorner = 0xFFFFFFFFu;
 
-/// Collects corners and hands them to the sink a batch at a time (one virtual call per batch).
-class CornerBatch {
+/// Corners to the sink a batch at a time (one virtual call per batch).
+class CornerBatch : public detail::SinkBatch<HarrisCorner, HarrisCornerSink> {
  public:
-  explicit CornerBatch(HarrisCornerSink& sink) noexcept : sink_(sink) {}
-  void add(std::uint32_t x, std::uint32_t y, float strength) noexcept {
-    batch_[count_++] = HarrisCorner{x, y, strength};
-    if (count_ == kSize) flush();
-  }
-  std::size_t finish() noexcept {
-    flush();
-    return found_;
-  }
-
- private:
-  void flush() noexcept {
-    if (count_ == 0) return;
-    sink_.take({batch_, count_});
-    found_ += count_;
-    count_ = 0;
-  }
-  static constexpr std::size_t kSize = 256;
-  HarrisCornerSink& sink_;
-  std::size_t count_ = 0, found_ = 0;
-  HarrisCorner batch_[kSize];
+  using SinkBatch::SinkBatch;
+  void add(std::uint32_t x, std::uint32_t y, float strength) noexcept { SinkBatch::add(HarrisCorner{x, y, strength}); }
 };
 
 /// Step 5 over the sorted keys (see the file's comment for the grid).

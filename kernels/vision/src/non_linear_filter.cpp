@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "edge_rows.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 #include "visiongraph/kernels/vision/non_linear_filter.hpp"
 
@@ -159,15 +160,6 @@ void separable_row(D d, const std::uint8_t* const* source, const int* rows, int 
   }
 }
 
-// Padded copies of the window rows for the vectors at the left and right ends of a row.
-struct Segments {
-  static constexpr int kWidth = HWY_MAX_BYTES + 3 * kMaxNonLinearSide;
-  std::uint8_t left[kMaxNonLinearSide][kWidth];
-  std::uint8_t right[kMaxNonLinearSide][kWidth];
-  const std::uint8_t* left_rows[kMaxNonLinearSide];
-  const std::uint8_t* right_rows[kMaxNonLinearSide];
-};
-
 template <NonLinearFunction F>
 void filter_rows(ConstPlane in, Plane out, const Mask& mask, Border border, std::uint32_t begin, std::uint32_t end) {
   const hn::ScalableTag<std::uint8_t> d;
@@ -177,19 +169,12 @@ void filter_rows(ConstPlane in, Plane out, const Mask& mask, Border border, std:
   const std::size_t rx = static_cast<std::size_t>(mask.columns / 2);
   const int ry = mask.rows / 2;
   const auto half = static_cast<std::uint8_t>(mask.count / 2);
-  // The left vectors cover [0, left), the right ones [width - right, width): each the frame's columns
-  // rounded up to whole vectors. The middle needs at least one whole vector between them.
-  const std::size_t left = (rx + lanes - 1) / lanes * lanes, right = left;
-  const bool vectors = rx == 0 ? width >= lanes : width >= left + right + lanes;
-  Segments seg;
-  for (int r = 0; r < mask.rows; ++r) {
-    seg.left_rows[r] = seg.left[r];
-    seg.right_rows[r] = seg.right[r];
-  }
+  const detail::EdgeSpan span = detail::edge_span(width, rx, lanes);
+  detail::EdgeRows<HWY_MAX_BYTES + 3 * kMaxNonLinearSide, kMaxNonLinearSide> edges;
   Tap inside_taps[non_linear_detail::kMaxTaps];
   for (std::uint32_t y = begin; y < end; ++y) {
     std::uint8_t* dst = out.row(y);
-    if (!vectors) {
+    if (!span.vectors) {
       const auto read = [&](int yy, int xx) -> std::uint8_t {
         if (border.mode == BorderMode::constant && (xx < 0 || yy < 0 || xx >= static_cast<int>(width) || yy >= height)) return border.constant;
         return in.row(static_cast<std::uint32_t>(std::clamp<std::int64_t>(yy, 0, height - 1)))[std::clamp<std::int64_t>(xx, 0, static_cast<std::int64_t>(width) - 1)];
@@ -230,24 +215,15 @@ void filter_rows(ConstPlane in, Plane out, const Mask& mask, Border border, std:
       }
     }
     if (rx > 0) {
-      // Padded copies: columns -rx .. left + rx - 1 and width - right - rx .. width + rx - 1.
-      for (int r = 0; r < mask.rows; ++r) {
-        const std::uint8_t* row = source[r];
-        const std::uint8_t before = border.mode == BorderMode::constant ? border.constant : row[0];
-        const std::uint8_t after = border.mode == BorderMode::constant ? border.constant : row[width - 1];
-        std::fill_n(seg.left[r], rx, before);
-        std::copy_n(row, left + rx, seg.left[r] + rx);
-        std::copy_n(row + width - right - rx, right + rx, seg.right[r]);
-        std::fill_n(seg.right[r] + right + rx, rx, after);
-      }
-      for (std::size_t x = 0; x < left; x += lanes) filter_vector<F>(d, seg.left_rows, taps, count, outside, half, x, dst + x);
-      for (std::size_t x = 0; x < right; x += lanes) {
-        filter_vector<F>(d, seg.right_rows, taps, count, outside, half, x, dst + width - right + x);
+      edges.fill(source, mask.rows, width, rx, span, border);
+      for (std::size_t x = 0; x < span.left; x += lanes) filter_vector<F>(d, edges.left_rows, taps, count, outside, half, x, dst + x);
+      for (std::size_t x = 0; x < span.right; x += lanes) {
+        filter_vector<F>(d, edges.right_rows, taps, count, outside, half, x, dst + width - span.right + x);
       }
     }
     // The middle [left, width - right), the last vector moved back to end there (rewriting a few pixels).
-    const std::size_t middle_end = width - right;
-    for (std::size_t x = left; x < middle_end; x += lanes) {
+    const std::size_t middle_end = width - span.right;
+    for (std::size_t x = span.left; x < middle_end; x += lanes) {
       const std::size_t at = std::min(x, middle_end - lanes);
       filter_vector<F>(d, source, taps, count, outside, half, at - rx, dst + at);
     }

@@ -28,17 +28,8 @@ struct FastKernel {
       : options{static_cast<std::uint8_t>(ctx.integer("threshold")), ctx.boolean("nonmax_suppression")},
         scratch(fast_corners_scratch_size(ctx.meta(0).image.width)) {}
   Status process(KernelContext& ctx) noexcept {
-    ArrayView<FastCorner> corners = ctx.array<FastCorner>(1);
-    const std::size_t capacity = corners.capacity();
-    (void)corners.resize(capacity);
-    std::size_t found = 0;
-    if (!fast_corners(const_plane(ctx.image(0)), options, scratch, std::span<FastCorner>(corners.data(), capacity), found)) {
-      return Status::invalid_argument;
-    }
-    (void)corners.resize(std::min(found, capacity));
-    // Corners past the capacity are not kept; num_corners says how many there were.
-    if (ctx.is_bound(2)) ctx.scalar(2).set(static_cast<std::uint32_t>(std::min<std::size_t>(found, UINT32_MAX)));
-    return Status::ok;
+    const ConstPlane in = const_plane(ctx.image(0));
+    return fill_array<FastCorner>(ctx, 1, 2, [&](std::span<FastCorner> out, std::size_t& found) { return fast_corners(in, options, scratch, out, found); });
   }
   FastCornerOptions options;
   std::vector<std::uint8_t> scratch;  // three rows of strengths, sized at create
@@ -74,17 +65,9 @@ struct HarrisKernel {
     options.border.constant = static_cast<std::uint8_t>(ctx.integer("border_value"));
   }
   Status process(KernelContext& ctx) noexcept {
-    ArrayView<HarrisCorner> corners = ctx.array<HarrisCorner>(1);
-    const std::size_t capacity = corners.capacity();
-    (void)corners.resize(capacity);
-    std::size_t found = 0;
-    if (!harris_corners(const_plane(ctx.image(0)), options, scratch, std::span<HarrisCorner>(corners.data(), capacity), found)) {
-      return Status::invalid_argument;
-    }
-    (void)corners.resize(std::min(found, capacity));
-    // The strongest corners are kept; num_corners says how many there were.
-    if (ctx.is_bound(2)) ctx.scalar(2).set(static_cast<std::uint32_t>(std::min<std::size_t>(found, UINT32_MAX)));
-    return Status::ok;
+    // The strongest corners are kept when there are more than the capacity.
+    const ConstPlane in = const_plane(ctx.image(0));
+    return fill_array<HarrisCorner>(ctx, 1, 2, [&](std::span<HarrisCorner> out, std::size_t& found) { return harris_corners(in, options, scratch, out, found); });
   }
   HarrisOptions options;
   std::vector<std::uint8_t> scratch;  // rows of gradients, sums and scores, the candidates, sized at create

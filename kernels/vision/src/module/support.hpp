@@ -3,6 +3,7 @@
 // and the checks their validate steps repeat.
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 
 #include "visiongraph/kernels/vision/border.hpp"
@@ -37,5 +38,23 @@ std::size_t choice_attribute(ValidateContext& v, const char* key, std::initializ
 KernelDecl& border_attributes(KernelDecl& decl);
 void border_attributes_valid(ValidateContext& v);
 Border border_of(const KernelContext& ctx);
+
+/// Fills the array parameter @p array_param by @p fill(span, found) (a library function writing up to the
+/// span's size and counting all it found), trims the array to what was written, and writes the count to the
+/// u32 scalar @p count_param when it is bound: so items past the capacity are counted, not lost silently.
+template <class Item, class Fill>
+Status fill_array(KernelContext& ctx, std::size_t array_param, std::size_t count_param, Fill&& fill) noexcept {
+  ArrayView<Item> items = ctx.array<Item>(array_param);
+  const std::size_t capacity = items.capacity();
+  (void)items.resize(capacity);
+  std::size_t found = 0;
+  if (!fill(std::span<Item>(items.data(), capacity), found)) {
+    (void)items.resize(0);
+    return Status::invalid_argument;
+  }
+  (void)items.resize(found < capacity ? found : capacity);
+  if (ctx.is_bound(count_param)) ctx.scalar(count_param).set(static_cast<std::uint32_t>(found < UINT32_MAX ? found : UINT32_MAX));
+  return Status::ok;
+}
 
 }  // namespace vg::vision::module_support
