@@ -7,9 +7,10 @@
 //     candidate (m with the next bit set) in byte lanes (at most 225 taps: no overflow) and keeps the bit
 //     where the count allows. That costs 8 passes over the taps but works for any mask, where a sorting
 //     network would be fixed to one tap count.
-// A full 3x3 mask is Median3x3 / Erode3x3 / Dilate3x3: filter3x3's dedicated network runs it. Min and max of
-// a separable mask (a box, a row, a column: every selected row selects the same columns) go down the rows
-// and then along the columns (separable_span).
+// A full 3x3 mask is Median3x3 / Erode3x3 / Dilate3x3: filter3x3's dedicated network runs it. The median of
+// 25 taps (the 5x5 box) takes a fixed forgetful-selection network (ForgetfulMedian) on targets with sized
+// vectors. Min and max of a separable mask (a box, a row, a column: every selected row selects the same
+// columns) go down the rows and then along the columns (separable_row).
 //
 // The frame: under a replicate border a window row above or below the image is the nearest row; under a
 // constant border its taps leave the list and count as that many constant values. The first and last
@@ -21,6 +22,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <utility>
 #include <cstddef>
 #include <cstdint>
 
@@ -69,6 +71,54 @@ inline void find_separable(Mask& m) noexcept {
   }
 }
 
+// The median of exactly kN values by forgetful selection, as a fixed list of compare-exchanges (computed
+// here at compile time): keep a set of kSet values (enough that neither the median nor a value it must be
+// compared with can be dropped), move the set's minimum and maximum out of it, which cannot be the median,
+// add the next value, and again, until one value is left. 25 values (the 5x5 box) take 168 compare-exchanges,
+// where the bitwise selection takes 8 passes over the 25.
+template <int kN>
+struct ForgetfulMedian {
+  static constexpr int kRank = kN / 2;  // the upper median for an even count, as the definition's index n / 2
+  static constexpr int kSet = std::max(kRank + 2, kN - kRank + 1) < kN ? std::max(kRank + 2, kN - kRank + 1) : kN;
+  struct Step {
+    int low, high;  // after the step the smaller value is in slot low, the larger in slot high
+  };
+  static constexpr int kMaxSteps = kN * kN * 2;
+  struct Network {
+    Step steps[kMaxSteps] = {};
+    int count = 0;
+    int result = 0;  // the slot the median ends in
+  };
+  static constexpr Network make() {
+    Network net;
+    int set[kN] = {}, size = 0, next = 0;
+    for (; next < kSet; ++next) set[size++] = next;  // slot i holds value i
+    int dropped_low = 0, dropped_high = 0;
+    while (size > 1) {
+      const int unseen = kN - next;
+      // Dropping the set's minimum is safe while fewer than kRank values are known to be below it; its
+      // maximum likewise from above.
+      const bool drop_low = dropped_low + unseen < kRank, drop_high = dropped_high + unseen < kN - 1 - kRank;
+      if (drop_low) {
+        for (int i = 1; i < size; ++i) net.steps[net.count++] = {set[0], set[i]};
+        for (int i = 0; i + 1 < size; ++i) set[i] = set[i + 1];
+        --size;
+        ++dropped_low;
+      }
+      if (drop_high && size > 1) {
+        for (int i = 0; i + 1 < size; ++i) net.steps[net.count++] = {set[i], set[size - 1]};
+        --size;
+        ++dropped_high;
+      }
+      if (next < kN) set[size++] = next++;
+      else if (!drop_low && !drop_high) break;  // cannot happen: the median is what is left
+    }
+    net.result = set[0];
+    return net;
+  }
+  static constexpr Network kNetwork = make();
+};
+
 }  // namespace vg::vision::non_linear_detail
 #endif
 
@@ -90,6 +140,25 @@ struct Outside {
   std::uint8_t constant = 0;
 };
 
+#if !HWY_HAVE_SCALABLE
+// The median of 25 taps (a full 5x5 mask, or any 25 of a larger one), lane by lane: the taps in registers (an array of vectors,
+// which scalable targets cannot have: they take the bitwise selection), then the forgetful network.
+template <class D, std::size_t... I>
+HWY_INLINE hn::Vec<D> median_of_25(D d, const std::uint8_t* const* source, const Tap* taps, std::size_t x, std::index_sequence<I...>) {
+  using Net = non_linear_detail::ForgetfulMedian<25>;
+  hn::Vec<D> v[25] = {hn::LoadU(d, source[taps[I].row] + x + static_cast<std::size_t>(taps[I].column))...};
+  auto exchange = [&](int low, int high) {
+    const auto a = v[low], b = v[high];
+    v[low] = hn::Min(a, b);
+    v[high] = hn::Max(a, b);
+  };
+  [&]<std::size_t... S>(std::index_sequence<S...>) {
+    (exchange(Net::kNetwork.steps[S].low, Net::kNetwork.steps[S].high), ...);
+  }(std::make_index_sequence<Net::kNetwork.count>());
+  return v[Net::kNetwork.result];
+}
+#endif
+
 // Lanes(d) outputs from the window rows @p source (each row read from column x on).
 template <NonLinearFunction F, class D>
 HWY_INLINE void filter_vector(D d, const std::uint8_t* const* source, const Tap* taps, int count, Outside outside, std::uint8_t half,
@@ -101,6 +170,12 @@ HWY_INLINE void filter_vector(D d, const std::uint8_t* const* source, const Tap*
     for (int t = 0; t < count; ++t) acc = is_min ? hn::Min(acc, load(t)) : hn::Max(acc, load(t));
     hn::StoreU(acc, d, dst);
   } else {
+#if !HWY_HAVE_SCALABLE
+    if (count == 25 && outside.count == 0) {
+      hn::StoreU(median_of_25(d, source, taps, x, std::make_index_sequence<25>()), d, dst);
+      return;
+    }
+#endif
     const auto limit = hn::Set(d, half);
     const auto constant = hn::Set(d, outside.constant);
     const auto constant_count = hn::Set(d, static_cast<std::uint8_t>(outside.count));
