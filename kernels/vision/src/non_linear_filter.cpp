@@ -215,10 +215,12 @@ void separable_row(D d, const std::uint8_t* const* source, const int* rows, int 
     const std::size_t inside_begin = start >= rx ? 0 : rx - start;
     const std::size_t inside_end = std::min(n + 2 * rx, width + rx - start);
     const std::size_t m = inside_end - inside_begin;  // at least a vector: n columns are inside
+    const std::uint8_t* from[kMaxNonLinearSide];  // each selected row at the chunk's first column
+    for (int r = 0; r < row_count; ++r) from[r] = source[rows[r]] + start - rx;
     for (std::size_t j = 0;; j += lanes) {
       const std::size_t at = inside_begin + std::min(j, m - lanes);
-      auto acc = initial;
-      for (int r = 0; r < row_count; ++r) acc = fold(acc, hn::LoadU(d, source[rows[r]] + start - rx + at));
+      auto acc = fold(initial, hn::LoadU(d, from[0] + at));
+      for (int r = 1; r < row_count; ++r) acc = fold(acc, hn::LoadU(d, from[r] + at));
       hn::StoreU(acc, d, down + at);
       if (at + lanes >= inside_end) break;
     }
