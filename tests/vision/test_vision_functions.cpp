@@ -22,6 +22,7 @@
 #include "visiongraph/kernels/vision/convert_depth.hpp"
 #include "visiongraph/kernels/vision/convolve.hpp"
 #include "visiongraph/kernels/vision/lbp.hpp"
+#include "visiongraph/kernels/vision/non_max_suppression.hpp"
 #include "visiongraph/kernels/vision/downscale.hpp"
 #include "visiongraph/kernels/vision/filter3x3.hpp"
 #include "visiongraph/kernels/vision/gaussian_half.hpp"
@@ -1087,6 +1088,65 @@ TEST_P(EverySimdTarget, LocalBinaryPatternsAreTheDefinition) {
   EXPECT_FALSE(local_binary_pattern(in.cplane(), out.plane(), LbpFormat::modified, 3)) << "modified needs 5x5";
   EXPECT_FALSE(local_binary_pattern(in.cplane(), out.plane(), LbpFormat::lbp, 7));
   EXPECT_FALSE(local_binary_pattern(in.cplane(), other.plane(), LbpFormat::lbp, 3)) << "sizes differ";
+}
+
+// NonMaxSuppression: every computed pixel as the definition written out here (raster order decides
+// plateaus; masked pixels copied and left out of windows), U8 and S16 with few levels (plateaus), with and
+// without a mask, windows 1 to 9, sizes around a vector; the frame of window / 2 is left as it was.
+TEST_P(EverySimdTarget, NonMaxSuppressionIsTheDefinition) {
+  std::mt19937 rng(17);
+  for (const PixelType type : {PixelType::u8, PixelType::s16}) {
+    for (const int window : {1, 3, 5, 9}) {
+      for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{9, 9}, {40, 12}, {150, 11}}) {
+        if (static_cast<std::uint32_t>(window) > std::min(w, h)) continue;
+        for (const bool with_mask : {false, true}) {
+          TypedImage in(w, h, type, static_cast<std::uint32_t>(rng()));
+          for (std::size_t i = 0; i < in.image.bytes.size(); i += pixel_size(type)) {  // few levels, both signs for S16
+            const int level = static_cast<int>(rng() % 5) * 1000 - 2000;
+            if (type == PixelType::u8) in.image.bytes[i] = static_cast<std::uint8_t>(level / 40 + 100);
+            else {
+              const auto v = static_cast<std::int16_t>(level);
+              std::memcpy(&in.image.bytes[i], &v, 2);
+            }
+          }
+          TestImage mask(w, h, 1, static_cast<std::uint32_t>(rng()));
+          for (auto& b : mask.bytes) b = rng() % 6 == 0 ? 1 : 0;
+          TypedImage out(w, h, type, 3);
+          const TypedImage before = out;
+          const SuppressionMask m{with_mask ? mask.bytes.data() : nullptr, mask.stride};
+          ASSERT_TRUE(non_max_suppression(in.cpixels(), m, out.pixels(), window));
+          const int r = window / 2;
+          auto masked = [&](int x, int y) { return with_mask && mask.at(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)) != 0; };
+          auto at = [&](int x, int y) { return in.at(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)); };
+          const int lowest = type == PixelType::u8 ? 0 : -32768;
+          for (int y = 0; y < static_cast<int>(h); ++y)
+            for (int x = 0; x < static_cast<int>(w); ++x) {
+              const auto ux = static_cast<std::uint32_t>(x), uy = static_cast<std::uint32_t>(y);
+              if (x < r || y < r || x >= static_cast<int>(w) - r || y >= static_cast<int>(h) - r) {
+                ASSERT_EQ(out.at(ux, uy), before.at(ux, uy)) << "frame pixel written";
+                continue;
+              }
+              bool keep = true;
+              if (!masked(x, y)) {
+                for (int j = -r; j <= r; ++j)
+                  for (int i = -r; i <= r; ++i) {
+                    if (masked(x + i, y + j)) continue;
+                    const bool earlier = j < 0 || (j == 0 && i < 0);
+                    const bool later = j > 0 || (j == 0 && i > 0);
+                    if ((earlier && at(x + i, y + j) > at(x, y)) || (later && at(x + i, y + j) >= at(x, y))) keep = false;
+                  }
+              }
+              ASSERT_EQ(out.at(ux, uy), keep ? at(x, y) : lowest)
+                  << (type == PixelType::u8 ? "u8" : "s16") << " window " << window << " " << w << "x" << h << (with_mask ? " masked" : "")
+                  << " at " << x << "," << y;
+            }
+        }
+      }
+    }
+  }
+  TypedImage in(8, 8, PixelType::u8, 1), out(8, 8, PixelType::u8, 1);
+  EXPECT_FALSE(non_max_suppression(in.cpixels(), {}, out.pixels(), 4)) << "even window";
+  EXPECT_FALSE(non_max_suppression(in.cpixels(), {}, out.pixels(), 9)) << "above the smaller side";
 }
 
 INSTANTIATE_TEST_SUITE_P(Simd, EverySimdTarget, ::testing::ValuesIn(simd_targets()), target_name);

@@ -6,7 +6,9 @@
 // and greater than every one after it, so of a plateau exactly one pixel stays; else it becomes the
 // format's lowest value (0 for U8, INT16_MIN for S16), as the conformance suite's reference makes it.
 // Pixels closer than win_size / 2 to an edge of the input are not computed (left as they were), as the
-// conformance suite's reference leaves them.
+// conformance suite's reference leaves them. The vision library computes it (non_max_suppression.hpp),
+// vectorised for packed images with no mask or a U8 one; a U1 mask or pixels that are not packed take its
+// per-pixel definition here.
 //
 // Nothing is allocated per frame.
 #include <VX/vx.h>
@@ -18,6 +20,8 @@
 #include "image.hpp"
 #include "kernels/neighbourhood.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "kernels/vision_planes.hpp"
+#include "visiongraph/kernels/vision/non_max_suppression.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -58,36 +62,22 @@ vx_status VX_CALLBACK non_max_suppression_validate(vx_node node, const vx_refere
   return output_image(node, parameters, 3, "output", input->width, input->height, input->format, metas[3]);
 }
 
+/// Images whose pixels are not packed, or a U1 mask: the vision library's per-pixel definition.
 template <typename T>
-void suppress(const MappedImage& in, const MappedImage* mask, bool mask_u1, const MappedImage& out, int radius) noexcept {
-  const T lowest = std::numeric_limits<T>::min();  // 0 for U8, INT16_MIN for S16
+void suppress_per_pixel(const MappedImage& in, const MappedImage* mask, bool mask_u1, const MappedImage& out, int radius) noexcept {
   const std::ptrdiff_t step = in.stride_x(), out_step = out.stride_x();
-  auto masked = [&](vx_uint32 x, vx_uint32 y) {
+  auto masked = [&](int x, int y) {
     if (mask == nullptr) return false;
-    const vx_uint8* row = mask->row(y);
+    const vx_uint8* row = mask->row(static_cast<vx_uint32>(y));
     return mask_u1 ? ((row[x / 8] >> (x % 8)) & 1u) != 0 : row[static_cast<std::ptrdiff_t>(x) * mask->stride_x()] != 0;
   };
-  auto at = [&](vx_uint32 x, vx_uint32 y) { return load<T>(in.row(y) + static_cast<std::ptrdiff_t>(x) * step); };
+  auto at = [&](int x, int y) { return load<T>(in.row(static_cast<vx_uint32>(y)) + static_cast<std::ptrdiff_t>(x) * step); };
   const auto w = static_cast<int>(in.width()), h = static_cast<int>(in.height());
   for (int y = radius; y < h - radius; ++y) {
     vx_uint8* o = out.row(static_cast<vx_uint32>(y));
     for (int x = radius; x < w - radius; ++x) {
-      const T v = at(static_cast<vx_uint32>(x), static_cast<vx_uint32>(y));
-      bool keep = true;
-      if (!masked(static_cast<vx_uint32>(x), static_cast<vx_uint32>(y))) {
-        for (int j = -radius; j <= radius && keep; ++j)
-          for (int i = -radius; i <= radius; ++i) {
-            const auto nx = static_cast<vx_uint32>(x + i), ny = static_cast<vx_uint32>(y + j);
-            if (masked(nx, ny)) continue;
-            const T n = at(nx, ny);
-            const bool before = j < 0 || (j == 0 && i <= 0);
-            if (before ? v < n : v <= n) {
-              keep = false;
-              break;
-            }
-          }
-      }
-      store<T>(o + static_cast<std::ptrdiff_t>(x) * out_step, keep ? v : lowest);
+      const bool keep = vision::suppression_keeps<T>(at, masked, x, y, radius);
+      store<T>(o + static_cast<std::ptrdiff_t>(x) * out_step, keep ? at(x, y) : std::numeric_limits<T>::min());
     }
   }
 }
@@ -109,10 +99,18 @@ vx_status VX_CALLBACK non_max_suppression_function(vx_node, const vx_reference* 
     mask_u1 = as<_vx_image>(parameters[1])->format == VX_DF_IMAGE_U1;
   }
   const MappedImage* m = mask ? &*mask : nullptr;
-  if (as<_vx_image>(parameters[0])->format == VX_DF_IMAGE_S16) {
-    suppress<vx_int16>(in, m, mask_u1, out, size / 2);
+  const bool s16 = as<_vx_image>(parameters[0])->format == VX_DF_IMAGE_S16;
+  // Packed pixels and no mask or a packed U8 one: the vision library's vectorised function.
+  vision::Pixels vin{}, vout{};
+  if (vision_pixels(in, s16 ? VX_DF_IMAGE_S16 : VX_DF_IMAGE_U8, vin) && vision_pixels(out, s16 ? VX_DF_IMAGE_S16 : VX_DF_IMAGE_U8, vout) &&
+      (m == nullptr || (!mask_u1 && packed(*m, 1)))) {
+    const vision::SuppressionMask sm{m != nullptr ? m->row(0) : nullptr, m != nullptr ? m->addressing().stride_y : 0};
+    return vision::non_max_suppression(vin, sm, vout, size) ? VX_SUCCESS : VX_ERROR_INVALID_PARAMETERS;
+  }
+  if (s16) {
+    suppress_per_pixel<vx_int16>(in, m, mask_u1, out, size / 2);
   } else {
-    suppress<vx_uint8>(in, m, mask_u1, out, size / 2);
+    suppress_per_pixel<vx_uint8>(in, m, mask_u1, out, size / 2);
   }
   return VX_SUCCESS;
 }
