@@ -28,7 +28,7 @@ TEST(VisionKernels, TheModuleListsEveryKernelWithItsParameters) {
       {"vg.vision.half_scale_gaussian", 2}, {"vg.vision.warp_affine", 2}, {"vg.vision.warp_perspective", 2},
       {"vg.vision.convolve", 2}, {"vg.vision.non_linear_filter", 2}, {"vg.vision.equalize_hist", 2}, {"vg.vision.table_lookup", 2},
       {"vg.vision.channel_extract", 2}, {"vg.vision.channel_combine", 4}, {"vg.vision.color_convert", 2},
-      {"vg.vision.fast_corners", 3}, {"vg.vision.lbp", 2}, {"vg.vision.canny", 2}, {"vg.vision.harris_corners", 3}, {"vg.vision.hough_lines", 3}};
+      {"vg.vision.fast_corners", 3}, {"vg.vision.lbp", 2}, {"vg.vision.canny", 2}, {"vg.vision.harris_corners", 3}, {"vg.vision.hough_lines", 3}, {"vg.vision.non_max_suppression", 3}};
   for (const auto& [name, params] : kernels) {
     const vg::KernelDecl* decl = nullptr;
     for (const vg::KernelDecl& k : m.kernels())

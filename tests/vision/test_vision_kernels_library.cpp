@@ -433,6 +433,35 @@ TEST(VisionLibraryKernels, HoughLinesFindsTheDrawnSegments) {
   for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(got[i], expected.all[i]) << i;
 }
 
+// NonMaxSuppression keeps each window's maximum (the last on a plateau), zeroes the rest and the frame,
+// and copies masked pixels.
+TEST(VisionLibraryKernels, NonMaxSuppressionKeepsTheMaximaAndZeroesTheFrame) {
+  vg::Graph g(OneNode::ctx(), "nms");
+  const vg::DataId in = g.add_data("in", gray(20, 10)), mask = g.add_data("mask", gray(20, 10)), out = g.add_data("out", gray(20, 10));
+  const vg::NodeId n = g.add_node("nms", "vg.vision.non_max_suppression");
+  g.bind(n, "input", in).bind(n, "mask", mask).bind(n, "output", out).set_attribute(n, "window", std::int64_t{3});
+  g.verify();
+  const vg::ImageView img = g.image(in), m = g.image(mask), o = g.image(out);
+  for (std::uint32_t y = 0; y < 10; ++y) {
+    std::memset(img.plane(0) + y * img.stride(0), 10, 20);
+    std::memset(m.plane(0) + y * m.stride(0), 0, 20);
+    std::memset(o.plane(0) + y * o.stride(0), 77, 20);  // what an earlier frame left
+  }
+  img.plane(0)[4 * img.stride(0) + 5] = 90;                                        // a peak
+  img.plane(0)[6 * img.stride(0) + 12] = 50;                                       // a plateau of two
+  img.plane(0)[6 * img.stride(0) + 13] = 50;
+  m.plane(0)[2 * m.stride(0) + 16] = 1;                                            // a masked pixel: copied
+  ASSERT_EQ(g.process(), vg::Status::ok) << g.last_error().describe();
+  auto at = [&](std::uint32_t x, std::uint32_t y) { return o.plane(0)[y * o.stride(0) + x]; };
+  EXPECT_EQ(at(5, 4), 90);
+  EXPECT_EQ(at(12, 6), 0);
+  EXPECT_EQ(at(13, 6), 50) << "the plateau's last pixel in raster order";
+  EXPECT_EQ(at(16, 2), 10) << "masked: copied";
+  EXPECT_EQ(at(0, 0), 0) << "the frame";
+  EXPECT_EQ(at(19, 5), 0) << "the frame";
+  EXPECT_EQ(at(5, 3), 0) << "below the peak";
+}
+
 TEST(VisionLibraryKernels, LbpIsTheLibrarysPattern) {
   OneNode n("vg.vision.lbp", gray(45, 13), gray(45, 13));
   n.g.set_attribute(n.node, "format", std::string("uniform")).set_attribute(n.node, "kernel_size", std::int64_t{5});

@@ -1,8 +1,10 @@
-// The vg.vision kernels that find features: canny, fast_corners, harris_corners, hough_lines and lbp (over
-// the library's functions that libopenvx's Canny, FastCorners, HarrisCorners, HoughLinesP and LBP run).
+// The vg.vision kernels that find features: canny, fast_corners, harris_corners, hough_lines, lbp and
+// non_max_suppression (over the library's functions that libopenvx's Canny, FastCorners, HarrisCorners,
+// HoughLinesP, LBP and NonMaxSuppression run).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "visiongraph/kernels/vision/hough_lines.hpp"
 #include "visiongraph/kernels/vision/lbp.hpp"
 #include "visiongraph/kernels/vision/module.hpp"
+#include "visiongraph/kernels/vision/non_max_suppression.hpp"
 
 namespace vg::vision {
 namespace {
@@ -266,9 +269,59 @@ void add_canny(Module& m) {
   m.implement("vg.vision.canny", "cpu", callbacks_for<CannyKernel>());
 }
 
+struct SuppressionKernel {
+  explicit SuppressionKernel(KernelContext& ctx) : window(static_cast<int>(ctx.integer("window"))) {}
+  Status process(KernelContext& ctx) noexcept {
+    SuppressionMask mask;
+    if (ctx.is_bound(1)) {
+      const ImageView m = ctx.image(1);
+      mask = {m.plane(0), static_cast<std::ptrdiff_t>(m.stride(0))};
+    }
+    const Plane out = plane(ctx.image(2));
+    if (!non_max_suppression(pixels_of(const_plane(ctx.image(0))), mask, pixels_of(out), window)) return Status::invalid_argument;
+    // The frame the function leaves as it was: 0, so that nothing of an earlier frame shows.
+    const auto r = static_cast<std::uint32_t>(window / 2);
+    for (std::uint32_t y = 0; y < out.height; ++y) {
+      std::uint8_t* row = out.row(y);
+      if (y < r || y + r >= out.height) {
+        std::memset(row, 0, out.width);
+      } else {
+        std::memset(row, 0, r);
+        std::memset(row + out.width - r, 0, r);
+      }
+    }
+    return Status::ok;
+  }
+  int window;
+};
+
+void add_non_max_suppression(Module& m) {
+  m.add(KernelDecl("vg.vision.non_max_suppression",
+                   "OpenVX NonMaxSuppression on gray8: a pixel stays where it is the window's maximum (the last in raster order on a "
+                   "plateau), else 0; the frame of window / 2 is 0")
+            .input("input", DataKind::image, true, "gray8 image (a response: corners, edges, a heat map)")
+            .input("mask", DataKind::image, false, "gray8 image of the input's size: non-zero pixels are copied and left out of windows")
+            .output("output", DataKind::image, true, "gray8 image of the input's size")
+            .attribute("window", 3, "the window's side: odd, 1 up to the image's smaller side")
+            .validate([](ValidateContext& v) {
+              const DataMeta& in = image_input(v, 0, "input", {ImageFormat::gray8});
+              if (v.is_bound(1)) {
+                const DataMeta& mask = image_input(v, 1, "mask", {ImageFormat::gray8});
+                if (mask.image.width != in.image.width || mask.image.height != in.image.height)
+                  v.fail("mask", "is " + mask.describe() + " but the input is " + in.describe() + ": they must have one size");
+              }
+              const std::int64_t window = v.integer("window");
+              if (window < 1 || window % 2 == 0 || window > std::min(in.image.width, in.image.height))
+                v.fail("window", "must be odd, 1.." + std::to_string(std::min(in.image.width, in.image.height)) + ", got " + std::to_string(window));
+              v.set_meta(2, DataMeta::image_of(in.image.width, in.image.height, ImageFormat::gray8));
+            }));
+  m.implement("vg.vision.non_max_suppression", "cpu", callbacks_for<SuppressionKernel>());
+}
+
 }  // namespace
 
 void add_feature_kernels(Module& m) {
+  add_non_max_suppression(m);
   add_canny(m);
   add_fast_corners(m);
   add_harris(m);

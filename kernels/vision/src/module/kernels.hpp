@@ -9,7 +9,7 @@ void add_geometry_kernels(Module& m);
 /// vg.vision.convolve, non_linear_filter, equalize_hist, table_lookup, channel_extract, channel_combine, color_convert
 /// (pixels.cpp).
 void add_pixel_kernels(Module& m);
-/// vg.vision.canny, fast_corners, harris_corners, hough_lines, lbp (features.cpp).
+/// vg.vision.canny, fast_corners, harris_corners, hough_lines, lbp, non_max_suppression (features.cpp).
 void add_feature_kernels(Module& m);
 
 }  // namespace vg::vision

@@ -10,7 +10,7 @@
 /// | vg.vision.threshold, table_lookup, equalize_hist | per-pixel maps; `set_threshold` command |
 /// | vg.vision.add, subtract, absdiff, multiply, not, and, or, xor | arithmetic and bitwise on two images |
 /// | vg.vision.scale, half_scale_gaussian, warp_affine, warp_perspective | geometry |
-/// | vg.vision.canny, fast_corners, harris_corners, hough_lines, lbp | features; `set_low` / `set_high` commands of canny |
+/// | vg.vision.canny, fast_corners, harris_corners, hough_lines, lbp, non_max_suppression | features; `set_low` / `set_high` commands of canny |
 ///
 /// docs/kernels-vision.md has each one's parameters and attributes; `visiongraph kernels` lists them.
 /// Neighbourhood kernels take a `border` attribute (replicate, the default, or constant with `border_value`).
