@@ -123,18 +123,20 @@ inline std::uint8_t phase_of(std::int16_t x, std::int16_t y) noexcept {
   return static_cast<std::uint8_t>(q);
 }
 
-// atan(t) for t in [0, 1]: t times a polynomial in t^2 of degree 5, fitted by least squares on Chebyshev
-// nodes (no range reduction needed: the caller divides the smaller side by the larger). Its error is below
-// 1.8e-6 rad, 7.3e-5 of Phase's 256 steps; float rounding adds far less.
+// atan(t) for t in [0, 1], in Phase's steps (256 a turn): t times a polynomial in t^2 of degree 5, fitted by
+// least squares on Chebyshev nodes (no range reduction needed: the caller divides the smaller side by the
+// larger). Its error is below 1.8e-6 rad, 7.3e-5 of a step; float rounding adds far less.
 template <class D>
 HWY_INLINE hn::Vec<D> atan_of_unit(D d, hn::Vec<D> t) {
+  // The fitted coefficients times 256 / (2 pi): the result in Phase's steps (32 at t = 1).
+  constexpr double kSteps = 256.0 / 6.283185307179586476925286766559;
   const auto u = hn::Mul(t, t);
-  auto p = hn::Set(d, -0.0117705016621808f);
-  p = hn::MulAdd(p, u, hn::Set(d, 0.052823492594791514f));
-  p = hn::MulAdd(p, u, hn::Set(d, -0.11665112091492467f));
-  p = hn::MulAdd(p, u, hn::Set(d, 0.19367031805183446f));
-  p = hn::MulAdd(p, u, hn::Set(d, -0.33265548304604325f));
-  p = hn::MulAdd(p, u, hn::Set(d, 0.9999798340253857f));
+  auto p = hn::Set(d, static_cast<float>(-0.0117705016621808 * kSteps));
+  p = hn::MulAdd(p, u, hn::Set(d, static_cast<float>(0.052823492594791514 * kSteps)));
+  p = hn::MulAdd(p, u, hn::Set(d, static_cast<float>(-0.11665112091492467 * kSteps)));
+  p = hn::MulAdd(p, u, hn::Set(d, static_cast<float>(0.19367031805183446 * kSteps)));
+  p = hn::MulAdd(p, u, hn::Set(d, static_cast<float>(-0.33265548304604325 * kSteps)));
+  p = hn::MulAdd(p, u, hn::Set(d, static_cast<float>(0.9999798340253857 * kSteps)));
   return hn::Mul(t, p);
 }
 
@@ -149,11 +151,10 @@ void PhaseRows(ConstPixels gx, ConstPixels gy, Plane out, std::uint32_t begin, s
   const hn::Rebind<std::uint8_t, decltype(df)> d8;
   const std::size_t lanes = hn::Lanes(df), width = gx.width;
   const auto zero = hn::Zero(df), one = hn::Set(df, 1.0f), half = hn::Set(df, 0.5f);
-  const auto half_pi = hn::Set(df, 1.57079632679489661923f), pi = hn::Set(df, 3.14159265358979323846f);
-  const auto steps_per_radian = hn::Set(df, static_cast<float>(256.0 / 6.283185307179586476925286766559)), turn = hn::Set(df, 256.0f);
+  const auto quarter = hn::Set(df, 64.0f), half_turn = hn::Set(df, 128.0f), turn = hn::Set(df, 256.0f);  // in steps
   constexpr float kMargin = 5e-4f;
   const auto low = hn::Set(df, kMargin), high = hn::Set(df, 1.0f - kMargin);
-  const auto wrap = hn::Set(di, 255), steps = hn::Set(di, 256);
+  const auto byte = hn::Set(di, 255);
   HWY_ALIGN float rounded[hn::MaxLanes(df)];
   for (std::uint32_t y = begin; y < end; ++y) {
     const std::int16_t* px = gx.row<std::int16_t>(y);
@@ -165,18 +166,17 @@ void PhaseRows(ConstPixels gx, ConstPixels gy, Plane out, std::uint32_t begin, s
       const auto fy = hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d16, py + x)));
       const auto ax = hn::Abs(fx), ay = hn::Abs(fy);
       const auto t = hn::Div(hn::Min(ax, ay), hn::Max(hn::Max(ax, ay), one));  // 0 where both are 0
-      auto a = atan_of_unit(df, t);
-      a = hn::IfThenElse(hn::Gt(ay, ax), hn::Sub(half_pi, a), a);
-      a = hn::IfThenElse(hn::Lt(fx, zero), hn::Sub(pi, a), a);
-      a = hn::IfThenElse(hn::Lt(fy, zero), hn::Neg(a), a);
-      auto v = hn::Mul(a, steps_per_radian);
-      v = hn::IfThenElse(hn::Lt(v, zero), hn::Add(v, turn), v);
+      // The first octant's angle carried to the point's: past the diagonal, left of the y axis, below the x
+      // axis (a turn less the angle above it: what atan2's negative angle plus a turn gives).
+      auto v = atan_of_unit(df, t);
+      v = hn::IfThenElse(hn::Gt(ay, ax), hn::Sub(quarter, v), v);
+      v = hn::IfThenElse(hn::Lt(fx, zero), hn::Sub(half_turn, v), v);
+      v = hn::IfThenElse(hn::Lt(fy, zero), hn::Sub(turn, v), v);
       const auto w = hn::Add(v, half);
       const auto floor_w = hn::Floor(w);
       const auto fraction = hn::Sub(w, floor_w);
-      auto q = hn::ConvertTo(di, floor_w);
-      q = hn::IfThenElse(hn::Gt(q, wrap), hn::Sub(q, steps), q);
-      hn::StoreU(hn::DemoteTo(d8, q), d8, po + x);
+      // 256 wraps to 0.
+      hn::StoreU(hn::DemoteTo(d8, hn::And(hn::ConvertTo(di, floor_w), byte)), d8, po + x);
       const auto near_boundary = hn::Or(hn::Lt(fraction, low), hn::Gt(fraction, high));
       if (!hn::AllFalse(df, near_boundary)) {
         hn::Store(fraction, df, rounded);
