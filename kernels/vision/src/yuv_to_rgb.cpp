@@ -6,7 +6,8 @@
 // pixel on the stack (vectors of NV12's pairs or 4:2:2's quads split, IYUV's rows loaded, and each byte
 // stored twice; 4:2:2's lumas are split out too; YUV4's planes are read in place), then the vector loop
 // reads luma, U and V as three byte rows, widens them to float lanes and stores three (or four)
-// interleaved channels.
+// interleaved channels. YUYV and UYVY are read in place, their chroma lanes duplicated after widening (the
+// scalar target, one lane a vector, spreads them as the other layouts).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "yuv_to_rgb.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -114,16 +115,66 @@ void SpreadRow(const ConstYuvImage& in, std::uint32_t y, std::size_t start, std:
   }
 }
 
+/// The formula on one vector of pixels (luma, Cu, Cv as float lanes), stored as RGB or RGBX at @p o.
+template <class DF>
+HWY_INLINE void StoreRgb(DF df, const YuvToRgbFactors& f, hn::Vec<DF> yf, hn::Vec<DF> cu, hn::Vec<DF> cv, bool rgbx, std::uint8_t* o) {
+  const hn::Rebind<std::int32_t, DF> di;
+  const hn::Rebind<std::uint8_t, DF> d8;
+  const auto half = hn::Set(df, 0.5f);
+  const auto r = hn::Add(hn::Add(yf, hn::Mul(hn::Set(df, f.rv), cv)), half);
+  const auto g = hn::Add(hn::Sub(hn::Sub(yf, hn::Mul(hn::Set(df, f.gu), cu)), hn::Mul(hn::Set(df, f.gv), cv)), half);
+  const auto b = hn::Add(hn::Add(yf, hn::Mul(hn::Set(df, f.bu), cu)), half);
+  // Truncation toward zero as the definition's cast, then the clamp to 0..255 (a saturating narrowing).
+  const auto r8 = hn::DemoteTo(d8, hn::ConvertTo(di, r));
+  const auto g8 = hn::DemoteTo(d8, hn::ConvertTo(di, g));
+  const auto b8 = hn::DemoteTo(d8, hn::ConvertTo(di, b));
+  if (rgbx) {
+    hn::StoreInterleaved4(r8, g8, b8, hn::Set(d8, std::uint8_t{255}), d8, o);
+  } else {
+    hn::StoreInterleaved3(r8, g8, b8, d8, o);
+  }
+}
+
 void YuvToRgbRows(const ConstYuvImage& in, Plane out, bool rgbx, const YuvToRgbFactors& f, std::uint32_t begin, std::uint32_t end) {
   const std::size_t width = in.width, channels = rgbx ? 4 : 3;
   const hn::ScalableTag<float> df;
   const hn::Rebind<std::int32_t, decltype(df)> di;
   const hn::Rebind<std::uint8_t, decltype(df)> d8;
   const std::size_t lanes = hn::Lanes(df);
-  const auto rv = hn::Set(df, f.rv), gu = hn::Set(df, f.gu), gv = hn::Set(df, f.gv), bu = hn::Set(df, f.bu);
-  const auto half = hn::Set(df, 0.5f), bias = hn::Set(df, 128.0f);
-  const auto opaque = hn::Set(d8, std::uint8_t{255});
+  const auto bias = hn::Set(df, 128.0f);
+  const auto to_float = [&](std::uint8_t const* p) { return hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, p))); };
   alignas(64) std::uint8_t y_buf[kChunk], u_buf[kChunk], v_buf[kChunk];
+#if HWY_TARGET != HWY_SCALAR
+  if (in.layout == YuvLayout::yuyv || in.layout == YuvLayout::uyvy) {
+    // Read in place: each pixel's two bytes, one 16-bit lane widened to 32 bits (little-endian: the first
+    // byte low), split into its luma and its chroma byte, U V U V along the row (the U of an even
+    // pixel's quad, the V of an odd one's); those lanes' even ones duplicated give each pixel's U, the odd
+    // ones its V. Vectors hold whole quads: lanes is even on every target but the scalar one.
+    const bool yuyv = in.layout == YuvLayout::yuyv;
+    const hn::Rebind<std::uint16_t, decltype(df)> du16;
+    const hn::Rebind<std::uint32_t, decltype(df)> du32;
+    const auto low_byte = hn::Set(du32, 0xFFu);
+    for (std::uint32_t y = begin; y < end; ++y) {
+      const std::uint8_t* src = in.data[0] + static_cast<std::ptrdiff_t>(y) * in.stride[0];
+      std::uint8_t* dst = out.row(y);
+      std::size_t x = 0;
+      for (; x + lanes <= width; x += lanes) {
+        const auto pair = hn::PromoteTo(du32, hn::LoadU(du16, reinterpret_cast<const std::uint16_t*>(src + 2 * x)));
+        const auto first = hn::And(pair, low_byte), second = hn::ShiftRight<8>(pair);
+        const auto yf = hn::ConvertTo(df, hn::BitCast(di, yuyv ? first : second));
+        const auto chroma = hn::Sub(hn::ConvertTo(df, hn::BitCast(di, yuyv ? second : first)), bias);
+        StoreRgb(df, f, yf, hn::DupEven(chroma), hn::DupOdd(chroma), rgbx, dst + x * channels);
+      }
+      const std::size_t y_at = yuyv ? 0 : 1, u_at = yuyv ? 1 : 0;
+      for (; x < width; ++x) {
+        std::uint8_t* o = dst + x * channels;
+        detail::yuv_pixel(f, src[2 * x + y_at], src[x / 2 * 4 + u_at], src[x / 2 * 4 + u_at + 2], o);
+        if (rgbx) o[3] = 255;
+      }
+    }
+    return;
+  }
+#endif
   for (std::uint32_t y = begin; y < end; ++y) {
     std::uint8_t* dst = out.row(y);
     for (std::size_t start = 0; start < width; start += kChunk) {
@@ -132,22 +183,7 @@ void YuvToRgbRows(const ConstYuvImage& in, Plane out, bool rgbx, const YuvToRgbF
       SpreadRow(in, y, start, n, y_buf, u_buf, v_buf, ys, us, vs);
       std::size_t i = 0;
       for (; i + lanes <= n; i += lanes) {
-        const auto yf = hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, ys + i)));
-        const auto cu = hn::Sub(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, us + i))), bias);
-        const auto cv = hn::Sub(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, vs + i))), bias);
-        const auto r = hn::Add(hn::Add(yf, hn::Mul(rv, cv)), half);
-        const auto g = hn::Add(hn::Sub(hn::Sub(yf, hn::Mul(gu, cu)), hn::Mul(gv, cv)), half);
-        const auto b = hn::Add(hn::Add(yf, hn::Mul(bu, cu)), half);
-        // Truncation toward zero as the definition's cast, then the clamp to 0..255 (a saturating narrowing).
-        const auto r8 = hn::DemoteTo(d8, hn::ConvertTo(di, r));
-        const auto g8 = hn::DemoteTo(d8, hn::ConvertTo(di, g));
-        const auto b8 = hn::DemoteTo(d8, hn::ConvertTo(di, b));
-        std::uint8_t* o = dst + (start + i) * channels;
-        if (rgbx) {
-          hn::StoreInterleaved4(r8, g8, b8, opaque, d8, o);
-        } else {
-          hn::StoreInterleaved3(r8, g8, b8, d8, o);
-        }
+        StoreRgb(df, f, to_float(ys + i), hn::Sub(to_float(us + i), bias), hn::Sub(to_float(vs + i), bias), rgbx, dst + (start + i) * channels);
       }
       for (; i < n; ++i) {
         std::uint8_t* o = dst + (start + i) * channels;
