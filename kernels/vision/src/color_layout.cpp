@@ -99,12 +99,12 @@ void ReadChroma(const ConstYuvImage& in, std::uint32_t row, std::size_t c0, std:
 void FloorMean(std::uint8_t* a, const std::uint8_t* b, std::size_t m) {
   const hn::ScalableTag<std::uint8_t> d;
   const std::size_t lanes = hn::Lanes(d);
-  const auto one = hn::Set(d, std::uint8_t{1});
   std::size_t i = 0;
   for (; i + lanes <= m; i += lanes) {
     const auto x = hn::LoadU(d, a + i), y = hn::LoadU(d, b + i);
-    // The rounding-up mean, less one where the sum is odd.
-    hn::StoreU(hn::Sub(hn::AverageRound(x, y), hn::And(hn::Xor(x, y), one)), d, a + i);
+    // x + y = 2 (x & y) + (x ^ y), halved without overflowing a byte. (Not AverageRound: it rounds up, and
+    // Highway 1.0.3's SVE (not SVE2) version wraps 8-bit sums.)
+    hn::StoreU(hn::Add(hn::And(x, y), hn::ShiftRight<1>(hn::Xor(x, y))), d, a + i);
   }
   for (; i < m; ++i) a[i] = static_cast<std::uint8_t>((a[i] + b[i]) >> 1);
 }
