@@ -91,12 +91,12 @@ class Planes {
       case VX_DF_IMAGE_NV21: return c == 0 ? at(0, x, y) : at(1, x, y) + (2 - c);
       case VX_DF_IMAGE_IYUV:
       case VX_DF_IMAGE_YUV4: return at(static_cast<vx_uint32>(std::clamp(c, 0, 2)), x, y);
-      case VX_DF_IMAGE_YUYV:  // Y0 U Y1 V per pixel pair
+      case VX_DF_IMAGE_YUYV:  // Y0 U Y1 V per pixel pair: each pixel its Y and, the even one U, the odd one V
       case VX_DF_IMAGE_UYVY: {  // U Y0 V Y1
-        const bool yuyv = format_ == VX_DF_IMAGE_YUYV;
-        vx_uint8* pair = at(0, x & ~1u, y);
-        if (c == 0) return pair + 2 * (x & 1u) + (yuyv ? 0 : 1);
-        return pair + (c == 1 ? (yuyv ? 1 : 0) : (yuyv ? 3 : 2));
+        // Through each pixel's own address: an image from a handle may have a gap after each pixel's two bytes.
+        const vx_uint32 chroma_at = format_ == VX_DF_IMAGE_YUYV ? 1 : 0;
+        if (c == 0) return at(0, x, y) + (1 - chroma_at);
+        return at(0, c == 1 ? (x & ~1u) : (x | 1u), y) + chroma_at;
       }
       default: return at(0, x, y);
     }
