@@ -90,6 +90,7 @@ struct Inputs {
   cv::Mat gray, gray2, gray3;  // Random U8.
   cv::Mat rgb;                 // Random, CV_8UC3 in R, G, B order.
   cv::Mat nv12;                // Random bytes laid out as NV12 (the Y plane, then interleaved UV rows).
+  cv::Mat yuyv;                // Random bytes laid out as YUYV (CV_8UC2: Y0 U Y1 V for each pixel pair).
   cv::Mat scene, scene_moved;  // Smoothed noise, and the same moved right 2 and down 1 pixels.
   cv::Mat grad_x, grad_y;      // cv::Sobel of gray as CV_32F, for cv::magnitude and cv::phase.
   cv::Mat rotation;            // 2x3, about the centre: the output-to-input map of both warps and the remap.
@@ -109,6 +110,7 @@ struct Inputs {
     gray3 = random(h, CV_8UC1);
     rgb = random(h, CV_8UC3);
     nv12 = random(h * 3 / 2, CV_8UC1);
+    yuyv = random(h, CV_8UC2);
     cv::GaussianBlur(random(h, CV_8UC1), scene, cv::Size(0, 0), 2.0);
     cv::normalize(scene, scene, 0, 255, cv::NORM_MINMAX);
     const cv::Mat shift = (cv::Mat_<double>(2, 3) << 1, 0, 2, 0, 1, 1);
@@ -146,6 +148,7 @@ vx_df_image format_of(const cv::Mat& m) {
   switch (m.type()) {
     case CV_8UC3: return VX_DF_IMAGE_RGB;
     case CV_16SC1: return VX_DF_IMAGE_S16;
+    case CV_8UC2: return VX_DF_IMAGE_YUYV;
     default: return VX_DF_IMAGE_U8;
   }
 }
@@ -178,7 +181,7 @@ class OneNodeGraph {
   /// A U8 image of the inputs' size.
   vx_image u8(const Inputs& in) { return image(in.size.width, in.size.height, VX_DF_IMAGE_U8); }
 
-  /// A copy of a U8, S16 or RGB Mat.
+  /// A copy of a U8, S16, RGB or YUYV (CV_8UC2) Mat.
   vx_image image(const cv::Mat& pixels) {
     vx_image out = image(pixels.cols, pixels.rows, format_of(pixels));
     const vx_rectangle_t all{0, 0, static_cast<vx_uint32>(pixels.cols), static_cast<vx_uint32>(pixels.rows)};
@@ -547,6 +550,11 @@ const Kernel kKernels[] = {
        return vxColorConvertNode(g.graph(), nv12, g.image(w, h, VX_DF_IMAGE_RGB));
      },
      [](const Inputs& in) { return OpenCvRun{[&in, out = cv::Mat()]() mutable { cv::cvtColor(in.nv12, out, cv::COLOR_YUV2RGB_NV12); }, {}}; }},
+    {"ColorConvertYUYVtoRGB",
+     [](OneNodeGraph& g, const Inputs& in) {
+       return vxColorConvertNode(g.graph(), g.image(in.yuyv), g.image(in.size.width, in.size.height, VX_DF_IMAGE_RGB));
+     },
+     [](const Inputs& in) { return OpenCvRun{[&in, out = cv::Mat()]() mutable { cv::cvtColor(in.yuyv, out, cv::COLOR_YUV2RGB_YUYV); }, {}}; }},
 
     // Geometry: bilinear on both sides; the warps and the remap read 0 outside the input.
     {"ScaleImage",

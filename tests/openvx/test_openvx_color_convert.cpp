@@ -1,5 +1,6 @@
 // The standard kernel ColorConvert against references written here from the specification's formulas:
-// RGB and RGBX to and from every YUV layout, YUV to YUV, the colour space, and the refusals.
+// RGB and RGBX to and from every YUV layout, YUV to YUV, the colour space, the refusals, and images with
+// gaps between pixels (per-pixel code) against packed ones (the vision library).
 #include <VX/vx.h>
 #include <VX/vxu.h>
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "openvx_fixture.hpp"
@@ -191,6 +193,89 @@ TEST_F(ColorConvert, YuyvToNv12AveragesTheTwoRowsOfChroma) {
   });
   EXPECT_EQ(vxReleaseImage(&src), VX_SUCCESS);
   EXPECT_EQ(vxReleaseImage(&dst), VX_SUCCESS);
+}
+
+/// Bytes of one pixel of plane @p p of @p f, packed.
+vx_uint32 packed_pixel_bytes(vx_df_image f, vx_uint32 p) {
+  switch (f) {
+    case VX_DF_IMAGE_RGB: return 3;
+    case VX_DF_IMAGE_RGBX: return 4;
+    case VX_DF_IMAGE_YUYV:
+    case VX_DF_IMAGE_UYVY: return 2;
+    case VX_DF_IMAGE_NV12:
+    case VX_DF_IMAGE_NV21: return p == 0 ? 1 : 2;
+    default: return 1;
+  }
+}
+
+/// A byte of every plane pixel: the same for the same plane position whatever the image's memory.
+vx_uint8 pattern(vx_uint32 p, vx_uint32 px, vx_uint32 py, vx_uint32 k) {
+  return static_cast<vx_uint8>((px * 73 + py * 151 + p * 29 + k * 97 + ((px * py) >> 2) * 13) ^ (px >> 3));
+}
+
+// Images whose pixels have gaps between them (from handles with a wider stride_x) take libopenvx's own
+// per-pixel code, packed ones the vision library: both give the same bytes, for every conversion.
+TEST_F(ColorConvert, ImagesWithGapsGiveTheSameBytesAsPackedOnes) {
+  const vx_df_image inputs[] = {VX_DF_IMAGE_RGB, VX_DF_IMAGE_RGBX, VX_DF_IMAGE_NV12, VX_DF_IMAGE_NV21, VX_DF_IMAGE_UYVY, VX_DF_IMAGE_YUYV, VX_DF_IMAGE_IYUV};
+  const vx_df_image outputs[] = {VX_DF_IMAGE_RGB, VX_DF_IMAGE_RGBX, VX_DF_IMAGE_NV12, VX_DF_IMAGE_NV21, VX_DF_IMAGE_IYUV, VX_DF_IMAGE_YUV4};
+  const auto subsampled = [](vx_df_image f) { return f != VX_DF_IMAGE_RGB && f != VX_DF_IMAGE_RGBX && f != VX_DF_IMAGE_YUV4; };
+  std::vector<std::vector<vx_uint8>> memory;
+  // An image of @p f from a handle, each plane pixel followed by one unused byte.
+  const auto gapped = [&](vx_df_image f, vx_uint32 w, vx_uint32 h) {
+    const vx_uint32 planes = f == VX_DF_IMAGE_NV12 || f == VX_DF_IMAGE_NV21 ? 2 : f == VX_DF_IMAGE_IYUV || f == VX_DF_IMAGE_YUV4 ? 3 : 1;
+    vx_imagepatch_addressing_t addrs[3] = {};
+    void* ptrs[3] = {};
+    for (vx_uint32 p = 0; p < planes; ++p) {
+      const vx_uint32 shift = p > 0 && (f == VX_DF_IMAGE_NV12 || f == VX_DF_IMAGE_NV21 || f == VX_DF_IMAGE_IYUV) ? 1 : 0;
+      addrs[p].dim_x = w >> shift;
+      addrs[p].dim_y = h >> shift;
+      addrs[p].stride_x = static_cast<vx_int32>(packed_pixel_bytes(f, p) + 1);
+      addrs[p].stride_y = static_cast<vx_int32>(addrs[p].dim_x) * addrs[p].stride_x;
+      memory.emplace_back(static_cast<std::size_t>(addrs[p].stride_y) * addrs[p].dim_y, vx_uint8{0xA5});
+      ptrs[p] = memory.back().data();
+    }
+    return vxCreateImageFromHandle(context_, f, addrs, ptrs, VX_MEMORY_TYPE_HOST);
+  };
+  const auto fill = [&](vx_image image, vx_df_image f) {
+    for_each_plane_pixel(image, VX_WRITE_ONLY, [&](vx_uint32 p, const vx_imagepatch_addressing_t& a, vx_uint8* base) {
+      for (vx_uint32 y = 0; y < a.dim_y; ++y)
+        for (vx_uint32 x = 0; x < a.dim_x; ++x)
+          for (vx_uint32 k = 0; k < packed_pixel_bytes(f, p); ++k)
+            byte_at(a, base, x, y)[k] = pattern(p, x * a.scale_x / VX_SCALE_UNITY, y * a.scale_y / VX_SCALE_UNITY, k);
+    });
+  };
+  const auto bytes_of = [&](vx_image image, vx_df_image f) {
+    std::vector<vx_uint8> bytes;
+    for_each_plane_pixel(image, VX_READ_ONLY, [&](vx_uint32 p, const vx_imagepatch_addressing_t& a, vx_uint8* base) {
+      for (vx_uint32 y = 0; y < a.dim_y; ++y)
+        for (vx_uint32 x = 0; x < a.dim_x; ++x)
+          for (vx_uint32 k = 0; k < packed_pixel_bytes(f, p); ++k) bytes.push_back(byte_at(a, base, x, y)[k]);
+    });
+    return bytes;
+  };
+  for (const vx_df_image in_format : inputs) {
+    for (const vx_df_image out_format : outputs) {
+      if (in_format == out_format) continue;
+      const bool even = subsampled(in_format) || subsampled(out_format);
+      for (const auto& [w, h] : {std::pair<vx_uint32, vx_uint32>{even ? 66u : 67u, even ? 6u : 5u}, {2u, 2u}}) {
+        for (const vx_enum space : {VX_COLOR_SPACE_BT709, VX_COLOR_SPACE_BT601_625}) {
+          vx_image in_packed = vxCreateImage(context_, w, h, in_format), in_gapped = gapped(in_format, w, h);
+          vx_image out_packed = vxCreateImage(context_, w, h, out_format), out_gapped = gapped(out_format, w, h);
+          for (vx_image i : {in_packed, in_gapped, out_packed, out_gapped}) {
+            ASSERT_EQ(vxGetStatus(reinterpret_cast<vx_reference>(i)), VX_SUCCESS);
+            ASSERT_EQ(vxSetImageAttribute(i, VX_IMAGE_SPACE, &space, sizeof space), VX_SUCCESS);
+          }
+          fill(in_packed, in_format);
+          fill(in_gapped, in_format);
+          ASSERT_EQ(vxuColorConvert(context_, in_packed, out_packed), VX_SUCCESS);
+          ASSERT_EQ(vxuColorConvert(context_, in_gapped, out_gapped), VX_SUCCESS);
+          EXPECT_EQ(bytes_of(out_packed, out_format), bytes_of(out_gapped, out_format))
+              << std::hex << in_format << " to " << out_format << std::dec << " " << w << "x" << h << " space " << space;
+          for (vx_image* i : {&in_packed, &in_gapped, &out_packed, &out_gapped}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
+        }
+      }
+    }
+  }
 }
 
 TEST_F(ColorConvert, VerifyRefusesFormatsOutsideTheTables) {

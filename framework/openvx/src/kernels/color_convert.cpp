@@ -11,7 +11,9 @@
 // is BT601_525 or BT601_625: the YUV side's space decides. Full-range values, as the specification's
 // formulas have them.
 //
-// Nothing is allocated per frame.
+// Packed images (all but strided patches of images from handles) are converted by the vision library
+// (color_layout.hpp, rgb_to_yuv.hpp, yuv_to_rgb.hpp: the same bytes, vectorised); the per-pixel code here
+// takes the others. Nothing is allocated per frame.
 #include <VX/vx.h>
 
 #include <algorithm>
@@ -20,6 +22,7 @@
 
 #include "image.hpp"
 #include "kernels/standard_kernel_support.hpp"
+#include "visiongraph/kernels/vision/color_layout.hpp"
 #include "visiongraph/kernels/vision/rgb_to_yuv.hpp"
 #include "visiongraph/kernels/vision/yuv_to_rgb.hpp"
 
@@ -88,12 +91,12 @@ class Planes {
       case VX_DF_IMAGE_NV21: return c == 0 ? at(0, x, y) : at(1, x, y) + (2 - c);
       case VX_DF_IMAGE_IYUV:
       case VX_DF_IMAGE_YUV4: return at(static_cast<vx_uint32>(std::clamp(c, 0, 2)), x, y);
-      case VX_DF_IMAGE_YUYV:  // Y0 U Y1 V per pixel pair
+      case VX_DF_IMAGE_YUYV:  // Y0 U Y1 V per pixel pair: each pixel its Y and, the even one U, the odd one V
       case VX_DF_IMAGE_UYVY: {  // U Y0 V Y1
-        const bool yuyv = format_ == VX_DF_IMAGE_YUYV;
-        vx_uint8* pair = at(0, x & ~1u, y);
-        if (c == 0) return pair + 2 * (x & 1u) + (yuyv ? 0 : 1);
-        return pair + (c == 1 ? (yuyv ? 1 : 0) : (yuyv ? 3 : 2));
+        // Through each pixel's own address: an image from a handle may have a gap after each pixel's two bytes.
+        const vx_uint32 chroma_at = format_ == VX_DF_IMAGE_YUYV ? 1 : 0;
+        if (c == 0) return at(0, x, y) + (1 - chroma_at);
+        return at(0, c == 1 ? (x & ~1u) : (x | 1u), y) + chroma_at;
       }
       default: return at(0, x, y);
     }
@@ -142,34 +145,6 @@ void rgb_to_rgb(const Planes& in, const Planes& out, bool out_x, vx_uint32 w, vx
     }
 }
 
-/// RGB / RGBX into NV12, NV21 or IYUV by the vision library (the same bytes, vectorised), when the planes are
-/// packed and the size even; false otherwise.
-bool rgb_to_yuv420_packed(const Planes& in, vx_df_image in_format, const Planes& out, vx_df_image out_format, const Coefficients& k,
-                          vx_uint32 w, vx_uint32 h) noexcept {
-  const bool nv = out_format == VX_DF_IMAGE_NV12 || out_format == VX_DF_IMAGE_NV21;
-  if ((!nv && out_format != VX_DF_IMAGE_IYUV) || (w % 2) != 0 || (h % 2) != 0) return false;
-  const int channels = in_format == VX_DF_IMAGE_RGBX ? 4 : 3;
-  const MappedImage& rgb = in.plane(0);
-  const MappedImage& luma = out.plane(0);
-  if (rgb.stride_x() != channels || luma.stride_x() != 1) return false;
-  const auto plane_of = [](const MappedImage& m, vx_uint32 width, vx_uint32 height) {
-    return vision::Plane{m.row(0), width, height, m.addressing().stride_y};
-  };
-  vision::Yuv420Out yuv;
-  yuv.luma = plane_of(luma, w, h);
-  if (nv) {
-    if (out.plane(1).stride_x() != 2) return false;
-    yuv.uv = plane_of(out.plane(1), w, h / 2);
-    yuv.vu_order = out_format == VX_DF_IMAGE_NV21;
-  } else {
-    if (out.plane(1).stride_x() != 1 || out.plane(2).stride_x() != 1) return false;
-    yuv.u = plane_of(out.plane(1), w / 2, h / 2);
-    yuv.v = plane_of(out.plane(2), w / 2, h / 2);
-  }
-  vision::rgb_to_yuv420({rgb.row(0), w, h, rgb.addressing().stride_y}, channels, yuv, vision::RgbToYuvFactors::of(k.kr, k.kb));
-  return true;
-}
-
 void rgb_to_yuv_image(const Planes& in, const Planes& out, int code, const Coefficients& k, vx_uint32 w, vx_uint32 h) noexcept {
   // Blocks of the chroma sample: 1x1 (4:4:4), 2x1 (4:2:2) or 2x2 (4:2:0) pixels.
   const vx_uint32 bw = code == 444 ? 1 : 2, bh = code == 420 ? 2 : 1;
@@ -188,23 +163,6 @@ void rgb_to_yuv_image(const Planes& in, const Planes& out, int code, const Coeff
       *out.component(1, bx, by) = static_cast<vx_uint8>(su / n);
       *out.component(2, bx, by) = static_cast<vx_uint8>(sv / n);
     }
-}
-
-/// NV12 / NV21 into RGB / RGBX by the vision library (the same bytes, vectorised), when the planes are packed
-/// (every image but a strided patch of one from a handle); false otherwise.
-bool semi_planar_to_rgb(const Planes& in, vx_df_image in_format, const Planes& out, bool out_x, const Coefficients& k) noexcept {
-  if (in_format != VX_DF_IMAGE_NV12 && in_format != VX_DF_IMAGE_NV21) return false;
-  const MappedImage& luma = in.plane(0);
-  const MappedImage& chroma = in.plane(1);
-  const MappedImage& rgb = out.plane(0);
-  if (luma.stride_x() != 1 || chroma.stride_x() != 2 || rgb.stride_x() != (out_x ? 4 : 3)) return false;
-  const vision::ConstSemiPlanar src{{luma.row(0), luma.width(), luma.height(), luma.addressing().stride_y},
-                                    chroma.row(0),
-                                    chroma.addressing().stride_y,
-                                    in_format == VX_DF_IMAGE_NV21};
-  vision::yuv420sp_to_rgb(src, {rgb.row(0), rgb.width(), rgb.height(), rgb.addressing().stride_y}, out_x,
-                          vision::YuvToRgbFactors::of(k.kr, k.kb));
-  return true;
 }
 
 void yuv_to_rgb_image(const Planes& in, const Planes& out, bool out_x, const Coefficients& k, vx_uint32 w, vx_uint32 h) noexcept {
@@ -231,6 +189,74 @@ void yuv_to_yuv_image(const Planes& in, int in_code, const Planes& out, int out_
   for (vx_uint32 y = 0; y < h; ++y)
     for (vx_uint32 x = 0; x < w; ++x)
       for (int c = 1; c <= 2; ++c) *out.component(c, x, y) = *in.component(c, x, y);
+}
+
+/// The bytes from one pixel to the next in each plane of a packed image of format @p f (0 past its planes).
+vx_int32 packed_stride_x(vx_df_image f, vx_uint32 plane) noexcept {
+  switch (f) {
+    case VX_DF_IMAGE_RGB: return plane == 0 ? 3 : 0;
+    case VX_DF_IMAGE_RGBX: return plane == 0 ? 4 : 0;
+    case VX_DF_IMAGE_UYVY:
+    case VX_DF_IMAGE_YUYV: return plane == 0 ? 2 : 0;
+    case VX_DF_IMAGE_NV12:
+    case VX_DF_IMAGE_NV21: return plane == 0 ? 1 : plane == 1 ? 2 : 0;
+    default: return plane < 3 ? 1 : 0;  // IYUV, YUV4
+  }
+}
+
+/// Whether every plane's pixels follow each other with no gap (all images but a strided patch of one from a
+/// handle).
+bool is_packed(const Planes& planes, vx_df_image f) noexcept {
+  for (vx_uint32 p = 0; p < plane_count(f); ++p)
+    if (planes.plane(p).stride_x() != packed_stride_x(f, p)) return false;
+  return true;
+}
+
+vision::YuvLayout layout_of(vx_df_image f) noexcept {
+  switch (f) {
+    case VX_DF_IMAGE_NV12: return vision::YuvLayout::nv12;
+    case VX_DF_IMAGE_NV21: return vision::YuvLayout::nv21;
+    case VX_DF_IMAGE_IYUV: return vision::YuvLayout::iyuv;
+    case VX_DF_IMAGE_YUYV: return vision::YuvLayout::yuyv;
+    case VX_DF_IMAGE_UYVY: return vision::YuvLayout::uyvy;
+    default: return vision::YuvLayout::yuv4;
+  }
+}
+
+vision::YuvImage yuv_image(const Planes& planes, vx_df_image f, vx_uint32 w, vx_uint32 h) noexcept {
+  vision::YuvImage image{layout_of(f), w, h, {}, {}};
+  for (vx_uint32 p = 0; p < plane_count(f); ++p) {
+    image.data[p] = planes.plane(p).row(0);
+    image.stride[p] = planes.plane(p).addressing().stride_y;
+  }
+  return image;
+}
+
+/// The conversion by the vision library (the same bytes, vectorised), when both images are packed and
+/// subsampled ones have even sizes (as images of those formats are created); false otherwise.
+bool convert_by_library(const Planes& in, vx_df_image in_format, const Planes& out, vx_df_image out_format, vx_enum in_space,
+                        vx_enum out_space, vx_uint32 w, vx_uint32 h) noexcept {
+  if (!is_packed(in, in_format) || !is_packed(out, out_format)) return false;
+  const int in_code = chroma_code(in_format), out_code = chroma_code(out_format);
+  const bool subsampled = (in_code != 0 && in_code != 444) || (out_code != 0 && out_code != 444);
+  if (subsampled && (w % 2 != 0 || h % 2 != 0)) return false;
+  const auto rgb_plane = [&](const Planes& planes) {
+    const MappedImage& m = planes.plane(0);
+    return vision::Plane{m.row(0), w, h, m.addressing().stride_y};
+  };
+  const int in_channels = in_format == VX_DF_IMAGE_RGBX ? 4 : 3, out_channels = out_format == VX_DF_IMAGE_RGBX ? 4 : 3;
+  if (in_code == 0 && out_code == 0) {
+    vision::repack_rgb(rgb_plane(in), in_channels, rgb_plane(out), out_channels);
+  } else if (in_code == 0) {
+    const Coefficients k = coefficients_of(out_space);
+    vision::rgb_to_yuv(rgb_plane(in), in_channels, yuv_image(out, out_format, w, h), vision::RgbToYuvFactors::of(k.kr, k.kb));
+  } else if (out_code == 0) {
+    const Coefficients k = coefficients_of(in_space);
+    vision::yuv_to_rgb(yuv_image(in, in_format, w, h), rgb_plane(out), out_channels == 4, vision::YuvToRgbFactors::of(k.kr, k.kb));
+  } else {
+    vision::yuv_to_yuv(yuv_image(in, in_format, w, h), yuv_image(out, out_format, w, h));
+  }
+  return true;
 }
 
 vx_status VX_CALLBACK color_convert_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
@@ -268,14 +294,14 @@ vx_status VX_CALLBACK color_convert_function(vx_node, const vx_reference* parame
   const vx_uint32 w = in_image->width, h = in_image->height;
   const int in_code = chroma_code(in_format), out_code = chroma_code(out_format);
   const bool out_x = out_format == VX_DF_IMAGE_RGBX;
+  if (convert_by_library(in, in_format, out, out_format, in_image->space, out_image->space, w, h)) return VX_SUCCESS;
+  // Images with gaps between pixels (strided patches from handles), pixel by pixel.
   if (in_code == 0 && out_code == 0) {
     rgb_to_rgb(in, out, out_x, w, h);
   } else if (in_code == 0) {
-    if (!rgb_to_yuv420_packed(in, in_format, out, out_format, coefficients_of(out_image->space), w, h))
-      rgb_to_yuv_image(in, out, out_code, coefficients_of(out_image->space), w, h);
+    rgb_to_yuv_image(in, out, out_code, coefficients_of(out_image->space), w, h);
   } else if (out_code == 0) {
-    if (!semi_planar_to_rgb(in, in_format, out, out_x, coefficients_of(in_image->space)))
-      yuv_to_rgb_image(in, out, out_x, coefficients_of(in_image->space), w, h);
+    yuv_to_rgb_image(in, out, out_x, coefficients_of(in_image->space), w, h);
   } else {
     yuv_to_yuv_image(in, in_code, out, out_code, w, h);
   }

@@ -1,12 +1,14 @@
 #pragma once
 /// @file
-/// @brief Packed RGB or RGBX to YUV 4:2:0 (IYUV's three planes, or NV12 / NV21's luma and interleaved chroma),
+/// @brief Packed RGB or RGBX to YUV 4:2:0 (IYUV's three planes, or NV12 / NV21's luma and interleaved chroma)
+/// or 4:4:4 (YUV4's three planes),
 /// as OpenVX's ColorConvert defines it: per pixel, in float and in this order,
 ///   Y = R Kr + G Kg + B Kb + 0.5,  U = R ur + G ug + B ub + 128.5,  V = R vr + G vg + B vb + 128.5,
 /// each truncated and clamped to 0..255; a chroma sample is the truncated mean of its 2x2 block's four
-/// clamped values. No fused multiply-add on any target.
+/// clamped values (4:4:4: each pixel's own). No fused multiply-add on any target.
 #include <cstdint>
 
+#include "visiongraph/kernels/vision/color_layout.hpp"
 #include "visiongraph/kernels/vision/plane.hpp"
 
 namespace vg::vision {
@@ -30,5 +32,10 @@ struct Yuv420Out {
 /// @brief Converts @p in (3 or 4 bytes a pixel: @p channels) into @p out. Width and height even; output
 /// row pairs covering @p rows (rounded out to whole pairs) only.
 void rgb_to_yuv420(ConstPlane in, int channels, const Yuv420Out& out, const RgbToYuvFactors& f, Rows rows = {}) noexcept;
+
+/// @brief Converts @p in (3 or 4 bytes a pixel: @p channels) into @p out, NV12, NV21 or IYUV (as
+/// rgb_to_yuv420(): width and height even) or YUV4 (any size); other layouts write nothing. Output rows
+/// @p rows only (4:2:0: rounded out to whole pairs).
+void rgb_to_yuv(ConstPlane in, int channels, const YuvImage& out, const RgbToYuvFactors& f, Rows rows = {}) noexcept;
 
 }  // namespace vg::vision

@@ -1,10 +1,13 @@
 #pragma once
 /// @file
-/// @brief Semi-planar 4:2:0 YUV (NV12, NV21: a camera's or decoder's usual output) to packed RGB or RGBX, as
-/// OpenVX's ColorConvert defines it: for each pixel, in float and in this order,
+/// @brief YUV in any of OpenVX's layouts (NV12, NV21: a camera's or decoder's usual output; IYUV, YUV4,
+/// YUYV, UYVY) to packed RGB or RGBX, as OpenVX's ColorConvert defines it: for each pixel, in float and
+/// in this order,
 ///   R = Y + rv Cv + 0.5,  G = Y - gu Cu - gv Cv + 0.5,  B = Y + bu Cu + 0.5  (Cu = U - 128, Cv = V - 128),
-/// each truncated and clamped to 0..255, with the chroma sample of the pixel's 2x2 block. No fused
+/// each truncated and clamped to 0..255, with the chroma sample that covers the pixel (its 2x2 block's,
+/// its pair's, its own). No fused
 /// multiply-add, on every instruction set, so every CPU gives the same bytes.
+#include "visiongraph/kernels/vision/color_layout.hpp"
 #include "visiongraph/kernels/vision/plane.hpp"
 
 namespace vg::vision {
@@ -26,8 +29,12 @@ struct ConstSemiPlanar {
   bool vu_order = false;
 };
 
-/// @brief Converts @p in into @p out (packed, 3 bytes a pixel, or 4 with @p rgbx, whose fourth byte is 255),
-/// output rows @p rows only. @p out has the luma plane's width and height.
+/// @brief Converts @p in (any layout; YUYV and UYVY of even width, else nothing is written) into @p out
+/// (packed, 3 bytes a pixel, or 4 with @p rgbx, whose fourth byte is 255), output rows @p rows only.
+/// @p out has the input's width and height.
+void yuv_to_rgb(const ConstYuvImage& in, Plane out, bool rgbx, const YuvToRgbFactors& f, Rows rows = {}) noexcept;
+
+/// @brief yuv_to_rgb() for NV12 / NV21 given as a ConstSemiPlanar.
 void yuv420sp_to_rgb(const ConstSemiPlanar& in, Plane out, bool rgbx, const YuvToRgbFactors& f, Rows rows = {}) noexcept;
 
 }  // namespace vg::vision
