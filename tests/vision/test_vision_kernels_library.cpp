@@ -310,19 +310,30 @@ TEST(VisionLibraryKernels, ColorConvertRoundTripsAndHonoursTheColourSpace) {
   }
 }
 
-// FAST corners into an array, the count beside it; a capacity below the count keeps the first corners.
-TEST(VisionLibraryKernels, FastCornersFillTheArrayAndCountWhatDidNotFit) {
-  for (const std::int64_t capacity : {1000, 3}) {
-    vg::Graph g(OneNode::ctx(), "fast");
-    const vg::DataId in = g.add_data("in", gray(64, 48));
-    const vg::DataId corners = g.add_virtual("corners", vg::DataKind::array);
-    const vg::DataId count = g.add_data("count", DataMeta::scalar_of(vg::ElementType::u32));
-    const vg::NodeId n = g.add_node("fast", "vg.vision.fast_corners");
+/// A corner kernel's graph on a 64x48 image of a bright square: input, the corners array and its count.
+struct SquareCorners {
+  SquareCorners(const char* kernel, std::int64_t capacity) : g(OneNode::ctx(), "corners") {
+    in = g.add_data("in", gray(64, 48));
+    corners = g.add_virtual("corners", vg::DataKind::array);
+    count = g.add_data("count", DataMeta::scalar_of(vg::ElementType::u32));
+    const vg::NodeId n = g.add_node("corners", kernel);
     g.bind(n, "input", in).bind(n, "corners", corners).bind(n, "num_corners", count).set_attribute(n, "capacity", capacity);
     g.verify();
     const vg::ImageView img = g.image(in);
     for (std::uint32_t y = 0; y < 48; ++y)
       for (std::uint32_t x = 0; x < 64; ++x) img.plane(0)[y * img.stride(0) + x] = (x >= 20 && x < 40 && y >= 15 && y < 30) ? 200 : 30;
+  }
+  vg::Graph g;
+  vg::DataId in{}, corners{}, count{};
+};
+
+// FAST corners into an array, the count beside it; a capacity below the count keeps the first corners.
+TEST(VisionLibraryKernels, FastCornersFillTheArrayAndCountWhatDidNotFit) {
+  for (const std::int64_t capacity : {1000, 3}) {
+    SquareCorners sq("vg.vision.fast_corners", capacity);
+    vg::Graph& g = sq.g;
+    const vg::DataId corners = sq.corners, count = sq.count;
+    const vg::ImageView img = g.image(sq.in);
     ASSERT_EQ(g.process(), vg::Status::ok) << g.last_error().describe();
     std::vector<vv::FastCorner> expected(100);
     std::vector<std::uint8_t> scratch(vv::fast_corners_scratch_size(64));
@@ -372,16 +383,10 @@ TEST(VisionLibraryKernels, CannyIsTheLibrarysDetectorAndTakesNewThresholds) {
 // keeps the strongest.
 TEST(VisionLibraryKernels, HarrisCornersAreTheLibrarysStrongestFirst) {
   for (const std::int64_t capacity : {1000, 2}) {
-    vg::Graph g(OneNode::ctx(), "harris");
-    const vg::DataId in = g.add_data("in", gray(64, 48));
-    const vg::DataId corners = g.add_virtual("corners", vg::DataKind::array);
-    const vg::DataId count = g.add_data("count", DataMeta::scalar_of(vg::ElementType::u32));
-    const vg::NodeId n = g.add_node("harris", "vg.vision.harris_corners");
-    g.bind(n, "input", in).bind(n, "corners", corners).bind(n, "num_corners", count).set_attribute(n, "capacity", capacity);
-    g.verify();
-    const vg::ImageView img = g.image(in);
-    for (std::uint32_t y = 0; y < 48; ++y)
-      for (std::uint32_t x = 0; x < 64; ++x) img.plane(0)[y * img.stride(0) + x] = (x >= 20 && x < 40 && y >= 15 && y < 30) ? 200 : 30;
+    SquareCorners sq("vg.vision.harris_corners", capacity);
+    vg::Graph& g = sq.g;
+    const vg::DataId corners = sq.corners, count = sq.count;
+    const vg::ImageView img = g.image(sq.in);
     ASSERT_EQ(g.process(), vg::Status::ok) << g.last_error().describe();
     vv::HarrisOptions options;
     options.threshold = 1e-4f;
