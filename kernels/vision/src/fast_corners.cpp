@@ -242,28 +242,9 @@ bool fast_corners(ConstPlane in, FastCornerOptions options, std::span<std::uint8
   return true;
 }
 
-namespace {
-
-/// Keeps the first corners up to the span's size.
-class SpanSink final : public FastCornerSink {
- public:
-  explicit SpanSink(std::span<FastCorner> out) noexcept : out_(out) {}
-  void take(std::span<const FastCorner> corners) noexcept override {
-    const std::size_t n = std::min(corners.size(), out_.size() - written_);
-    std::copy_n(corners.begin(), n, out_.begin() + static_cast<std::ptrdiff_t>(written_));
-    written_ += n;
-  }
-
- private:
-  std::span<FastCorner> out_;
-  std::size_t written_ = 0;
-};
-
-}  // namespace
-
 bool fast_corners(ConstPlane in, FastCornerOptions options, std::span<std::uint8_t> scratch, std::span<FastCorner> out,
                   std::size_t& found) noexcept {
-  SpanSink sink(out);
+  detail::SpanSink<FastCorner, FastCornerSink> sink(out);
   return fast_corners(in, options, scratch, sink, found);
 }
 

@@ -433,20 +433,6 @@ void take_corners(const std::uint64_t* keys, std::size_t count, std::uint32_t wi
 
 bool odd_size_allowed(int size) noexcept { return size == 3 || size == 5 || size == 7; }
 
-/// Keeps the first corners up to the span's size.
-class SpanSink final : public HarrisCornerSink {
- public:
-  explicit SpanSink(std::span<HarrisCorner> out) noexcept : out_(out) {}
-  void take(std::span<const HarrisCorner> corners) noexcept override {
-    const std::size_t n = std::min(corners.size(), out_.size() - written_);
-    std::copy_n(corners.begin(), n, out_.begin() + static_cast<std::ptrdiff_t>(written_));
-    written_ += n;
-  }
-
- private:
-  std::span<HarrisCorner> out_;
-  std::size_t written_ = 0;
-};
 
 }  // namespace
 
@@ -483,7 +469,7 @@ bool harris_corners(ConstPlane in, const HarrisOptions& options, std::span<std::
 
 bool harris_corners(ConstPlane in, const HarrisOptions& options, std::span<std::uint8_t> scratch, std::span<HarrisCorner> out,
                     std::size_t& found) noexcept {
-  SpanSink sink(out);
+  detail::SpanSink<HarrisCorner, HarrisCornerSink> sink(out);
   return harris_corners(in, options, scratch, sink, found);
 }
 
