@@ -36,6 +36,7 @@
 #include "visiongraph/io/gstreamer_elements.hpp"
 #include "gst_init.hpp"
 #include "lease_pool.hpp"
+#include "pipeline_release.hpp"
 #include "sources.hpp"
 #include "visiongraph/core/clock.hpp"
 #include "visiongraph/core/error.hpp"
@@ -48,6 +49,8 @@ using Clock = std::chrono::steady_clock;
 
 // Frames a consumer may hold at once beyond max_buffers (a graph's frames in flight, its input pool).
 constexpr std::size_t kLeaseHeadroom = 16;
+// How long closing waits for GStreamer to let go of a stopped pipeline (normally well under a millisecond).
+constexpr std::chrono::seconds kPipelineReleaseLimit{5};
 // A file that ends before this share of the frames its duration announces is reported as truncated.
 constexpr double kTruncatedShare = 0.95;
 // rtspsrc jitter-buffer latency: small, frames should reach the graph quickly.
@@ -355,7 +358,9 @@ class GstSource final : public Source {
     gst_bus_set_sync_handler(bus, nullptr, nullptr, nullptr);
     gst_object_unref(bus);
     if (appsink_ != nullptr) gst_object_unref(std::exchange(appsink_, nullptr));
-    gst_object_unref(std::exchange(pipeline_, nullptr));
+    // Waits until the pipeline is gone, so what its elements still queued (a producer's buffers) is
+    // given back before the source is: a bin may hold it a moment longer on GStreamer's own thread.
+    release_stopped_pipeline(std::exchange(pipeline_, nullptr), kPipelineReleaseLimit);
     if (pending_ != nullptr) gst_sample_unref(std::exchange(pending_, nullptr));
     std::lock_guard lock(mutex_);
     while (GstSample* sample = ring_pop_locked()) gst_sample_unref(sample);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <atomic>
 #include <cctype>
@@ -28,6 +29,7 @@
 
 #include "gst_init.hpp"
 #include "h264_encoding.hpp"
+#include "pipeline_release.hpp"
 #include "visiongraph/core/error.hpp"
 #include "visiongraph/io/gstreamer_elements.hpp"
 #include "visiongraph/io/video_writer.hpp"
@@ -195,7 +197,8 @@ struct VideoWriter::State {
       gst_object_unref(bus);
     }
     if (appsrc != nullptr) gst_object_unref(std::exchange(appsrc, nullptr));
-    if (pipeline != nullptr) gst_object_unref(std::exchange(pipeline, nullptr));
+    // Before the ring retires: the pipeline's last buffers go back to it here, not later on a GStreamer thread.
+    detail::release_stopped_pipeline(std::exchange(pipeline, nullptr), std::chrono::seconds(5));
     detail::FrameRing::retire(std::exchange(ring, nullptr));
   }
 
