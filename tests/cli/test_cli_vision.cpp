@@ -23,6 +23,7 @@ namespace fs = std::filesystem;
 
 const std::string kGraph = VG_SOURCE_DIR "/apps/vision/bright_regions.yaml";
 const std::string kEdgesGraph = VG_SOURCE_DIR "/apps/vision/edges.yaml";
+const std::string kGradientsGraph = VG_SOURCE_DIR "/apps/vision/gradients.yaml";
 
 class VisionCliTest : public ::testing::Test {
  protected:
@@ -92,6 +93,23 @@ TEST_F(VisionCliTest, TheEdgesGraphOutlinesTheSquare) {
   EXPECT_EQ(cv::countNonZero(edges & ~near_outline), 0) << "an edge away from the square's outline";
   EXPECT_GT(cv::countNonZero(edges), 300) << "the outline is found (its perimeter: 340 pixels)";
   EXPECT_EQ(edges.at<std::uint8_t>(100, 140), 0) << "inside the square";
+}
+
+// apps/vision/gradients.yaml: S16 planes between the nodes; the square's sides are bright (a step of 200
+// gives a Sobel magnitude of 800, 200 after >> 2), its inside and the ground dark.
+TEST_F(VisionCliTest, TheGradientsGraphBrightensTheSquaresSides) {
+  cv::Mat frame(240, 320, CV_8UC3, cv::Scalar(30, 30, 30));
+  cv::rectangle(frame, cv::Rect(100, 60, 80, 90), cv::Scalar(230, 230, 230), cv::FILLED);
+  ASSERT_TRUE(cv::imwrite((dir / "scene.png").string(), frame));
+  const auto r = run_cli("run " + kGradientsGraph + " --no-progress --input " + (dir / "scene.png").string() + " -o " + (dir / "out").string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  for (const char* node : {"sobel", "magnitude", "to_gray8"}) EXPECT_NE(r.output.find(node), std::string::npos) << node << "\n" << r.output;
+  const cv::Mat strength = cv::imread((dir / "out" / "scene.png").string(), cv::IMREAD_GRAYSCALE);
+  ASSERT_FALSE(strength.empty()) << r.output;
+  ASSERT_EQ(strength.size(), frame.size());
+  EXPECT_EQ(strength.at<std::uint8_t>(100, 99), 200) << "left of the left side: (230 - 30) * 4 / 4";
+  EXPECT_EQ(strength.at<std::uint8_t>(100, 140), 0) << "inside the square";
+  EXPECT_EQ(strength.at<std::uint8_t>(200, 280), 0) << "dark ground";
 }
 
 TEST_F(VisionCliTest, TheEdgesGraphRunsOnTheSampleVideo) {

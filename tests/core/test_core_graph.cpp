@@ -366,6 +366,24 @@ TEST_F(GraphTest, ImportHandleSwapsExternalMemoryWithoutCopying) {
   EXPECT_EQ(g.import_handle(in, 0, tiny), vg::Status::invalid_argument);
 }
 
+// A name longer than its column widens the column: it never runs into the kernel's name.
+TEST_F(GraphTest, TheReportsTableFitsLongNames) {
+  vg::Graph g(ctx, "long_names");
+  const std::string name = "counts_every_frame_with_a_long_node_name";
+  auto c = g.add_node(name, "vg.example.counter");
+  g.bind(c, "out", g.add_virtual("x", vg::DataKind::scalar));
+  g.verify();
+  ASSERT_EQ(g.process(), vg::Status::ok);
+  const auto text = g.report_text();
+  const auto header = text.find("node ");
+  const auto row = text.find(name + " ");
+  ASSERT_NE(row, std::string::npos) << text;
+  ASSERT_NE(header, std::string::npos) << text;
+  // The kernel column starts at the same offset in the header and the row.
+  const auto line_start = [&](std::size_t at) { return text.rfind('\n', at) + 1; };
+  EXPECT_EQ(text.find("kernel", header) - line_start(header), text.find("vg.example.counter", row) - line_start(row)) << text;
+}
+
 TEST_F(GraphTest, ReportsTraceAndDotDescribeTheGraph) {
   vg::Graph g(ctx, "observed");
   auto c = g.add_node("count", "vg.example.counter");

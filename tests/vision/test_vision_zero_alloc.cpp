@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "alloc_counter.hpp"
@@ -37,8 +39,8 @@ TEST(VisionZeroAlloc, AGraphOfVisionKernelsAndItsCommandAllocateNothing) {
 }
 
 // The kernels over the rest of the library, chained: channel_extract -> scale -> convolve -> half-scale
-// Gaussian -> equalize_hist -> table_lookup -> warp_affine, the feature kernels on the scaled image, and
-// rgb24 -> nv12 -> rgb24 beside them.
+// Gaussian -> equalize_hist -> table_lookup -> warp_affine, the feature and measure kernels on the scaled
+// image, and rgb24 -> nv12 -> rgb24 beside them.
 TEST(VisionZeroAlloc, AGraphOfTheGeometryAndPixelKernelsAllocatesNothing) {
   vg::Context ctx;
   ctx.load_module(vg::vision::make_vision_module());
@@ -77,6 +79,32 @@ TEST(VisionZeroAlloc, AGraphOfTheGeometryAndPixelKernelsAllocatesNothing) {
   feature("fast", "vg.vision.fast_corners", scaled, "corners");
   feature("harris", "vg.vision.harris_corners", scaled, "corners");
   feature("patterns", "vg.vision.lbp", scaled, "output");
+  // The measure kernels on the scaled image: Sobel -> magnitude -> gray8, phase, integral, histogram,
+  // statistics, extrema, template scores, and the two-image kernels on the scaled and sharpened images.
+  auto node = [&](const char* name, const char* kernel, std::initializer_list<std::pair<const char*, vg::DataId>> bindings) {
+    const vg::NodeId n = g.add_node(name, kernel);
+    for (const auto& [param, data] : bindings) g.bind(n, param, data);
+    return n;
+  };
+  const vg::DataId gx = g.add_virtual("gx", vg::DataKind::tensor), gy = g.add_virtual("gy", vg::DataKind::tensor);
+  const vg::DataId magnitude = g.add_virtual("magnitude", vg::DataKind::tensor);
+  node("sobel", "vg.vision.sobel3x3", {{"input", scaled}, {"grad_x", gx}, {"grad_y", gy}});
+  node("magnitude", "vg.vision.magnitude", {{"grad_x", gx}, {"grad_y", gy}, {"output", magnitude}});
+  node("magnitude8", "vg.vision.convert_depth_to_gray8", {{"input", magnitude}, {"output", g.add_virtual("magnitude8", vg::DataKind::image)}});
+  node("phase", "vg.vision.phase", {{"grad_x", gx}, {"grad_y", gy}, {"output", g.add_virtual("angle", vg::DataKind::image)}});
+  node("integral", "vg.vision.integral_image", {{"input", scaled}, {"output", g.add_virtual("sums", vg::DataKind::tensor)}});
+  node("histogram", "vg.vision.histogram", {{"input", scaled}, {"output", g.add_virtual("bins", vg::DataKind::tensor)}});
+  node("stats", "vg.vision.mean_stddev",
+       {{"input", scaled}, {"mean", g.add_virtual("mean", vg::DataKind::scalar)}, {"stddev", g.add_virtual("stddev", vg::DataKind::scalar)}});
+  node("extrema", "vg.vision.min_max_loc",
+       {{"input", scaled}, {"min", g.add_virtual("min", vg::DataKind::scalar)}, {"max_locations", g.add_virtual("max_at", vg::DataKind::array)},
+        {"min_count", g.add_virtual("min_count", vg::DataKind::scalar)}});
+  const vg::DataId templ = g.add_data("template", vg::DataMeta::image_of(16, 12, vg::ImageFormat::gray8));
+  node("match", "vg.vision.match_template", {{"input", scaled}, {"template", templ}, {"output", g.add_virtual("scores", vg::DataKind::tensor)}});
+  const vg::DataId sharpened = g.find_data("sharpened");
+  node("average", "vg.vision.weighted_average", {{"in1", scaled}, {"in2", sharpened}, {"out", g.add_virtual("average", vg::DataKind::image)}});
+  node("min", "vg.vision.min", {{"in1", scaled}, {"in2", sharpened}, {"out", g.add_virtual("lower", vg::DataKind::image)}});
+  node("max", "vg.vision.max", {{"in1", scaled}, {"in2", sharpened}, {"out", g.add_virtual("upper", vg::DataKind::image)}});
   previous = frame;
   stage("nv12", "vg.vision.color_convert");
   const vg::DataId rgb = g.add_data("rgb", vg::DataMeta::image_of(640, 480, vg::ImageFormat::rgb24));

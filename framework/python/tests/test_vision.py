@@ -85,3 +85,35 @@ def test_kernels_over_the_rest_of_the_library_from_python():
     # AREA at exactly 2:1 is the mean of each 2x2 block, rounded half up.
     blocks = image.reshape(24, 2, 32, 2).astype(np.int32).sum(axis=(1, 3))
     assert (out == ((blocks + 2) // 4).astype(np.uint8)).all()
+
+
+def test_gradients_and_statistics_arrive_as_numpy_arrays_and_numbers():
+    """S16 planes are i16 tensors [H, W]: Sobel and magnitude against numpy, a histogram and the mean."""
+    ctx = vg.Context(modules=["vg.vision"])
+    g = vg.Graph(ctx, "measures")
+    rng = np.random.default_rng(7)
+    image = rng.integers(0, 256, (21, 34), dtype=np.uint8)
+    g.add_image("in", 34, 21, "gray8")
+    g.add_tensor("gx", [21, 34], "i16")
+    g.add_tensor("gy", [21, 34], "i16")
+    g.add_tensor("magnitude", [21, 34], "i16")
+    g.add_tensor("bins", [8], "u32")
+    g.add_scalar("mean", "f32")
+    g.add_node("sobel", "vg.vision.sobel3x3", parameters={"input": "in", "grad_x": "gx", "grad_y": "gy"})
+    g.add_node("magnitude", "vg.vision.magnitude", parameters={"grad_x": "gx", "grad_y": "gy", "output": "magnitude"})
+    g.add_node("histogram", "vg.vision.histogram", parameters={"input": "in", "output": "bins"}, attributes={"bins": 8})
+    g.add_node("stats", "vg.vision.mean_stddev", parameters={"input": "in", "mean": "mean"})
+    g.verify()
+    g.process(inputs={"in": image})
+
+    p = np.pad(image, 1, mode="edge").astype(np.int32)
+    win = lambda dy, dx: p[1 + dy:22 + dy, 1 + dx:35 + dx]  # noqa: E731
+    gx = (win(-1, 1) - win(-1, -1)) + 2 * (win(0, 1) - win(0, -1)) + (win(1, 1) - win(1, -1))
+    gy = (win(1, -1) - win(-1, -1)) + 2 * (win(1, 0) - win(-1, 0)) + (win(1, 1) - win(-1, 1))
+    assert g.tensor("gx").dtype == np.int16
+    assert (g.tensor("gx", copy=True) == gx).all()
+    assert (g.tensor("gy", copy=True) == gy).all()
+    expected = np.minimum(np.floor(np.hypot(gx, gy) + 0.5), 32767)
+    assert (g.tensor("magnitude", copy=True) == expected).all()
+    assert (g.tensor("bins", copy=True) == np.bincount(image.ravel() // 32, minlength=8)).all()
+    assert g.scalar("mean") == pytest.approx(image.mean(), rel=1e-6)

@@ -406,12 +406,20 @@ std::string Graph::report_text() const {
       out << "node '" << n.name << "': " << n.deadline_misses << " call(s) past its " << n.deadline_ns / 1'000'000
           << " ms deadline\n";
   }
-  out << std::left << std::setw(20) << "node" << std::setw(26) << "kernel" << std::setw(7) << "target" << std::right
+  // The text columns are as wide as their longest entry (plus a space), so a long name never runs into the next.
+  std::size_t name_width = 20, kernel_width = 26, target_width = 7;
+  for (const auto& n : s.nodes) {
+    name_width = std::max(name_width, n.name.size() + 1);
+    kernel_width = std::max(kernel_width, n.kernel.size() + 1);
+    target_width = std::max(target_width, n.target.size() + 1);
+  }
+  const auto name_w = static_cast<int>(name_width), kernel_w = static_cast<int>(kernel_width), target_w = static_cast<int>(target_width);
+  out << std::left << std::setw(name_w) << "node" << std::setw(kernel_w) << "kernel" << std::setw(target_w) << "target" << std::right
       << std::setw(8) << "execs" << std::setw(6) << "fail" << std::setw(10) << "avg ms" << std::setw(10) << "min ms"
       << std::setw(10) << "max ms" << std::setw(10) << "p50 ms" << std::setw(10) << "p99 ms" << "\n";
   out << std::fixed << std::setprecision(3);
   for (const auto& n : s.nodes) {
-    out << std::left << std::setw(20) << n.name << std::setw(26) << n.kernel << std::setw(7) << n.target << std::right
+    out << std::left << std::setw(name_w) << n.name << std::setw(kernel_w) << n.kernel << std::setw(target_w) << n.target << std::right
         << std::setw(8) << n.executions << std::setw(6) << n.failures << std::setw(10) << n.avg_ns / 1e6 << std::setw(10)
         << n.min_ns / 1e6 << std::setw(10) << n.max_ns / 1e6 << std::setw(10) << n.p50_ns / 1e6 << std::setw(10)
         << n.p99_ns / 1e6 << "\n";

@@ -138,6 +138,19 @@ void equalization_table(const std::uint64_t (&counts)[256], std::uint8_t (&table
   }
 }
 
+bool bin_counts(const std::uint64_t (&counts)[256], std::int64_t offset, std::uint32_t range, std::size_t bin_count,
+                std::uint32_t* bins) noexcept {
+  if (bin_count == 0 || range == 0) return false;
+  std::fill(bins, bins + bin_count, std::uint32_t{0});
+  const std::int64_t low = offset, high = offset + static_cast<std::int64_t>(range);  // [low, high)
+  for (std::int64_t v = std::max<std::int64_t>(low, 0); v < std::min<std::int64_t>(high, 256); ++v) {
+    // (v - low) < 256: the product fits 64 bits for any bin count a distribution can have.
+    const std::uint64_t bin = static_cast<std::uint64_t>(v - low) * bin_count / range;
+    if (bin < bin_count) bins[bin] += static_cast<std::uint32_t>(counts[v]);  // wraps modulo 2^32, as 32-bit counters
+  }
+  return true;
+}
+
 void equalize_histogram(ConstPlane in, Plane out) noexcept {
   std::uint64_t counts[256];
   value_counts(in, counts);

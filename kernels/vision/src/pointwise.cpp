@@ -7,6 +7,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -443,6 +444,29 @@ void downscale_2x(ConstPlane in, Plane out, bool average, Rows rows) noexcept {
 PixelSums pixel_sums(ConstPlane in) noexcept {
   if (in.width == 0 || in.height == 0) return {};
   return HWY_DYNAMIC_DISPATCH(SumRows)(in);
+}
+
+namespace {
+// A 128-bit unsigned integer from two 64-bit halves: armhf has no __int128.
+struct Wide {
+  std::uint64_t high = 0, low = 0;
+  static Wide product(std::uint64_t a, std::uint64_t b) noexcept {
+    const std::uint64_t a_lo = a & 0xffffffffu, a_hi = a >> 32, b_lo = b & 0xffffffffu, b_hi = b >> 32;
+    const std::uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
+    const std::uint64_t middle = (lo_lo >> 32) + (hi_lo & 0xffffffffu) + (lo_hi & 0xffffffffu);
+    return {hi_hi + (hi_lo >> 32) + (lo_hi >> 32) + (middle >> 32), (middle << 32) | (lo_lo & 0xffffffffu)};
+  }
+  Wide operator-(const Wide& other) const noexcept { return {high - other.high - (low < other.low ? 1u : 0u), low - other.low}; }
+  double to_double() const noexcept { return std::ldexp(static_cast<double>(high), 64) + static_cast<double>(low); }
+};
+}  // namespace
+
+MeanStdDev mean_stddev(PixelSums sums, std::uint64_t count) noexcept {
+  if (count == 0) return {};
+  // count * squares - sum^2 = count^2 * variance, exact in 128 bits.
+  const double numerator = (Wide::product(count, sums.squares) - Wide::product(sums.sum, sums.sum)).to_double();
+  const double n = static_cast<double>(count);
+  return {static_cast<float>(static_cast<double>(sums.sum) / n), static_cast<float>(std::sqrt(numerator / n / n))};
 }
 
 bool convert_depth(ConstPixels in, Pixels out, int shift, Overflow overflow, Rows rows) noexcept {

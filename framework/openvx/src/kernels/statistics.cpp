@@ -64,22 +64,6 @@ vx_status VX_CALLBACK mean_stddev_validate(vx_node node, const vx_reference para
   return float32_output(node, parameters, 2, "stddev", metas[2]);
 }
 
-/// An unsigned 128-bit integer from two 64-bit halves: 32-bit ARM has no __int128, and one code path for
-/// every target keeps the exact arithmetic tested where the tests run.
-struct Wide {
-  std::uint64_t high = 0, low = 0;
-  static Wide product(std::uint64_t a, std::uint64_t b) noexcept {
-    const std::uint64_t a_lo = a & 0xffffffffu, a_hi = a >> 32, b_lo = b & 0xffffffffu, b_hi = b >> 32;
-    const std::uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
-    const std::uint64_t middle = (lo_lo >> 32) + (hi_lo & 0xffffffffu) + (lo_hi & 0xffffffffu);
-    return {hi_hi + (hi_lo >> 32) + (lo_hi >> 32) + (middle >> 32), (middle << 32) | (lo_lo & 0xffffffffu)};
-  }
-  Wide operator-(const Wide& other) const noexcept {
-    return {high - other.high - (low < other.low ? 1u : 0u), low - other.low};
-  }
-  double to_double() const noexcept { return std::ldexp(static_cast<double>(high), 64) + static_cast<double>(low); }
-};
-
 vx_status VX_CALLBACK mean_stddev_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 3) return VX_ERROR_INVALID_PARAMETERS;
   const auto image = reinterpret_cast<vx_image>(parameters[0]);
@@ -93,7 +77,7 @@ vx_status VX_CALLBACK mean_stddev_function(vx_node, const vx_reference* paramete
   }
   const bool u1 = as<_vx_image>(image)->format == VX_DF_IMAGE_U1;
   // The sum and the sum of squares are integers and exact in 64 bits (at most 2^32 pixels of 255^2). The
-  // variance's numerator, N * sum(p^2) - (sum p)^2 = N^2 * variance, is exact in 128 bits (Wide), so the only
+  // variance's numerator, N * sum(p^2) - (sum p)^2 = N^2 * variance, is exact in 128 bits (vision::mean_stddev), so the only
   // roundings are the final conversions and divisions in double: far below a float's precision.
   std::uint64_t sum = 0, sum_of_squares = 0;
   const bool packed = input.stride_x() == 1;
@@ -129,10 +113,9 @@ vx_status VX_CALLBACK mean_stddev_function(vx_node, const vx_reference* paramete
     sum_of_squares += row_squares;
   }
   const std::uint64_t count = static_cast<std::uint64_t>(rect.end_x - rect.start_x) * (rect.end_y - rect.start_y);
-  const double numerator = (Wide::product(count, sum_of_squares) - Wide::product(sum, sum)).to_double();
-  const double n = static_cast<double>(count);
-  vx_float32 mean = static_cast<vx_float32>(static_cast<double>(sum) / n);
-  vx_float32 stddev = static_cast<vx_float32>(std::sqrt(numerator / n / n));
+  const vision::MeanStdDev result = vision::mean_stddev({sum, sum_of_squares}, count);
+  vx_float32 mean = result.mean;
+  vx_float32 stddev = result.stddev;
   vx_status s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[1]), &mean, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
   if (s == VX_SUCCESS && parameters[2] != nullptr) {
     s = vxCopyScalar(reinterpret_cast<vx_scalar>(parameters[2]), &stddev, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
@@ -240,17 +223,9 @@ vx_status VX_CALLBACK histogram_function(vx_node, const vx_reference* parameters
   void* base = nullptr;
   s = vxMapDistribution(distribution, &map_id, &base, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST, 0);
   if (s != VX_SUCCESS) return s;
-  auto* frequencies = static_cast<vx_uint8*>(base);
-  for (vx_size b = 0; b < bins; ++b) store<vx_int32>(frequencies + b * sizeof(vx_int32), 0);
-  const std::int64_t low = offset, high = static_cast<std::int64_t>(offset) + range;  // [low, high)
-  for (std::int64_t v = 0; v < 256; ++v) {
-    if (v < low || v >= high || counts[v] == 0) continue;
-    // (v - offset) < range < 2^32 and bins <= range: the product fits 64 bits.
-    const std::uint64_t bin = static_cast<std::uint64_t>(v - low) * bins / range;
-    vx_uint8* at = frequencies + bin * sizeof(vx_int32);
-    // Modulo 2^32, as 32-bit counters would wrap: the bins are vx_int32.
-    store<vx_int32>(at, static_cast<vx_int32>(static_cast<std::uint32_t>(load<vx_int32>(at)) + static_cast<std::uint32_t>(counts[v])));
-  }
+  // The distribution's memory holds bins vx_int32 counters: counted as uint32 (the same bits), modulo 2^32.
+  static_assert(sizeof(vx_int32) == sizeof(std::uint32_t));
+  vision::bin_counts(counts, offset, range, bins, static_cast<std::uint32_t*>(base));
   return vxUnmapDistribution(distribution, map_id);
 }
 

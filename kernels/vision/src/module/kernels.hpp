@@ -12,4 +12,8 @@ void add_pixel_kernels(Module& m);
 /// vg.vision.canny, fast_corners, harris_corners, hough_lines, lbp, non_max_suppression (features.cpp).
 void add_feature_kernels(Module& m);
 
+/// vg.vision.sobel3x3, magnitude, phase, convert_depth_to_s16 / _to_gray8, integral_image, histogram, mean_stddev,
+/// min_max_loc, match_template, weighted_average, min, max (measures.cpp).
+void add_measure_kernels(Module& m);
+
 }  // namespace vg::vision

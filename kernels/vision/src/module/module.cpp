@@ -24,6 +24,7 @@ using module_support::byte_attribute;
 using module_support::const_plane;
 using module_support::plane;
 using module_support::validate_image_to_gray8;
+using module_support::validate_two_gray8;
 
 template <Filter3x3 F>
 struct FilterKernel {
@@ -67,20 +68,6 @@ Status to_gray_process(KernelContext& ctx) noexcept {
                            in.format() == ImageFormat::bgr24};
   to_gray(rgb, plane(ctx.image(1)));
   return Status::ok;
-}
-
-/// Two gray8 inputs of one size (parameters 0, 1); the output (2) a gray8 image of that size.
-void validate_two_gray8(ValidateContext& v) {
-  const DataMeta& a = v.meta(0);
-  const DataMeta& b = v.meta(1);
-  for (const auto& [meta, name] : {std::pair{&a, "in1"}, std::pair{&b, "in2"}}) {
-    if (meta->kind != DataKind::image || meta->image.format != ImageFormat::gray8)
-      v.fail(name, "expects a gray8 image, got " + meta->describe());
-  }
-  if (a.image.width != b.image.width || a.image.height != b.image.height)
-    v.fail("in2", "is " + std::to_string(b.image.width) + "x" + std::to_string(b.image.height) + " but in1 is " +
-                      std::to_string(a.image.width) + "x" + std::to_string(a.image.height) + ": they must have one size");
-  v.set_meta(2, DataMeta::image_of(a.image.width, a.image.height, ImageFormat::gray8));
 }
 
 template <Arithmetic Op>
@@ -233,6 +220,7 @@ Module make_vision_module() {
   add_geometry_kernels(m);
   add_pixel_kernels(m);
   add_feature_kernels(m);
+  add_measure_kernels(m);
   return m;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "visiongraph/kernels/vision/border.hpp"
+#include "visiongraph/kernels/vision/pixels.hpp"
 #include "visiongraph/kernels/vision/plane.hpp"
 #include "visiongraph/visiongraph.hpp"
 
@@ -19,11 +20,24 @@ inline Plane plane(const ImageView& view, std::uint32_t index = 0) noexcept {
   return {view.plane(index), view.width(), view.height(), static_cast<std::ptrdiff_t>(view.stride(index))};
 }
 
+/// S16 planes (gradients, magnitudes, template scores) travel between vg.vision kernels as i16 tensors of dims
+/// [height, width]: OpenVX's S16 images, rows dense.
+DataMeta s16_plane(std::uint32_t width, std::uint32_t height);
+/// The parameter @p index, which must be such a tensor (else fails naming @p name).
+const DataMeta& s16_plane_input(ValidateContext& v, std::size_t index, const char* name);
+inline Pixels s16_pixels(const TensorView& t) noexcept {
+  const auto width = static_cast<std::uint32_t>(t.meta().dims[1]);
+  return {t.data(), width, static_cast<std::uint32_t>(t.meta().dims[0]), static_cast<std::ptrdiff_t>(width) * 2, PixelType::s16};
+}
+
 /// The image parameter @p index, which must be an image in one of @p formats (else fails naming @p name).
 const DataMeta& image_input(ValidateContext& v, std::size_t index, const char* name, std::initializer_list<ImageFormat> formats);
 
 /// The input image (parameter 0) in one of @p formats; the output (parameter 1) a gray8 image of its size.
 void validate_image_to_gray8(ValidateContext& v, std::initializer_list<ImageFormat> formats);
+
+/// Two gray8 images of one size (parameters 0 and 1, named in1 and in2); the output (2) a gray8 image of that size.
+void validate_two_gray8(ValidateContext& v);
 
 /// The integer attribute @p key, which must be 0..255.
 std::uint8_t byte_attribute(ValidateContext& v, const char* key);
@@ -32,7 +46,10 @@ std::uint8_t byte_attribute(ValidateContext& v, const char* key);
 std::uint32_t positive_attribute(ValidateContext& v, const char* key, std::int64_t max);
 
 /// The string attribute @p key, which must be one of @p choices; returns its index there.
-std::size_t choice_attribute(ValidateContext& v, const char* key, std::initializer_list<const char*> choices);
+std::size_t choice_attribute(ValidateContext& v, const char* key, std::span<const char* const> choices);
+inline std::size_t choice_attribute(ValidateContext& v, const char* key, std::initializer_list<const char*> choices) {
+  return choice_attribute(v, key, std::span<const char* const>(choices.begin(), choices.size()));
+}
 
 /// Declares the `border` and `border_value` attributes; border_attributes_valid checks them, border_of reads them.
 KernelDecl& border_attributes(KernelDecl& decl);

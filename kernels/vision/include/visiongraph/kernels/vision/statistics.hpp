@@ -18,6 +18,15 @@ struct PixelSums {
 /// @brief The sums over every pixel of @p in (exact: at most 2^32 pixels of 255^2 fit in 64 bits).
 PixelSums pixel_sums(ConstPlane in) noexcept;
 
+/// @brief OpenVX's MeanStdDev from a plane's sums over @p count pixels: the mean, and the population standard
+/// deviation sqrt(count * squares - sum^2) / count. The numerator is exact (128-bit integers), so the only
+/// roundings are the final divisions and square root in double, then to float. Zeros for no pixels.
+struct MeanStdDev {
+  float mean = 0;
+  float stddev = 0;
+};
+MeanStdDev mean_stddev(PixelSums sums, std::uint64_t count) noexcept;
+
 /// @brief The smallest and largest pixel of a U8 or S16 plane and how many pixels equal each.
 struct Extrema {
   std::int32_t min = 0;
