@@ -40,7 +40,7 @@ TEST(VisionZeroAlloc, AGraphOfVisionKernelsAndItsCommandAllocateNothing) {
 
 // The kernels over the rest of the library, chained: channel_extract -> scale -> convolve -> half-scale
 // Gaussian -> equalize_hist -> table_lookup -> warp_affine, the feature and measure kernels on the scaled
-// image, and rgb24 -> nv12 -> rgb24 beside them.
+// image (FAST corners followed by optical flow among them), and rgb24 -> nv12 -> rgb24 beside them.
 TEST(VisionZeroAlloc, AGraphOfTheGeometryAndPixelKernelsAllocatesNothing) {
   vg::Context ctx;
   ctx.load_module(vg::vision::make_vision_module());
@@ -76,7 +76,7 @@ TEST(VisionZeroAlloc, AGraphOfTheGeometryAndPixelKernelsAllocatesNothing) {
   const vg::DataId scaled = g.find_data("scaled");
   const vg::DataId edges = feature("edges", "vg.vision.canny", scaled, "output");
   feature("segments", "vg.vision.hough_lines", edges, "lines");
-  feature("fast", "vg.vision.fast_corners", scaled, "corners");
+  const vg::DataId fast = feature("fast", "vg.vision.fast_corners", scaled, "corners");
   feature("harris", "vg.vision.harris_corners", scaled, "corners");
   feature("patterns", "vg.vision.lbp", scaled, "output");
   // The measure kernels on the scaled image: Sobel -> magnitude -> gray8, phase, integral, histogram,
@@ -105,6 +105,7 @@ TEST(VisionZeroAlloc, AGraphOfTheGeometryAndPixelKernelsAllocatesNothing) {
   node("average", "vg.vision.weighted_average", {{"in1", scaled}, {"in2", sharpened}, {"out", g.add_virtual("average", vg::DataKind::image)}});
   node("min", "vg.vision.min", {{"in1", scaled}, {"in2", sharpened}, {"out", g.add_virtual("lower", vg::DataKind::image)}});
   node("max", "vg.vision.max", {{"in1", scaled}, {"in2", sharpened}, {"out", g.add_virtual("upper", vg::DataKind::image)}});
+  node("flow", "vg.vision.optical_flow", {{"input", scaled}, {"points", fast}, {"tracks", g.add_virtual("tracks", vg::DataKind::array)}});
   previous = frame;
   stage("nv12", "vg.vision.color_convert");
   const vg::DataId rgb = g.add_data("rgb", vg::DataMeta::image_of(640, 480, vg::ImageFormat::rgb24));

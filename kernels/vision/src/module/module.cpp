@@ -221,6 +221,7 @@ Module make_vision_module() {
   add_pixel_kernels(m);
   add_feature_kernels(m);
   add_measure_kernels(m);
+  add_motion_kernels(m);
   return m;
 }
 
