@@ -1,7 +1,9 @@
-// vg.vision.optical_flow in a graph: FAST corners of one frame followed into the next, the tracks moving
-// by the frames' shift; the first frame has no tracks; verify names the node and what is wrong.
+// The vg.vision kernels over consecutive frames: optical_flow in a graph (FAST corners of one frame followed
+// into the next, the tracks moving by the frames' shift; the first frame has no tracks), the accumulations;
+// the reset command of each; verify names the node and what is wrong.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -79,6 +81,70 @@ TEST(VisionMotionKernels, CornersOfOneFrameAreFollowedIntoTheNext) {
   EXPECT_GE(close, inner * 95 / 100) << "and those away from the edges land where the shift put them";
 }
 
+TEST(VisionMotionKernels, ResetForgetsThePreviousFrame) {
+  TrackingGraph t;
+  t.g.verify();
+  t.show(0, 0);
+  ASSERT_EQ(t.g.send_command(t.flow, vg::ControlCommand::make(vv::kReset), std::chrono::seconds(5)), vg::Status::ok);
+  t.show(1, 0);
+  EXPECT_EQ(t.g.array<vv::PointTrack>(t.tracks).size(), 0u) << "as on a first frame";
+  t.show(2, 0);
+  EXPECT_GT(t.g.array<vv::PointTrack>(t.tracks).size(), 0u);
+}
+
+/// One node of @p kernel from a 5x3 gray8 input to @p out; shows frames of one value.
+struct Accumulation {
+  Accumulation(const char* kernel, const vg::DataMeta& out_meta) : g(context(), "accumulation") {
+    in = g.add_data("in", vg::DataMeta::image_of(5, 3, vg::ImageFormat::gray8));
+    out = g.add_data("out", out_meta);
+    node = g.add_node("acc", kernel);
+    g.bind(node, "input", in).bind(node, "output", out);
+  }
+  void show(std::uint8_t value) {
+    const vg::ImageView img = g.image(in);
+    for (std::uint32_t y = 0; y < 3; ++y) std::memset(img.plane(0) + y * img.stride(0), value, 5);
+    ASSERT_EQ(g.process(), vg::Status::ok) << g.last_error().describe();
+  }
+  void reset() { ASSERT_EQ(g.send_command(node, vg::ControlCommand::make(vv::kReset), std::chrono::seconds(5)), vg::Status::ok); }
+  std::int16_t sum() { return g.tensor(out).data_as<std::int16_t>()[7]; }
+  std::uint8_t model() { return g.image(out).plane(0)[g.image(out).stride(0) + 2]; }
+  vg::Graph g;
+  DataId in{}, out{};
+  vg::NodeId node{};
+};
+
+TEST(VisionMotionKernels, AccumulationsSumAndBlendTheFramesUntilReset) {
+  const vg::DataMeta s16 = vg::DataMeta::tensor_of({3, 5}, vg::ElementType::i16);
+  Accumulation sum("vg.vision.accumulate", s16);
+  sum.g.verify();
+  sum.show(100);
+  sum.show(120);
+  EXPECT_EQ(sum.sum(), 220);
+  for (int i = 0; i < 200; ++i) sum.show(255);
+  EXPECT_EQ(sum.sum(), 32767) << "saturated";
+  sum.reset();
+  sum.show(9);
+  EXPECT_EQ(sum.sum(), 9);
+
+  Accumulation squares("vg.vision.accumulate_squared", s16);
+  squares.g.set_attribute(squares.node, "shift", std::int64_t{4});
+  squares.g.verify();
+  squares.show(100);
+  squares.show(30);
+  EXPECT_EQ(squares.sum(), 10000 / 16 + 900 / 16);
+
+  Accumulation blend("vg.vision.accumulate_weighted", vg::DataMeta::image_of(5, 3, vg::ImageFormat::gray8));
+  blend.g.set_attribute(blend.node, "alpha", 0.25);
+  blend.g.verify();
+  blend.show(100);
+  EXPECT_EQ(blend.model(), 100) << "the first frame starts the model";
+  blend.show(200);
+  EXPECT_EQ(blend.model(), 125) << "0.75 * 100 + 0.25 * 200";
+  blend.reset();
+  blend.show(40);
+  EXPECT_EQ(blend.model(), 40);
+}
+
 std::string verify_error(vg::Graph& g) {
   try {
     g.verify();
@@ -101,6 +167,12 @@ TEST(VisionMotionKernels, VerifyNamesWhatIsWrong) {
     t.g.set_attribute(t.flow, "levels", std::int64_t{9});  // 120 -> 60 -> ... -> 1
     const std::string error = verify_error(t.g);
     EXPECT_NE(error.find("levels"), std::string::npos) << error;
+  }
+  {
+    Accumulation squares("vg.vision.accumulate_squared", vg::DataMeta::tensor_of({3, 5}, vg::ElementType::i16));
+    squares.g.set_attribute(squares.node, "shift", std::int64_t{16});
+    const std::string error = verify_error(squares.g);
+    EXPECT_NE(error.find("shift"), std::string::npos) << error;
   }
   {
     vg::Graph g(context(), "wrong_points");

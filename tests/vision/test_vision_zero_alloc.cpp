@@ -40,7 +40,7 @@ TEST(VisionZeroAlloc, AGraphOfVisionKernelsAndItsCommandAllocateNothing) {
 
 // The kernels over the rest of the library, chained: channel_extract -> scale -> convolve -> half-scale
 // Gaussian -> equalize_hist -> table_lookup -> warp_affine, the feature and measure kernels on the scaled
-// image (FAST corners followed by optical flow among them), and rgb24 -> nv12 -> rgb24 beside them.
+// image (FAST corners followed by optical flow, and the accumulations, among them), and rgb24 -> nv12 -> rgb24 beside them.
 TEST(VisionZeroAlloc, AGraphOfTheGeometryAndPixelKernelsAllocatesNothing) {
   vg::Context ctx;
   ctx.load_module(vg::vision::make_vision_module());
@@ -105,6 +105,9 @@ TEST(VisionZeroAlloc, AGraphOfTheGeometryAndPixelKernelsAllocatesNothing) {
   node("average", "vg.vision.weighted_average", {{"in1", scaled}, {"in2", sharpened}, {"out", g.add_virtual("average", vg::DataKind::image)}});
   node("min", "vg.vision.min", {{"in1", scaled}, {"in2", sharpened}, {"out", g.add_virtual("lower", vg::DataKind::image)}});
   node("max", "vg.vision.max", {{"in1", scaled}, {"in2", sharpened}, {"out", g.add_virtual("upper", vg::DataKind::image)}});
+  node("sum", "vg.vision.accumulate", {{"input", scaled}, {"output", g.add_virtual("sum", vg::DataKind::tensor)}});
+  node("squares", "vg.vision.accumulate_squared", {{"input", scaled}, {"output", g.add_virtual("squares", vg::DataKind::tensor)}});
+  node("background", "vg.vision.accumulate_weighted", {{"input", scaled}, {"output", g.add_virtual("background", vg::DataKind::image)}});
   node("flow", "vg.vision.optical_flow", {{"input", scaled}, {"points", fast}, {"tracks", g.add_virtual("tracks", vg::DataKind::array)}});
   previous = frame;
   stage("nv12", "vg.vision.color_convert");

@@ -117,3 +117,21 @@ def test_gradients_and_statistics_arrive_as_numpy_arrays_and_numbers():
     assert (g.tensor("magnitude", copy=True) == expected).all()
     assert (g.tensor("bins", copy=True) == np.bincount(image.ravel() // 32, minlength=8)).all()
     assert g.scalar("mean") == pytest.approx(image.mean(), rel=1e-6)
+
+
+def test_motion_graph_marks_what_moved_against_its_running_background(source_dir):
+    """apps/vision/motion.yaml: the first frame starts the background; a square that appears later is
+    marked, the still ground is not, and `reset` makes the next frame the background again."""
+    still = np.full((120, 160, 3), 40, np.uint8)
+    moved = still.copy()
+    moved[30:70, 50:100] = 200
+    g = vg.load_graph(str(source_dir / "apps" / "vision" / "motion.yaml"), size=(160, 120))
+    g.process(inputs={"input": still})
+    assert not g.image("annotated", copy=True).any(), "nothing moved yet"
+    g.process(inputs={"input": moved})
+    mask = g.image("annotated", copy=True)
+    assert mask[50, 75] == 255, "the new square"
+    assert mask[10, 10] == 0 and mask[100, 140] == 0, "the still ground"
+    assert g.send_command("background", "reset") == ""
+    g.process(inputs={"input": moved})
+    assert not g.image("annotated", copy=True).any(), "the square is the background now"

@@ -1,8 +1,11 @@
-// vg.vision.optical_flow: the points of the previous frame (corners, say) followed into this one by the
-// library's pyramidal Lucas-Kanade (the code libopenvx's OpticalFlowPyrLK runs), on OpenVX HALF pyramids
-// the node builds with the library's 5x5 Gaussian halving. The node keeps the previous frame's pyramid and
-// points itself, so a graph needs no delay object: each frame's tracks go from the points given with the
-// previous frame to where they are now.
+// The vg.vision kernels over consecutive frames, each keeping its state itself (so a graph needs no delay
+// object) and forgetting it on the `reset` command:
+// - optical_flow: the points of the previous frame (corners, say) followed into this one by the library's
+//   pyramidal Lucas-Kanade (the code libopenvx's OpticalFlowPyrLK runs), on OpenVX HALF pyramids the node
+//   builds with the library's 5x5 Gaussian halving;
+// - accumulate, accumulate_squared, accumulate_weighted: OpenVX's accumulations (libopenvx's functions)
+//   into an accumulator the node holds, copied to the output every frame.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -11,7 +14,9 @@
 
 #include "kernels.hpp"
 #include "support.hpp"
+#include "visiongraph/kernels/vision/accumulate.hpp"
 #include "visiongraph/kernels/vision/gaussian_half.hpp"
+#include "visiongraph/kernels/vision/module.hpp"
 #include "visiongraph/kernels/vision/optical_flow.hpp"
 
 namespace vg::vision {
@@ -90,6 +95,13 @@ struct OpticalFlowKernel {
     return Status::ok;
   }
 
+  Status control(KernelContext&, const ControlCommand& cmd, CommandReply&) noexcept {
+    if (cmd.id != kReset) return Status::invalid_argument;
+    have_previous = false;
+    previous_count = 0;
+    return Status::ok;
+  }
+
   static constexpr std::uint32_t kEpsilonOnlyIterations = 100;  // as libopenvx bounds EPSILON alone
   Pyramid previous, current;
   std::unique_ptr<LucasKanadeScratch> scratch;
@@ -100,9 +112,99 @@ struct OpticalFlowKernel {
   bool have_previous = false;
 };
 
+/// accumulate and accumulate_squared: an S16 sum of frames (saturated), from zeros.
+template <bool Squared>
+struct AccumulateKernel {
+  explicit AccumulateKernel(KernelContext& ctx)
+      : shift(Squared ? static_cast<unsigned>(ctx.integer("shift")) : 0u),
+        sums(static_cast<std::size_t>(ctx.meta(0).image.width) * ctx.meta(0).image.height) {}
+  Status process(KernelContext& ctx) noexcept {
+    const ConstPlane in = const_plane(ctx.image(0));
+    const Pixels accum{sums.data(), in.width, in.height, static_cast<std::ptrdiff_t>(in.width) * 2, PixelType::s16};
+    const bool done = Squared ? accumulate_square(in, accum, shift) : accumulate(in, accum);
+    if (!done) return Status::invalid_argument;
+    std::memcpy(ctx.tensor(1).data(), sums.data(), sums.size() * sizeof(std::int16_t));
+    return Status::ok;
+  }
+  Status control(KernelContext&, const ControlCommand& cmd, CommandReply&) noexcept {
+    if (cmd.id != kReset) return Status::invalid_argument;
+    std::fill(sums.begin(), sums.end(), std::int16_t{0});
+    return Status::ok;
+  }
+  unsigned shift;
+  std::vector<std::int16_t> sums;
+};
+
+/// accumulate_weighted: a running blend of the frames, the first frame its start.
+struct AccumulateWeightedKernel {
+  explicit AccumulateWeightedKernel(KernelContext& ctx)
+      : alpha(static_cast<float>(ctx.number("alpha"))),
+        blend(static_cast<std::size_t>(ctx.meta(0).image.width) * ctx.meta(0).image.height) {}
+  Status process(KernelContext& ctx) noexcept {
+    const ConstPlane in = const_plane(ctx.image(0));
+    const Plane model{blend.data(), in.width, in.height, static_cast<std::ptrdiff_t>(in.width)};
+    if (started) {
+      weighted_average(model, in, alpha, model);
+    } else {
+      for (std::uint32_t y = 0; y < in.height; ++y) std::memcpy(model.row(y), in.row(y), in.width);
+      started = true;
+    }
+    const Plane out = plane(ctx.image(1));
+    for (std::uint32_t y = 0; y < in.height; ++y) std::memcpy(out.row(y), model.row(y), in.width);
+    return Status::ok;
+  }
+  Status control(KernelContext&, const ControlCommand& cmd, CommandReply&) noexcept {
+    if (cmd.id != kReset) return Status::invalid_argument;
+    started = false;
+    return Status::ok;
+  }
+  float alpha;
+  std::vector<std::uint8_t> blend;
+  bool started = false;
+};
+
+void add_accumulations(Module& m) {
+  const auto s16_sum = [](ValidateContext& v) {
+    const DataMeta& in = image_input(v, 0, "input", {ImageFormat::gray8});
+    v.set_meta(1, s16_plane(in.image.width, in.image.height));
+  };
+  m.add(KernelDecl("vg.vision.accumulate", "OpenVX Accumulate over the frames: the sum of every frame so far, saturated to S16 (from zeros)")
+            .input("input", DataKind::image, true, "gray8 image")
+            .output("output", DataKind::tensor, true, "S16 plane (i16 tensor [height, width]): the sum so far")
+            .command(kReset, "reset", PayloadKind::none, "start again from zeros")
+            .validate(s16_sum));
+  m.implement("vg.vision.accumulate", "cpu", callbacks_for<AccumulateKernel<false>>());
+  m.add(KernelDecl("vg.vision.accumulate_squared",
+                   "OpenVX AccumulateSquared over the frames: the sum of (pixel^2 >> shift) of every frame so far, saturated to S16")
+            .input("input", DataKind::image, true, "gray8 image")
+            .output("output", DataKind::tensor, true, "S16 plane (i16 tensor [height, width]): the sum so far")
+            .attribute("shift", 0, "0..15")
+            .command(kReset, "reset", PayloadKind::none, "start again from zeros")
+            .validate([s16_sum](ValidateContext& v) {
+              const std::int64_t shift = v.integer("shift");
+              if (shift < 0 || shift > 15) v.fail("shift", "must be 0..15, got " + std::to_string(shift));
+              s16_sum(v);
+            }));
+  m.implement("vg.vision.accumulate_squared", "cpu", callbacks_for<AccumulateKernel<true>>());
+  m.add(KernelDecl("vg.vision.accumulate_weighted",
+                   "OpenVX AccumulateWeighted over the frames: model = (1 - alpha) model + alpha frame, truncated; the first frame "
+                   "starts the model (e.g. a background for motion detection)")
+            .input("input", DataKind::image, true, "gray8 image")
+            .output("output", DataKind::image, true, "gray8 image: the model after this frame")
+            .attribute("alpha", 0.05, "the new frame's weight, 0..1")
+            .command(kReset, "reset", PayloadKind::none, "let the next frame start the model again")
+            .validate([](ValidateContext& v) {
+              const double alpha = v.number("alpha");
+              if (!(alpha >= 0 && alpha <= 1)) v.fail("alpha", "must be 0..1, got " + std::to_string(alpha));
+              validate_image_to_gray8(v, {ImageFormat::gray8});
+            }));
+  m.implement("vg.vision.accumulate_weighted", "cpu", callbacks_for<AccumulateWeightedKernel>());
+}
+
 }  // namespace
 
 void add_motion_kernels(Module& m) {
+  add_accumulations(m);
   m.add(KernelDecl("vg.vision.optical_flow",
                    "OpenVX OpticalFlowPyrLK between consecutive frames: the points given with the previous frame, followed into this "
                    "one by pyramidal Lucas-Kanade on HALF Gaussian pyramids the node builds and keeps")
@@ -120,6 +222,7 @@ void add_motion_kernels(Module& m) {
                                               "shorter than sqrt(epsilon), or at the first of the two")
             .attribute("iterations", 30, "the most steps per level, 1..1000 (epsilon alone: 100)")
             .attribute("epsilon", 0.01, "the squared step length that ends a level, in pixels^2, 0 or more")
+            .command(kReset, "reset", PayloadKind::none, "forget the previous frame: the next frame has no tracks")
             .validate([](ValidateContext& v) {
               const DataMeta& in = image_input(v, 0, "input", {ImageFormat::gray8});
               const DataMeta& given = v.meta(1);

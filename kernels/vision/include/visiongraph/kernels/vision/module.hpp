@@ -11,6 +11,10 @@
 /// | vg.vision.add, subtract, absdiff, multiply, not, and, or, xor | arithmetic and bitwise on two images |
 /// | vg.vision.scale, half_scale_gaussian, warp_affine, warp_perspective | geometry |
 /// | vg.vision.canny, fast_corners, harris_corners, hough_lines, lbp, non_max_suppression | features; `set_low` / `set_high` commands of canny |
+/// | vg.vision.sobel3x3, magnitude, phase, convert_depth_to_s16 / _to_gray8, match_template | S16 planes (i16 tensors [height, width]) |
+/// | vg.vision.integral_image, histogram, mean_stddev, min_max_loc | statistics (tensors, scalars, positions) |
+/// | vg.vision.weighted_average, min, max | two images pixel by pixel |
+/// | vg.vision.optical_flow, accumulate, accumulate_squared, accumulate_weighted | over consecutive frames (state kept by the node); `reset` command |
 ///
 /// docs/kernels-vision.md has each one's parameters and attributes; `visiongraph kernels` lists them.
 /// Neighbourhood kernels take a `border` attribute (replicate, the default, or constant with `border_value`).
@@ -30,6 +34,9 @@ inline constexpr std::uint32_t kSetThreshold = 1;
 /// Commands of vg.vision.canny: the hysteresis' lower and upper thresholds (integer payload, not negative).
 inline constexpr std::uint32_t kSetLowThreshold = 2;
 inline constexpr std::uint32_t kSetHighThreshold = 3;
+/// Command of the kernels that keep state from frame to frame (optical_flow, the accumulations): forget it,
+/// as if the next frame were the first (no payload).
+inline constexpr std::uint32_t kReset = 4;
 
 Module make_vision_module();
 
