@@ -148,6 +148,56 @@ TEST(VisionLibraryKernels, WarpsReadTheMatrixRowByRow) {
   expect_output_equals(n, expected, "bilinear affine");
 }
 
+// Remap reads the map as (x, y) pairs per output pixel: a mirror, nearest, by hand; a fractional map,
+// bilinear with a constant border, against the library's function. A map of another shape is refused.
+TEST(VisionLibraryKernels, RemapReadsTheMapsPairs) {
+  constexpr std::uint32_t W = 24, H = 9;
+  for (const char* interpolation : {"nearest", "bilinear"}) {
+    vg::Graph g(OneNode::ctx(), "remap");
+    const vg::DataId in = g.add_data("in", gray(W, H));
+    const vg::DataId map = g.add_data("map", DataMeta::tensor_of({H, W, 2}, vg::ElementType::f32));
+    const vg::DataId out = g.add_virtual("out", vg::DataKind::image);
+    const vg::NodeId n = g.add_node("remap", "vg.vision.remap");
+    g.bind(n, "input", in).bind(n, "map", map).bind(n, "output", out).set_attribute(n, "interpolation", std::string(interpolation));
+    g.set_attribute(n, "border", std::string("constant")).set_attribute(n, "border_value", std::int64_t{77});
+    g.verify();
+    const vg::ImageView img = g.image(in);
+    std::mt19937 rng(4);
+    for (std::uint32_t y = 0; y < H; ++y)
+      for (std::uint32_t x = 0; x < W; ++x) img.plane(0)[y * img.stride(0) + x] = static_cast<std::uint8_t>(rng() % 256);
+    const bool nearest = std::string(interpolation) == "nearest";
+    auto* pairs = g.tensor(map).data_as<float>();
+    for (std::uint32_t y = 0; y < H; ++y)
+      for (std::uint32_t x = 0; x < W; ++x) {
+        pairs[(y * W + x) * 2] = nearest ? static_cast<float>(W - 1 - x) : static_cast<float>(x) * 1.3f - 2.25f;
+        pairs[(y * W + x) * 2 + 1] = nearest ? static_cast<float>(y) : static_cast<float>(y) * 0.7f + 0.4f;
+      }
+    ASSERT_EQ(g.process(), vg::Status::ok) << g.last_error().describe();
+    const vg::ImageView o = g.image(out);
+    if (nearest) {
+      for (std::uint32_t y = 0; y < H; ++y)
+        for (std::uint32_t x = 0; x < W; ++x) ASSERT_EQ(o.plane(0)[y * o.stride(0) + x], img.plane(0)[y * img.stride(0) + W - 1 - x]) << x << "," << y;
+      continue;
+    }
+    std::vector<std::uint8_t> expected(W * H);
+    ASSERT_TRUE(vv::remap({OneNode::plane_of(img), 0, 0, UINT32_MAX, UINT32_MAX, true, 77}, pairs, W * 2 * sizeof(float), vv::Interpolation::bilinear,
+                          {expected.data(), W, H, W}));
+    for (std::uint32_t y = 0; y < H; ++y)
+      for (std::uint32_t x = 0; x < W; ++x) ASSERT_EQ(o.plane(0)[y * o.stride(0) + x], expected[y * W + x]) << x << "," << y;
+    EXPECT_EQ(o.plane(0)[0], 77) << "(-2.25, 0.4) is outside: the constant border";
+  }
+  vg::Graph bad(OneNode::ctx(), "bad_map");
+  const vg::NodeId n = bad.add_node("remap", "vg.vision.remap");
+  bad.bind(n, "input", bad.add_data("in", gray(8, 8))).bind(n, "map", bad.add_data("map", DataMeta::tensor_of({8, 8, 3}, vg::ElementType::f32)));
+  bad.bind(n, "output", bad.add_virtual("out", vg::DataKind::image));
+  try {
+    bad.verify();
+    ADD_FAILURE() << "a map of three numbers per pixel was accepted";
+  } catch (const vg::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'map'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(VisionLibraryKernels, ConvolveFlipsTheMatrixAsOpenVxDoes) {
   // A single 1 right of the centre: as a convolution it moves the image one pixel right.
   OneNode n("vg.vision.convolve", gray(20, 10), gray(20, 10));

@@ -105,6 +105,8 @@ TEST(VisionZeroAlloc, AGraphOfTheGeometryAndPixelKernelsAllocatesNothing) {
   node("average", "vg.vision.weighted_average", {{"in1", scaled}, {"in2", sharpened}, {"out", g.add_virtual("average", vg::DataKind::image)}});
   node("min", "vg.vision.min", {{"in1", scaled}, {"in2", sharpened}, {"out", g.add_virtual("lower", vg::DataKind::image)}});
   node("max", "vg.vision.max", {{"in1", scaled}, {"in2", sharpened}, {"out", g.add_virtual("upper", vg::DataKind::image)}});
+  const vg::DataId map = g.add_data("map", vg::DataMeta::tensor_of({120, 160, 2}, vg::ElementType::f32));
+  node("remap", "vg.vision.remap", {{"input", scaled}, {"map", map}, {"output", g.add_virtual("remapped", vg::DataKind::image)}});
   node("sum", "vg.vision.accumulate", {{"input", scaled}, {"output", g.add_virtual("sum", vg::DataKind::tensor)}});
   node("squares", "vg.vision.accumulate_squared", {{"input", scaled}, {"output", g.add_virtual("squares", vg::DataKind::tensor)}});
   node("background", "vg.vision.accumulate_weighted", {{"input", scaled}, {"output", g.add_virtual("background", vg::DataKind::image)}});

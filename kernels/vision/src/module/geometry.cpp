@@ -1,6 +1,6 @@
-// The vg.vision kernels that change an image's geometry: scale, half_scale_gaussian, warp_affine and
-// warp_perspective, over the library's scale_image, gaussian_half and warp functions (the ones libopenvx's
-// ScaleImage, HalfScaleGaussian, WarpAffine and WarpPerspective run).
+// The vg.vision kernels that change an image's geometry: scale, half_scale_gaussian, warp_affine,
+// warp_perspective and remap, over the library's scale_image, gaussian_half, warp and remap functions (the
+// ones libopenvx's ScaleImage, HalfScaleGaussian, WarpAffine, WarpPerspective and Remap run).
 #include <cmath>
 #include <string>
 
@@ -124,9 +124,45 @@ void add_warp(Module& m, const char* name, const char* description, const char* 
   m.implement(name, "cpu", callbacks_for<WarpKernel<Rows>>());
 }
 
+struct RemapKernel {
+  explicit RemapKernel(KernelContext& ctx)
+      : interpolation(ctx.string("interpolation") == "nearest" ? Interpolation::nearest : Interpolation::bilinear), border(border_of(ctx)) {}
+  Status process(KernelContext& ctx) noexcept {
+    const SampleSource src{const_plane(ctx.image(0)), 0, 0, UINT32_MAX, UINT32_MAX, border.mode == BorderMode::constant, border.constant};
+    const Plane out = plane(ctx.image(2));
+    return remap(src, ctx.tensor(1).data(), static_cast<std::ptrdiff_t>(out.width) * 2 * sizeof(float), interpolation, out)
+               ? Status::ok
+               : Status::invalid_argument;
+  }
+  Interpolation interpolation;
+  Border border;
+};
+
+void add_remap(Module& m) {
+  KernelDecl decl("vg.vision.remap", "OpenVX Remap on gray8: output (x, y) samples the input where the map says (e.g. undoing lens distortion)");
+  decl.input("input", DataKind::image, true, "gray8 image of any size")
+      .input("map", DataKind::tensor, true, "f32 tensor [height, width, 2]: for each output pixel the input's (x, y) to read")
+      .output("output", DataKind::image, true, "gray8 image of the map's width x height")
+      .attribute("interpolation", "bilinear", "nearest or bilinear");
+  border_attributes(decl).validate([](ValidateContext& v) {
+    image_input(v, 0, "input", {ImageFormat::gray8});
+    const DataMeta& map = v.meta(1);
+    const TensorMeta& t = map.tensor;
+    if (map.kind != DataKind::tensor || t.type != ElementType::f32 || t.rank != 3 || t.dims[2] != 2 || t.dims[0] < 1 || t.dims[1] < 1 ||
+        t.dims[0] > kMaxSide || t.dims[1] > kMaxSide)
+      v.fail("map", "expects an f32 tensor [height, width, 2] (an (x, y) pair per output pixel), got " + map.describe());
+    choice_attribute(v, "interpolation", {"nearest", "bilinear"});
+    border_attributes_valid(v);
+    v.set_meta(2, DataMeta::image_of(static_cast<std::uint32_t>(t.dims[1]), static_cast<std::uint32_t>(t.dims[0]), ImageFormat::gray8));
+  });
+  m.add(std::move(decl));
+  m.implement("vg.vision.remap", "cpu", callbacks_for<RemapKernel>());
+}
+
 }  // namespace
 
 void add_geometry_kernels(Module& m) {
+  add_remap(m);
   add_scale(m);
   add_half_scale(m);
   add_warp<2>(m, "vg.vision.warp_affine", "OpenVX WarpAffine on gray8: output (x, y) samples the input at matrix * (x, y, 1)",
