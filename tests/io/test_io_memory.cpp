@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dmabuf_appsrc.hpp"
+#include "gst_pipeline_counter.hpp"
 #include "io_test_util.hpp"
 #include "visiongraph/core/clock.hpp"
 
@@ -183,6 +184,7 @@ TEST_F(IoMemory, EveryLeaseGivesItsBufferBackOnceOnAllPaths) {
   o.frames = -1;  // endless: the close path must free what is still queued
   o.pool_size = 16;
   DmabufAppsrc feed(o);
+  const int pipelines_before = vg::test::live_gst_pipelines();
   std::vector<Frame> kept;
   {
     SourceOptions options;
@@ -210,6 +212,7 @@ TEST_F(IoMemory, EveryLeaseGivesItsBufferBackOnceOnAllPaths) {
   }
   kept.clear();
   EXPECT_EQ(feed.finalized(), feed.created());
+  EXPECT_EQ(vg::test::live_gst_pipelines(), pipelines_before) << "the source's pipeline outlived it";
   EXPECT_GE(feed.created(), 10u);  // the 10 read, and more when the feed ran ahead (not under heavy load)
 }
 

@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "gst_pipeline_counter.hpp"
 #include "io_test_util.hpp"
 #include "visiongraph/core/error.hpp"
 #include "visiongraph/io/video_writer.hpp"
@@ -257,6 +258,20 @@ TEST(IoVideoWriter, OddSizeLosesItsLastColumnAndRow) {
   EXPECT_EQ(video.frames.size(), 10u);
   EXPECT_EQ(video.width, 62);
   EXPECT_EQ(video.height, 46);
+}
+
+// Nothing of the encoding pipeline outlives the writer (its bus messages once kept it alive for good).
+TEST(IoVideoWriter, TheEncodingPipelineIsFreedWithTheWriter) {
+  const int before = vg::test::live_gst_pipelines();
+  {
+    TempDir dir;
+    auto writer = VideoWriter::open((dir.path / "freed.mp4").string(), 64, 48, kFps, ImageFormat::bgr24);
+    ASSERT_EQ(vg::test::live_gst_pipelines(), before + 1) << "the counter sees the writer's pipeline";
+    const std::vector<std::uint8_t> frame(64 * 3 * 48, 90);
+    for (int i = 0; i < 5; ++i) ASSERT_EQ(writer->write(frame.data(), 64 * 3, -1), Status::ok);
+    ASSERT_EQ(writer->close(), Status::ok) << writer->error();
+  }
+  EXPECT_EQ(vg::test::live_gst_pipelines(), before);
 }
 
 TEST(IoVideoWriter, UnsupportedExtensionFailsNamingPathAndExtensions) {

@@ -127,7 +127,10 @@ struct VideoWriter::State {
       default:
         break;
     }
-    return GST_BUS_DROP;  // nobody else reads this bus
+    // Nobody else reads this bus. A sync handler that drops a message owns it: unreferenced here, or every
+    // message (and the pipeline it names as its source) would leak.
+    gst_message_unref(message);
+    return GST_BUS_DROP;
   }
 
   void build_pipeline() {
