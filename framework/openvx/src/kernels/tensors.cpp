@@ -3,7 +3,8 @@
 //
 // Element formats: VX_TYPE_INT16 with fixed point position 8 (Q7.8), VX_TYPE_UINT8 and VX_TYPE_INT8 with
 // position 0 (TableLookup: UINT8 and INT16). Kernel functions read and write the tensors' memory directly
-// through their strides (views and tensors from handles included) and allocate nothing.
+// through their strides (views and tensors from handles included) and allocate nothing (BilateralFilter's
+// working memory is the node's, allocated at graph set-up).
 #include <VX/vx.h>
 
 #include <algorithm>
@@ -12,12 +13,15 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <span>
 
+#include "graph.hpp"
 #include "image.hpp"
 #include "lut.hpp"
 #include "scalar.hpp"
 #include "kernels/standard_kernel_support.hpp"
 #include "tensor.hpp"
+#include "visiongraph/kernels/vision/bilateral.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -591,13 +595,12 @@ vx_status VX_CALLBACK convert_depth_function(vx_node, const vx_reference* parame
 
 // --- BilateralFilter ---------------------------------------------------------------------------------------
 // src and dst: tensors of 2 dimensions (width, height; one channel) or 3 (channels, width, height), UINT8
-// or INT16 Q7.8, of one shape. Each output element is the mean of the window's elements (the disc of the
-// given odd diameter) weighted by exp(-d^2 / (2 sigmaSpace^2)) for the distance d to the centre, times
-// exp(-c^2 / (2 sigmaValues^2)) for the colour distance c (the sum of the channels' absolute differences),
-// rounded. UINT8 looks the colour weight up per integer distance; Q7.8 interpolates a table of 4096 bins
-// per channel over the input's range (the conformance reference's scheme). Neighbours outside read the
-// node's border: CONSTANT the constant (U8 or S16 of the border value), else the nearest edge element.
-// The tables are on the stack: nothing is allocated per frame.
+// or INT16 Q7.8, of one shape, filtered by the vision library's bilateral_filter (bilateral.hpp states the
+// definition with its rounding steps: a disc of the given odd diameter, space and colour weights, the colour
+// weight per integer distance for UINT8 and interpolated in 4096 bins per channel over the input's range
+// for Q7.8, the conformance reference's scheme). Neighbours outside read the node's border: CONSTANT the
+// constant (U8 or S16 of the border value), else the nearest edge element. The working memory (a ring of
+// rows and the colour table) is the node's, sized at validation for the largest diameter.
 //
 // A 3-dimensional tensor whose first dimension is 1 is read as the conformance suite and the Khronos sample
 // implementation read it: three dimensions mean three colour channels, each at the first dimension's stride
@@ -606,9 +609,8 @@ vx_status VX_CALLBACK convert_depth_function(vx_node, const vx_reference* parame
 // tests 3-channel filtering with exactly this layout ([1, width, height]) and accepts only results that agree
 // with that reading. Elements past the tensor's last are never touched: a read there reads the last one.
 
-constexpr vx_int32 kMaxBilateralDiameter = 15;
-constexpr vx_size kMaxBilateralChannels = 4;
-constexpr int kBinsPerChannel = 1 << 12;
+constexpr vx_int32 kMaxBilateralDiameter = vision::kMaxBilateralDiameter;
+constexpr vx_size kMaxBilateralChannels = vision::kMaxBilateralChannels;
 
 vx_status bilateral_scalars(const vx_reference* parameters, vx_int32& diameter, vx_float32& sigma_space, vx_float32& sigma_values) noexcept {
   if (!scalar_value(parameters, 1, VX_TYPE_INT32, diameter) || !scalar_value(parameters, 2, VX_TYPE_FLOAT32, sigma_space) ||
@@ -621,8 +623,15 @@ vx_status bilateral_scalars(const vx_reference* parameters, vx_int32& diameter, 
 bool bilateral_shape(const _vx_tensor_t* t) noexcept {
   if (t->number_of_dims != 2 && t->number_of_dims != 3) return false;
   if (t->number_of_dims == 3 && (t->dims[0] == 0 || t->dims[0] > kMaxBilateralChannels)) return false;
+  if (t->dims[t->number_of_dims - 2] > UINT32_MAX || t->dims[t->number_of_dims - 1] > UINT32_MAX) return false;
   return (t->data_type == VX_TYPE_UINT8 && t->fixed_point_position == 0) ||
          (t->data_type == VX_TYPE_INT16 && t->fixed_point_position == 8);
+}
+
+/// The channels the filter reads per pixel: [1, w, h] is three overlapping ones (above).
+int bilateral_channels(const _vx_tensor_t* t) noexcept {
+  if (t->number_of_dims != 3) return 1;
+  return t->dims[0] == 1 ? 3 : static_cast<int>(t->dims[0]);
 }
 
 vx_status VX_CALLBACK bilateral_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
@@ -653,106 +662,23 @@ vx_status VX_CALLBACK bilateral_validate(vx_node node, const vx_reference parame
       return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s must be finite and above 0", i == 2 ? "sigmaSpace" : "sigmaValues");
     }
   }
+  // Any diameter: the scalar may change between runs.
+  as<_vx_node>(node)->local_data_size =
+      vision::bilateral_filter_scratch_size(static_cast<std::uint32_t>(src->dims[src->number_of_dims - 2]), bilateral_channels(src));
   return output_tensor(node, parameters, 4, "dst", src->number_of_dims, src->dims, src->data_type, src->fixed_point_position, metas[4]);
 }
 
-template <typename T>
-void bilateral(const _vx_tensor_t* src, const Operand& in, const Operand& out, int diameter, float sigma_space, float sigma_values,
-               const vx_border_t& border) noexcept {
-  const bool three = src->number_of_dims == 3;
-  const bool overlapping_channels = three && src->dims[0] == 1;  // the suite's layout (above)
-  const int channels = overlapping_channels ? 3 : three ? static_cast<int>(src->dims[0]) : 1;
-  const int w = static_cast<int>(src->dims[three ? 1 : 0]), h = static_cast<int>(src->dims[three ? 2 : 1]);
-  const std::ptrdiff_t sc = three ? in.strides[0] : 0, sx = in.strides[three ? 1 : 0], sy = in.strides[three ? 2 : 1];
-  const std::ptrdiff_t oc = three ? out.strides[0] : 0, ox = out.strides[three ? 1 : 0], oy = out.strides[three ? 2 : 1];
-  // The byte offsets of the last element of each tensor: overlapping channels reach past them at the end.
-  const std::ptrdiff_t stored_channels = three ? static_cast<std::ptrdiff_t>(src->dims[0]) : 1;
-  const std::ptrdiff_t in_last = (stored_channels - 1) * sc + (w - 1) * sx + (h - 1) * sy;
-  const std::ptrdiff_t out_last = (stored_channels - 1) * oc + (w - 1) * ox + (h - 1) * oy;
-  auto store_at = [&](std::ptrdiff_t offset, T v) {
-    if (offset <= out_last) store<T>(out.base + offset, v);
-  };
-  const int radius = diameter / 2;
-  const double space_coeff = -0.5 / (static_cast<double>(sigma_space) * sigma_space);
-  const double color_coeff = -0.5 / (static_cast<double>(sigma_values) * sigma_values);
-  float space[kMaxBilateralDiameter * kMaxBilateralDiameter] = {};
-  for (int j = -radius; j <= radius; ++j)
-    for (int i = -radius; i <= radius; ++i) {
-      const double r = std::sqrt(static_cast<double>(i * i + j * j));
-      space[(j + radius) * diameter + (i + radius)] = r > radius ? 0.0f : static_cast<float>(std::exp(r * r * space_coeff));
-    }
-  auto value = [&](int x, int y, int c) -> int {
-    if (x < 0 || y < 0 || x >= w || y >= h) {
-      if (border.mode == VX_BORDER_CONSTANT) return std::is_same_v<T, vx_int16> ? border.constant_value.S16 : border.constant_value.U8;
-      x = std::clamp(x, 0, w - 1);
-      y = std::clamp(y, 0, h - 1);
-    }
-    return load<T>(in.base + std::min(y * sy + x * sx + c * sc, in_last));
-  };
-  // Colour weights: per integer distance (UINT8), or bins over the input's range (Q7.8).
-  static constexpr int kTable = kBinsPerChannel * static_cast<int>(kMaxBilateralChannels) + 2;
-  float color[kTable];
-  float scale_index = 1.0f;
-  if constexpr (std::is_same_v<T, vx_uint8>) {
-    for (int i = 0; i < 256 * channels; ++i) color[i] = static_cast<float>(std::exp(static_cast<double>(i) * i * color_coeff));
-  } else {
-    int lowest = 32767, highest = -32768;
-    for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x)
-        for (int c = 0; c < channels; ++c) {
-          const int v = value(x, y, c);
-          lowest = std::min(lowest, v);
-          highest = std::max(highest, v);
-        }
-    if (highest == lowest) {  // a flat input is its own result
-      for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-          for (int c = 0; c < channels; ++c) store_at(y * oy + x * ox + c * oc, static_cast<T>(value(x, y, c)));
-      return;
-    }
-    const int bins = kBinsPerChannel * channels;
-    scale_index = static_cast<float>(bins) / static_cast<float>((highest - lowest) * channels);
-    float last = 1.0f;
-    for (int i = 0; i < bins + 2; ++i) {
-      const double d = i / static_cast<double>(scale_index);
-      color[i] = last > 0.0f ? static_cast<float>(std::exp(d * d * color_coeff)) : 0.0f;
-      last = color[i];
-    }
-  }
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      int centre[kMaxBilateralChannels] = {};
-      for (int c = 0; c < channels; ++c) centre[c] = value(x, y, c);
-      float sum[kMaxBilateralChannels] = {}, wsum = 0.0f;
-      for (int j = -radius; j <= radius; ++j)
-        for (int i = -radius; i <= radius; ++i) {
-          const float ws = space[(j + radius) * diameter + (i + radius)];
-          if (ws == 0.0f && i * i + j * j > radius * radius) continue;
-          int v[kMaxBilateralChannels] = {};
-          int distance = 0;
-          for (int c = 0; c < channels; ++c) {
-            v[c] = value(x + i, y + j, c);
-            distance += std::abs(v[c] - centre[c]);
-          }
-          float wc;
-          if constexpr (std::is_same_v<T, vx_uint8>) {
-            wc = color[distance];
-          } else {
-            float alpha = static_cast<float>(distance) * scale_index;
-            const int idx = static_cast<int>(std::floor(alpha));
-            alpha -= static_cast<float>(idx);
-            wc = idx + 1 < kTable ? color[idx] + alpha * (color[idx + 1] - color[idx]) : 0.0f;
-          }
-          const float weight = ws * wc;
-          for (int c = 0; c < channels; ++c) sum[c] += static_cast<float>(v[c]) * weight;
-          wsum += weight;
-        }
-      for (int c = 0; c < channels; ++c) {
-        const float r = wsum > 0.0f ? std::round(sum[c] / wsum) : static_cast<float>(centre[c]);
-        const float lo = static_cast<float>(std::numeric_limits<T>::min()), hi = static_cast<float>(std::numeric_limits<T>::max());
-        store_at(y * oy + x * ox + c * oc, static_cast<T>(std::clamp(r, lo, hi)));
-      }
-    }
+/// The layout of a bilateral operand: byte steps, and the offset of the tensor's last element.
+vision::BilateralLayout bilateral_layout(const _vx_tensor_t* t, const Operand& o) noexcept {
+  const bool three = t->number_of_dims == 3;
+  const auto stored_channels = three ? static_cast<std::ptrdiff_t>(t->dims[0]) : 1;
+  const auto w = static_cast<std::ptrdiff_t>(t->dims[three ? 1 : 0]), h = static_cast<std::ptrdiff_t>(t->dims[three ? 2 : 1]);
+  vision::BilateralLayout l;
+  l.channel_step = three ? o.strides[0] : 0;
+  l.pixel_step = o.strides[three ? 1 : 0];
+  l.row_step = o.strides[three ? 2 : 1];
+  l.last = (stored_channels - 1) * l.channel_step + (w - 1) * l.pixel_step + (h - 1) * l.row_step;
+  return l;
 }
 
 vx_status VX_CALLBACK bilateral_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
@@ -775,12 +701,25 @@ vx_status VX_CALLBACK bilateral_function(vx_node node, const vx_reference* param
       !std::equal(src->dims, src->dims + src->number_of_dims, dst->dims)) {
     return VX_ERROR_INVALID_PARAMETERS;
   }
-  if (src->data_type == VX_TYPE_UINT8) {
-    bilateral<vx_uint8>(src, in, out, diameter, sigma_space, sigma_values, border);
-  } else {
-    bilateral<vx_int16>(src, in, out, diameter, sigma_space, sigma_values, border);
-  }
-  return VX_SUCCESS;
+  const bool three = src->number_of_dims == 3;
+  vision::BilateralOptions options;
+  options.width = static_cast<std::uint32_t>(src->dims[three ? 1 : 0]);
+  options.height = static_cast<std::uint32_t>(src->dims[three ? 2 : 1]);
+  options.channels = bilateral_channels(src);
+  options.diameter = diameter;
+  options.sigma_space = sigma_space;
+  options.sigma_values = sigma_values;
+  options.constant_border = border.mode == VX_BORDER_CONSTANT;
+  const bool u8 = src->data_type == VX_TYPE_UINT8;
+  options.constant = u8 ? static_cast<std::int16_t>(border.constant_value.U8) : border.constant_value.S16;
+  _vx_node* n = as<_vx_node>(node);
+  const std::span<std::uint8_t> scratch(static_cast<std::uint8_t*>(n->local_data), n->local_data != nullptr ? n->local_data_size : 0);
+  const vision::BilateralLayout in_layout = bilateral_layout(src, in), out_layout = bilateral_layout(dst, out);
+  const bool done = u8 ? vision::bilateral_filter(in.base, in_layout, out.base, out_layout, options, scratch)
+                       : vision::bilateral_filter(reinterpret_cast<const std::int16_t*>(in.base), in_layout,
+                                                  reinterpret_cast<std::int16_t*>(out.base), out_layout, options, scratch);
+  // The options were checked above: only too little working memory is left.
+  return done ? VX_SUCCESS : VX_ERROR_NO_MEMORY;
 }
 
 
