@@ -28,9 +28,9 @@
 //
 // Not covered: ColorConvert RGB->NV12 (cvtColor has no such code; NV12->RGB is covered instead);
 // NonLinearFilter beyond its 5x5 box median and minimum (OpenCV has no function for other masks); LBP, NonMaxSuppression, LaplacianPyramid and LaplacianReconstruct (no
-// OpenCV function does the same); HOGCells and HOGFeatures (cv::HOGDescriptor computes one whole
-// descriptor of its own layout); the tensor kernels other than BilateralFilter (no OpenCV function on
-// tensors; BilateralFilter's U8 tensor is the frame, beside cv::bilateralFilter); Copy,
+// OpenCV function does the same); HOGCells and HOGFeatures each alone (cv::HOGDescriptor computes whole
+// descriptors: the Hog row runs both as one graph beside it); the tensor kernels other than BilateralFilter
+// (no OpenCV function on tensors; BilateralFilter's U8 tensor is the frame, beside cv::bilateralFilter); Copy,
 // Select and ScalarOperation (no image work). FastCorners and OpticalFlowPyrLK need OpenCV's features2d
 // and video modules and are left out without them.
 
@@ -44,6 +44,9 @@
 #ifdef VG_BENCH_OPENCV_FEATURES
 #include <opencv2/features2d.hpp>
 #include <opencv2/video/tracking.hpp>
+#endif
+#ifdef VG_BENCH_OPENCV_OBJDETECT
+#include <opencv2/objdetect.hpp>
 #endif
 
 #include <algorithm>
@@ -448,6 +451,31 @@ const Kernel kKernels[] = {
                         },
                         {}};
      }},
+#ifdef VG_BENCH_OPENCV_OBJDETECT
+    // HOG of one window as large as the frame, 8x8 cells of 9 bins, 16x16 blocks stepping by 8 (L2-Hys,
+    // 0.2): HOGCells then HOGFeatures in one graph, beside cv::HOGDescriptor::compute with the same
+    // geometry. The same work, not the same numbers: OpenCV spreads each gradient over two bins and four
+    // cells (and weighs blocks by a Gaussian), OpenVX adds it to one bin of one cell, in Q7.8.
+    {"Hog",
+     [](OneNodeGraph& g, const Inputs& in) {
+       constexpr vx_int32 kCell = 8, kBins = 9;
+       const vx_size cells[3] = {static_cast<vx_size>(in.size.width / kCell), static_cast<vx_size>(in.size.height / kCell), kBins};
+       vx_tensor magnitudes = g.keep(vxCreateTensor(g.context(), 2, cells, VX_TYPE_INT16, 8));
+       vx_tensor bins = g.keep(vxCreateTensor(g.context(), 3, cells, VX_TYPE_INT16, 8));
+       vx_image frame = g.image(in.gray);
+       g.keep(vxHOGCellsNode(g.graph(), frame, kCell, kCell, kBins, magnitudes, bins));
+       vx_hog_t params{kCell, kCell, 16, 16, 8, kBins, in.size.width, in.size.height, 8, 0.2f};
+       const vx_size blocks = static_cast<vx_size>((in.size.width - 16) / 8 + 1) * static_cast<vx_size>((in.size.height - 16) / 8 + 1);
+       const vx_size features[3] = {1, 1, blocks * 4 * kBins};
+       vx_tensor out = g.keep(vxCreateTensor(g.context(), 3, features, VX_TYPE_INT16, 8));
+       return vxHOGFeaturesNode(g.graph(), frame, magnitudes, bins, &params, sizeof params, out);
+     },
+     [](const Inputs& in) {
+       return OpenCvRun{[&in, hog = cv::HOGDescriptor(in.gray.size(), cv::Size(16, 16), cv::Size(8, 8), cv::Size(8, 8), 9),
+                         out = std::vector<float>()]() mutable { hog.compute(in.gray, out); },
+                        {}};
+     }},
+#endif
     {"Convolve",
      [](OneNodeGraph& g, const Inputs& in) {
        vx_convolution conv = g.keep(vxCreateConvolution(g.context(), 3, 3));
