@@ -33,8 +33,9 @@ namespace vg::vision::hog_detail {
 constexpr int kGradientSide = 511;  // gx and gy in -255..255
 constexpr std::size_t kTableEntries = static_cast<std::size_t>(kGradientSide) * kGradientSide;
 constexpr std::size_t kAlign = 64;
-// Room past a row's last pixel: the reach of one, and a vector of the widest target (SVE: 64 int32 lanes).
-constexpr std::size_t kSlack = 1 + HWY_MAX_BYTES / 4 + 16;
+// Room past a row's last pixel: the reach of one, and a vector of the widest target (SVE: 64 int32 lanes;
+// a literal, as this block is compiled once, under whichever target comes first).
+constexpr std::size_t kSlack = 1 + 64 + 16;
 // The table's header: which bin count it holds (zeroed memory holds none).
 constexpr std::uint64_t kTableKey = 0x484f47'00000000ull;
 
