@@ -28,8 +28,9 @@
 //
 // Not covered: ColorConvert RGB->NV12 (cvtColor has no such code; NV12->RGB is covered instead);
 // NonLinearFilter beyond its 5x5 box median and minimum (OpenCV has no function for other masks); LBP, NonMaxSuppression, LaplacianPyramid and LaplacianReconstruct (no
-// OpenCV function does the same); HOGCells and HOGFeatures (cv::HOGDescriptor computes one whole
-// descriptor of its own layout); BilateralFilter and the tensor kernels (tensors, not images); Copy,
+// OpenCV function does the same); HOGCells and HOGFeatures each alone (cv::HOGDescriptor computes whole
+// descriptors: the Hog row runs both as one graph beside it); the tensor kernels other than BilateralFilter
+// (no OpenCV function on tensors; BilateralFilter's U8 tensor is the frame, beside cv::bilateralFilter); Copy,
 // Select and ScalarOperation (no image work). FastCorners and OpticalFlowPyrLK need OpenCV's features2d
 // and video modules and are left out without them.
 
@@ -43,6 +44,9 @@
 #ifdef VG_BENCH_OPENCV_FEATURES
 #include <opencv2/features2d.hpp>
 #include <opencv2/video/tracking.hpp>
+#endif
+#ifdef VG_BENCH_OPENCV_OBJDETECT
+#include <opencv2/objdetect.hpp>
 #endif
 
 #include <algorithm>
@@ -83,6 +87,9 @@ constexpr int kHoughVotes = 50, kHoughMinLength = 30, kHoughMaxGap = 5;
 // A dense kernel (no zero for OpenCV to skip), the same under a half turn, so OpenVX's convolution and
 // cv::filter2D's correlation compute the same sums.
 constexpr std::array<vx_int16, 9> kConvolution{-1, -2, -1, -2, 13, -2, -1, -2, -1};
+// BilateralFilter's sigmas (OpenVX's sigmaSpace and sigmaValues; OpenCV's sigmaSpace and sigmaColor).
+constexpr vx_float32 kBilateralSigmaSpace = 2.0f;
+constexpr vx_float32 kBilateralSigmaValues = 25.0f;
 
 /// The inputs of one frame size. Made once per size and shared by every benchmark of that size.
 struct Inputs {
@@ -211,6 +218,21 @@ class OneNodeGraph {
     std::vector<vx_uint8> ones(side * side, 1);
     vxCopyMatrix(m, ones.data(), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
     return m;
+  }
+
+  /// A 2-dimensional tensor [width, height] holding a copy of the U8 Mat @p pixels.
+  vx_tensor tensor(const cv::Mat& pixels) {
+    const vx_size dims[2] = {static_cast<vx_size>(pixels.cols), static_cast<vx_size>(pixels.rows)};
+    vx_tensor t = keep(vxCreateTensor(context_, 2, dims, VX_TYPE_UINT8, 0));
+    const vx_size start[2] = {0, 0};
+    const vx_size strides[2] = {1, static_cast<vx_size>(pixels.step)};
+    vxCopyTensorPatch(t, 2, start, dims, strides, const_cast<uchar*>(pixels.ptr()), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+    return t;
+  }
+  /// A U8 tensor of the inputs' size.
+  vx_tensor u8_tensor(const Inputs& in) {
+    const vx_size dims[2] = {static_cast<vx_size>(in.size.width), static_cast<vx_size>(in.size.height)};
+    return keep(vxCreateTensor(context_, 2, dims, VX_TYPE_UINT8, 0));
   }
 
   vx_array keypoints(vx_size capacity) { return keep(vxCreateArray(context_, VX_TYPE_KEYPOINT, capacity)); }
@@ -404,6 +426,56 @@ const Kernel kKernels[] = {
                         },
                         {}};
      }},
+    // BilateralFilter on a U8 tensor of the frame beside cv::bilateralFilter with the same diameter and
+    // sigmas, both replicating the edge. The same work, not the same bytes: OpenCV computes its weights its
+    // own way (rounded differently, a square window's disc of its own), so the results are not bit-identical.
+    {"Bilateral5",
+     [](OneNodeGraph& g, const Inputs& in) {
+       return with_border(vxBilateralFilterNode(g.graph(), g.tensor(in.gray), 5, kBilateralSigmaSpace, kBilateralSigmaValues, g.u8_tensor(in)),
+                          VX_BORDER_REPLICATE);
+     },
+     [](const Inputs& in) {
+       return OpenCvRun{[&in, out = cv::Mat()]() mutable {
+                          cv::bilateralFilter(in.gray, out, 5, kBilateralSigmaValues, kBilateralSigmaSpace, cv::BORDER_REPLICATE);
+                        },
+                        {}};
+     }},
+    {"Bilateral9",
+     [](OneNodeGraph& g, const Inputs& in) {
+       return with_border(vxBilateralFilterNode(g.graph(), g.tensor(in.gray), 9, kBilateralSigmaSpace, kBilateralSigmaValues, g.u8_tensor(in)),
+                          VX_BORDER_REPLICATE);
+     },
+     [](const Inputs& in) {
+       return OpenCvRun{[&in, out = cv::Mat()]() mutable {
+                          cv::bilateralFilter(in.gray, out, 9, kBilateralSigmaValues, kBilateralSigmaSpace, cv::BORDER_REPLICATE);
+                        },
+                        {}};
+     }},
+#ifdef VG_BENCH_OPENCV_OBJDETECT
+    // HOG of one window as large as the frame, 8x8 cells of 9 bins, 16x16 blocks stepping by 8 (L2-Hys,
+    // 0.2): HOGCells then HOGFeatures in one graph, beside cv::HOGDescriptor::compute with the same
+    // geometry. The same work, not the same numbers: OpenCV spreads each gradient over two bins and four
+    // cells (and weighs blocks by a Gaussian), OpenVX adds it to one bin of one cell, in Q7.8.
+    {"Hog",
+     [](OneNodeGraph& g, const Inputs& in) {
+       constexpr vx_int32 kCell = 8, kBins = 9;
+       const vx_size cells[3] = {static_cast<vx_size>(in.size.width / kCell), static_cast<vx_size>(in.size.height / kCell), kBins};
+       vx_tensor magnitudes = g.keep(vxCreateTensor(g.context(), 2, cells, VX_TYPE_INT16, 8));
+       vx_tensor bins = g.keep(vxCreateTensor(g.context(), 3, cells, VX_TYPE_INT16, 8));
+       vx_image frame = g.image(in.gray);
+       g.keep(vxHOGCellsNode(g.graph(), frame, kCell, kCell, kBins, magnitudes, bins));
+       vx_hog_t params{kCell, kCell, 16, 16, 8, kBins, in.size.width, in.size.height, 8, 0.2f};
+       const vx_size blocks = static_cast<vx_size>((in.size.width - 16) / 8 + 1) * static_cast<vx_size>((in.size.height - 16) / 8 + 1);
+       const vx_size features[3] = {1, 1, blocks * 4 * kBins};
+       vx_tensor out = g.keep(vxCreateTensor(g.context(), 3, features, VX_TYPE_INT16, 8));
+       return vxHOGFeaturesNode(g.graph(), frame, magnitudes, bins, &params, sizeof params, out);
+     },
+     [](const Inputs& in) {
+       return OpenCvRun{[&in, hog = cv::HOGDescriptor(in.gray.size(), cv::Size(16, 16), cv::Size(8, 8), cv::Size(8, 8), 9),
+                         out = std::vector<float>()]() mutable { hog.compute(in.gray, out); },
+                        {}};
+     }},
+#endif
     {"Convolve",
      [](OneNodeGraph& g, const Inputs& in) {
        vx_convolution conv = g.keep(vxCreateConvolution(g.context(), 3, 3));

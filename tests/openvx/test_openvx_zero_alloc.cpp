@@ -229,6 +229,43 @@ TEST_F(OpenVxZeroAlloc, RemapFastAndHarrisCornersAllocateNothingPerFrame) {
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
 }
 
+TEST_F(OpenVxZeroAlloc, BilateralFilterAndHogAllocateNothingPerFrame) {
+  // BilateralFilter keeps its ring of rows, weights and colour table, HOGCells its table of orientation bins
+  // and HOGFeatures its blocks in the nodes' local data (allocated when the graph is verified).
+  vx_graph graph = vxCreateGraph(context_);
+  const vx_size dims[2] = {37, 13}, channels[3] = {3, 37, 13};
+  vx_tensor src = vxCreateTensor(context_, 2, dims, VX_TYPE_UINT8, 0), dst = vxCreateTensor(context_, 2, dims, VX_TYPE_UINT8, 0);
+  vx_tensor src3 = vxCreateTensor(context_, 3, channels, VX_TYPE_INT16, 8), dst3 = vxCreateTensor(context_, 3, channels, VX_TYPE_INT16, 8);
+  std::vector<vx_uint8> bytes(37 * 13);
+  for (vx_uint32 i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<vx_uint8>((i * 97u) ^ (i / 37u * 31u));
+  const vx_size start[3] = {0, 0, 0}, strides[2] = {1, 37};
+  ASSERT_EQ(vxCopyTensorPatch(src, 2, start, dims, strides, bytes.data(), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  std::vector<vx_int16> values(3 * 37 * 13);
+  for (vx_uint32 i = 0; i < values.size(); ++i) values[i] = static_cast<vx_int16>((i * 7919u) % 2000u) - 1000;
+  const vx_size strides3[3] = {2, 6, 6 * 37};
+  ASSERT_EQ(vxCopyTensorPatch(src3, 3, start, channels, strides3, values.data(), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  vx_image in = vxCreateImage(context_, 37, 13, VX_DF_IMAGE_U8);
+  vx_imagepatch_addressing_t addressing{37, 13, 1, 37, VX_SCALE_UNITY, VX_SCALE_UNITY, 1, 1, 0};
+  const vx_rectangle_t whole{0, 0, 37, 13};
+  ASSERT_EQ(vxCopyImagePatch(in, &whole, 0, &addressing, bytes.data(), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  const vx_size cells[3] = {9, 3, 9};
+  vx_tensor magnitudes = vxCreateTensor(context_, 2, cells, VX_TYPE_INT16, 8), bins = vxCreateTensor(context_, 3, cells, VX_TYPE_INT16, 8);
+  const vx_hog_t params{4, 4, 8, 8, 4, 9, 16, 12, 4, 0.2f};
+  const vx_size feature_dims[3] = {6, 1, 3 * 2 * 4 * 9};
+  vx_tensor features = vxCreateTensor(context_, 3, feature_dims, VX_TYPE_INT16, 8);
+  vx_node nodes[4] = {vxBilateralFilterNode(graph, src, 5, 2.0f, 20.0f, dst), vxBilateralFilterNode(graph, src3, 7, 3.0f, 200.0f, dst3),
+                      vxHOGCellsNode(graph, in, 4, 4, 9, magnitudes, bins),
+                      vxHOGFeaturesNode(graph, in, magnitudes, bins, &params, sizeof params, features)};
+  const vx_border_t border{VX_BORDER_CONSTANT, {}};
+  ASSERT_EQ(vxSetNodeAttribute(nodes[1], VX_NODE_BORDER, &border, sizeof border), VX_SUCCESS);
+  ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(vg_openvx_test::expect_frames_allocate_nothing(graph, 3, 20));
+  for (vx_node& n : nodes) EXPECT_EQ(vxReleaseNode(&n), VX_SUCCESS);
+  for (vx_tensor* t : {&src, &dst, &src3, &dst3, &magnitudes, &bins, &features}) EXPECT_EQ(vxReleaseTensor(t), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseImage(&in), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
+}
+
 TEST_F(OpenVxZeroAlloc, OverlappingQueuedFramesAllocateNothing) {
   vx_graph_parameter_queue_params_t params[2] = {{0, kRefs, reinterpret_cast<vx_reference*>(ins_)},
                                                  {1, kRefs, reinterpret_cast<vx_reference*>(outs_)}};

@@ -3,7 +3,8 @@
 //
 // Element formats: VX_TYPE_INT16 with fixed point position 8 (Q7.8), VX_TYPE_UINT8 and VX_TYPE_INT8 with
 // position 0 (TableLookup: UINT8 and INT16). Kernel functions read and write the tensors' memory directly
-// through their strides (views and tensors from handles included) and allocate nothing.
+// through their strides (views and tensors from handles included) and allocate nothing (BilateralFilter's
+// working memory is the node's, allocated at graph set-up).
 #include <VX/vx.h>
 
 #include <algorithm>
@@ -12,12 +13,16 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <span>
 
+#include "graph.hpp"
 #include "image.hpp"
 #include "lut.hpp"
 #include "scalar.hpp"
 #include "kernels/standard_kernel_support.hpp"
 #include "tensor.hpp"
+#include "visiongraph/kernels/vision/bilateral.hpp"
+#include "visiongraph/kernels/vision/hog.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -591,13 +596,12 @@ vx_status VX_CALLBACK convert_depth_function(vx_node, const vx_reference* parame
 
 // --- BilateralFilter ---------------------------------------------------------------------------------------
 // src and dst: tensors of 2 dimensions (width, height; one channel) or 3 (channels, width, height), UINT8
-// or INT16 Q7.8, of one shape. Each output element is the mean of the window's elements (the disc of the
-// given odd diameter) weighted by exp(-d^2 / (2 sigmaSpace^2)) for the distance d to the centre, times
-// exp(-c^2 / (2 sigmaValues^2)) for the colour distance c (the sum of the channels' absolute differences),
-// rounded. UINT8 looks the colour weight up per integer distance; Q7.8 interpolates a table of 4096 bins
-// per channel over the input's range (the conformance reference's scheme). Neighbours outside read the
-// node's border: CONSTANT the constant (U8 or S16 of the border value), else the nearest edge element.
-// The tables are on the stack: nothing is allocated per frame.
+// or INT16 Q7.8, of one shape, filtered by the vision library's bilateral_filter (bilateral.hpp states the
+// definition with its rounding steps: a disc of the given odd diameter, space and colour weights, the colour
+// weight per integer distance for UINT8 and interpolated in 4096 bins per channel over the input's range
+// for Q7.8, the conformance reference's scheme). Neighbours outside read the node's border: CONSTANT the
+// constant (U8 or S16 of the border value), else the nearest edge element. The working memory (a ring of
+// rows and the colour table) is the node's, sized at validation for the largest diameter.
 //
 // A 3-dimensional tensor whose first dimension is 1 is read as the conformance suite and the Khronos sample
 // implementation read it: three dimensions mean three colour channels, each at the first dimension's stride
@@ -606,9 +610,8 @@ vx_status VX_CALLBACK convert_depth_function(vx_node, const vx_reference* parame
 // tests 3-channel filtering with exactly this layout ([1, width, height]) and accepts only results that agree
 // with that reading. Elements past the tensor's last are never touched: a read there reads the last one.
 
-constexpr vx_int32 kMaxBilateralDiameter = 15;
-constexpr vx_size kMaxBilateralChannels = 4;
-constexpr int kBinsPerChannel = 1 << 12;
+constexpr vx_int32 kMaxBilateralDiameter = vision::kMaxBilateralDiameter;
+constexpr vx_size kMaxBilateralChannels = vision::kMaxBilateralChannels;
 
 vx_status bilateral_scalars(const vx_reference* parameters, vx_int32& diameter, vx_float32& sigma_space, vx_float32& sigma_values) noexcept {
   if (!scalar_value(parameters, 1, VX_TYPE_INT32, diameter) || !scalar_value(parameters, 2, VX_TYPE_FLOAT32, sigma_space) ||
@@ -621,8 +624,15 @@ vx_status bilateral_scalars(const vx_reference* parameters, vx_int32& diameter, 
 bool bilateral_shape(const _vx_tensor_t* t) noexcept {
   if (t->number_of_dims != 2 && t->number_of_dims != 3) return false;
   if (t->number_of_dims == 3 && (t->dims[0] == 0 || t->dims[0] > kMaxBilateralChannels)) return false;
+  if (t->dims[t->number_of_dims - 2] > UINT32_MAX || t->dims[t->number_of_dims - 1] > UINT32_MAX) return false;
   return (t->data_type == VX_TYPE_UINT8 && t->fixed_point_position == 0) ||
          (t->data_type == VX_TYPE_INT16 && t->fixed_point_position == 8);
+}
+
+/// The channels the filter reads per pixel: [1, w, h] is three overlapping ones (above).
+int bilateral_channels(const _vx_tensor_t* t) noexcept {
+  if (t->number_of_dims != 3) return 1;
+  return t->dims[0] == 1 ? 3 : static_cast<int>(t->dims[0]);
 }
 
 vx_status VX_CALLBACK bilateral_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
@@ -653,106 +663,23 @@ vx_status VX_CALLBACK bilateral_validate(vx_node node, const vx_reference parame
       return refuse(node, VX_ERROR_INVALID_PARAMETERS, "%s must be finite and above 0", i == 2 ? "sigmaSpace" : "sigmaValues");
     }
   }
+  // Any diameter: the scalar may change between runs.
+  as<_vx_node>(node)->local_data_size =
+      vision::bilateral_filter_scratch_size(static_cast<std::uint32_t>(src->dims[src->number_of_dims - 2]), bilateral_channels(src));
   return output_tensor(node, parameters, 4, "dst", src->number_of_dims, src->dims, src->data_type, src->fixed_point_position, metas[4]);
 }
 
-template <typename T>
-void bilateral(const _vx_tensor_t* src, const Operand& in, const Operand& out, int diameter, float sigma_space, float sigma_values,
-               const vx_border_t& border) noexcept {
-  const bool three = src->number_of_dims == 3;
-  const bool overlapping_channels = three && src->dims[0] == 1;  // the suite's layout (above)
-  const int channels = overlapping_channels ? 3 : three ? static_cast<int>(src->dims[0]) : 1;
-  const int w = static_cast<int>(src->dims[three ? 1 : 0]), h = static_cast<int>(src->dims[three ? 2 : 1]);
-  const std::ptrdiff_t sc = three ? in.strides[0] : 0, sx = in.strides[three ? 1 : 0], sy = in.strides[three ? 2 : 1];
-  const std::ptrdiff_t oc = three ? out.strides[0] : 0, ox = out.strides[three ? 1 : 0], oy = out.strides[three ? 2 : 1];
-  // The byte offsets of the last element of each tensor: overlapping channels reach past them at the end.
-  const std::ptrdiff_t stored_channels = three ? static_cast<std::ptrdiff_t>(src->dims[0]) : 1;
-  const std::ptrdiff_t in_last = (stored_channels - 1) * sc + (w - 1) * sx + (h - 1) * sy;
-  const std::ptrdiff_t out_last = (stored_channels - 1) * oc + (w - 1) * ox + (h - 1) * oy;
-  auto store_at = [&](std::ptrdiff_t offset, T v) {
-    if (offset <= out_last) store<T>(out.base + offset, v);
-  };
-  const int radius = diameter / 2;
-  const double space_coeff = -0.5 / (static_cast<double>(sigma_space) * sigma_space);
-  const double color_coeff = -0.5 / (static_cast<double>(sigma_values) * sigma_values);
-  float space[kMaxBilateralDiameter * kMaxBilateralDiameter] = {};
-  for (int j = -radius; j <= radius; ++j)
-    for (int i = -radius; i <= radius; ++i) {
-      const double r = std::sqrt(static_cast<double>(i * i + j * j));
-      space[(j + radius) * diameter + (i + radius)] = r > radius ? 0.0f : static_cast<float>(std::exp(r * r * space_coeff));
-    }
-  auto value = [&](int x, int y, int c) -> int {
-    if (x < 0 || y < 0 || x >= w || y >= h) {
-      if (border.mode == VX_BORDER_CONSTANT) return std::is_same_v<T, vx_int16> ? border.constant_value.S16 : border.constant_value.U8;
-      x = std::clamp(x, 0, w - 1);
-      y = std::clamp(y, 0, h - 1);
-    }
-    return load<T>(in.base + std::min(y * sy + x * sx + c * sc, in_last));
-  };
-  // Colour weights: per integer distance (UINT8), or bins over the input's range (Q7.8).
-  static constexpr int kTable = kBinsPerChannel * static_cast<int>(kMaxBilateralChannels) + 2;
-  float color[kTable];
-  float scale_index = 1.0f;
-  if constexpr (std::is_same_v<T, vx_uint8>) {
-    for (int i = 0; i < 256 * channels; ++i) color[i] = static_cast<float>(std::exp(static_cast<double>(i) * i * color_coeff));
-  } else {
-    int lowest = 32767, highest = -32768;
-    for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x)
-        for (int c = 0; c < channels; ++c) {
-          const int v = value(x, y, c);
-          lowest = std::min(lowest, v);
-          highest = std::max(highest, v);
-        }
-    if (highest == lowest) {  // a flat input is its own result
-      for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-          for (int c = 0; c < channels; ++c) store_at(y * oy + x * ox + c * oc, static_cast<T>(value(x, y, c)));
-      return;
-    }
-    const int bins = kBinsPerChannel * channels;
-    scale_index = static_cast<float>(bins) / static_cast<float>((highest - lowest) * channels);
-    float last = 1.0f;
-    for (int i = 0; i < bins + 2; ++i) {
-      const double d = i / static_cast<double>(scale_index);
-      color[i] = last > 0.0f ? static_cast<float>(std::exp(d * d * color_coeff)) : 0.0f;
-      last = color[i];
-    }
-  }
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      int centre[kMaxBilateralChannels] = {};
-      for (int c = 0; c < channels; ++c) centre[c] = value(x, y, c);
-      float sum[kMaxBilateralChannels] = {}, wsum = 0.0f;
-      for (int j = -radius; j <= radius; ++j)
-        for (int i = -radius; i <= radius; ++i) {
-          const float ws = space[(j + radius) * diameter + (i + radius)];
-          if (ws == 0.0f && i * i + j * j > radius * radius) continue;
-          int v[kMaxBilateralChannels] = {};
-          int distance = 0;
-          for (int c = 0; c < channels; ++c) {
-            v[c] = value(x + i, y + j, c);
-            distance += std::abs(v[c] - centre[c]);
-          }
-          float wc;
-          if constexpr (std::is_same_v<T, vx_uint8>) {
-            wc = color[distance];
-          } else {
-            float alpha = static_cast<float>(distance) * scale_index;
-            const int idx = static_cast<int>(std::floor(alpha));
-            alpha -= static_cast<float>(idx);
-            wc = idx + 1 < kTable ? color[idx] + alpha * (color[idx + 1] - color[idx]) : 0.0f;
-          }
-          const float weight = ws * wc;
-          for (int c = 0; c < channels; ++c) sum[c] += static_cast<float>(v[c]) * weight;
-          wsum += weight;
-        }
-      for (int c = 0; c < channels; ++c) {
-        const float r = wsum > 0.0f ? std::round(sum[c] / wsum) : static_cast<float>(centre[c]);
-        const float lo = static_cast<float>(std::numeric_limits<T>::min()), hi = static_cast<float>(std::numeric_limits<T>::max());
-        store_at(y * oy + x * ox + c * oc, static_cast<T>(std::clamp(r, lo, hi)));
-      }
-    }
+/// The layout of a bilateral operand: byte steps, and the offset of the tensor's last element.
+vision::BilateralLayout bilateral_layout(const _vx_tensor_t* t, const Operand& o) noexcept {
+  const bool three = t->number_of_dims == 3;
+  const auto stored_channels = three ? static_cast<std::ptrdiff_t>(t->dims[0]) : 1;
+  const auto w = static_cast<std::ptrdiff_t>(t->dims[three ? 1 : 0]), h = static_cast<std::ptrdiff_t>(t->dims[three ? 2 : 1]);
+  vision::BilateralLayout l;
+  l.channel_step = three ? o.strides[0] : 0;
+  l.pixel_step = o.strides[three ? 1 : 0];
+  l.row_step = o.strides[three ? 2 : 1];
+  l.last = (stored_channels - 1) * l.channel_step + (w - 1) * l.pixel_step + (h - 1) * l.row_step;
+  return l;
 }
 
 vx_status VX_CALLBACK bilateral_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
@@ -775,12 +702,25 @@ vx_status VX_CALLBACK bilateral_function(vx_node node, const vx_reference* param
       !std::equal(src->dims, src->dims + src->number_of_dims, dst->dims)) {
     return VX_ERROR_INVALID_PARAMETERS;
   }
-  if (src->data_type == VX_TYPE_UINT8) {
-    bilateral<vx_uint8>(src, in, out, diameter, sigma_space, sigma_values, border);
-  } else {
-    bilateral<vx_int16>(src, in, out, diameter, sigma_space, sigma_values, border);
-  }
-  return VX_SUCCESS;
+  const bool three = src->number_of_dims == 3;
+  vision::BilateralOptions options;
+  options.width = static_cast<std::uint32_t>(src->dims[three ? 1 : 0]);
+  options.height = static_cast<std::uint32_t>(src->dims[three ? 2 : 1]);
+  options.channels = bilateral_channels(src);
+  options.diameter = diameter;
+  options.sigma_space = sigma_space;
+  options.sigma_values = sigma_values;
+  options.constant_border = border.mode == VX_BORDER_CONSTANT;
+  const bool u8 = src->data_type == VX_TYPE_UINT8;
+  options.constant = u8 ? static_cast<std::int16_t>(border.constant_value.U8) : border.constant_value.S16;
+  _vx_node* n = as<_vx_node>(node);
+  const std::span<std::uint8_t> scratch(static_cast<std::uint8_t*>(n->local_data), n->local_data != nullptr ? n->local_data_size : 0);
+  const vision::BilateralLayout in_layout = bilateral_layout(src, in), out_layout = bilateral_layout(dst, out);
+  const bool done = u8 ? vision::bilateral_filter(in.base, in_layout, out.base, out_layout, options, scratch)
+                       : vision::bilateral_filter(reinterpret_cast<const std::int16_t*>(in.base), in_layout,
+                                                  reinterpret_cast<std::int16_t*>(out.base), out_layout, options, scratch);
+  // The options were checked above: only too little working memory is left.
+  return done ? VX_SUCCESS : VX_ERROR_NO_MEMORY;
 }
 
 
@@ -903,16 +843,83 @@ vx_status VX_CALLBACK matrix_multiply_function(vx_node, const vx_reference* para
 
 // --- HOGCells, HOGFeatures ---------------------------------------------------------------------------------
 // HOGCells: a U8 image into per-cell gradient statistics, INT16 Q7.8 tensors: magnitudes [cells_x, cells_y]
-// (optional) and bins [cells_x, cells_y, num_bins]. Per pixel, central differences (edges repeated), the
-// magnitude sqrt(gx^2 + gy^2) and the orientation atan2(gy, gx) in degrees over 0..360, binned into num_bins;
-// each pixel adds magnitude / (cell_width * cell_height) to its cell's magnitude and to its bin, the sum
-// truncated to an integer at each step, and the bins of one cell lie next to each other in memory (cell
-// after cell in row order): both as the conformance suite's reference computes and lays them out.
-// HOGFeatures: from those, per detection window (row order), per block of the window, per cell of the
-// block, per bin: the bin over the block's L2 norm of cell magnitudes, clipped at the threshold, in Q7.8,
-// then the block's values renormalised by their L2 norm (L2-Hys); written in that order.
+// (optional) and bins [cells_x, cells_y, num_bins]. HOGFeatures: from those, per detection window (row
+// order), per block of the window, per cell of the block, per bin: the bin over the block's L2 norm of cell
+// magnitudes, clipped at the threshold, in Q7.8, then the block's values renormalised by their L2 norm
+// (L2-Hys); written in that order. Both run the vision library's hog_cells / hog_features (hog.hpp states
+// the definitions with their rounding steps, the conformance suite's reference scheme). The tensors hold
+// their values in flat order (the first dimension fastest, the bins of one cell next to each other, cell
+// after cell in row order): a dense tensor is read and written in place, any other through the node's
+// working memory, which also holds HOGCells' orientation table and HOGFeatures' blocks (allocated at graph
+// set-up, sized at validation).
 
-constexpr int kMaxHogBins = 360;
+constexpr int kMaxHogBins = vision::kMaxHogBins;
+
+/// Elements one after the other in flat order (each dimension's stride the one below times its size).
+bool dense_int16(const _vx_tensor_t* t) noexcept {
+  vx_size step = sizeof(vx_int16);
+  for (vx_size d = 0; d < t->number_of_dims; ++d) {
+    if (t->strides[d] != step) return false;
+    step *= t->dims[d];
+  }
+  return true;
+}
+
+vx_size element_count(const _vx_tensor_t* t) noexcept {
+  vx_size n = 1;
+  for (vx_size d = 0; d < t->number_of_dims; ++d) n *= t->dims[d];
+  return n;
+}
+
+/// The element at flat position @p index of @p t, counting the first dimension fastest.
+vx_uint8* flat_element(const _vx_tensor_t* t, vx_size index) noexcept {
+  std::ptrdiff_t offset = 0;
+  for (vx_size d = 0; d < t->number_of_dims; ++d) {
+    offset += static_cast<std::ptrdiff_t>((index % t->dims[d]) * t->strides[d]);
+    index /= t->dims[d];
+  }
+  return t->memory->base + t->offset + offset;
+}
+
+/// A tensor's values in flat order: its memory when dense, else @p bounce (filled from it when @p read).
+vx_int16* flat_values(const _vx_tensor_t* t, vx_int16* bounce, bool read) noexcept {
+  if (dense_int16(t)) return reinterpret_cast<vx_int16*>(t->memory->base + t->offset);
+  if (read) {
+    for (vx_size i = 0, n = element_count(t); i < n; ++i) bounce[i] = load<vx_int16>(flat_element(t, i));
+  }
+  return bounce;
+}
+
+/// Writes @p values back into @p t unless they are its memory.
+void store_flat_values(const _vx_tensor_t* t, const vx_int16* values) noexcept {
+  if (values == reinterpret_cast<const vx_int16*>(t->memory->base + t->offset)) return;
+  for (vx_size i = 0, n = element_count(t); i < n; ++i) store<vx_int16>(flat_element(t, i), values[i]);
+}
+
+/// Node working memory: the library's scratch, then room for tensors that are not dense.
+struct HogMemory {
+  std::span<std::uint8_t> scratch;
+  vx_int16* bounce = nullptr;
+  vx_size bounce_values = 0;
+};
+
+HogMemory hog_memory(vx_node node, vx_size scratch_bytes) noexcept {
+  _vx_node* n = as<_vx_node>(node);
+  HogMemory m;
+  if (n->local_data == nullptr || n->local_data_size < scratch_bytes) return m;
+  auto* base = static_cast<std::uint8_t*>(n->local_data);
+  m.scratch = {base, scratch_bytes};
+  const vx_size bounce_at = (scratch_bytes + alignof(vx_int16) - 1) / alignof(vx_int16) * alignof(vx_int16);
+  if (n->local_data_size > bounce_at) {
+    m.bounce = reinterpret_cast<vx_int16*>(base + bounce_at);
+    m.bounce_values = (n->local_data_size - bounce_at) / sizeof(vx_int16);
+  }
+  return m;
+}
+
+vx_size hog_local_bytes(vx_size scratch_bytes, vx_size bounce_values) noexcept {
+  return (scratch_bytes + alignof(vx_int16) - 1) / alignof(vx_int16) * alignof(vx_int16) + bounce_values * sizeof(vx_int16);
+}
 
 vx_status VX_CALLBACK hog_cells_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
   if (num != 6) return refuse(node, VX_ERROR_INVALID_PARAMETERS, "expects 6 parameters, got %u", num);
@@ -936,22 +943,15 @@ vx_status VX_CALLBACK hog_cells_validate(vx_node node, const vx_reference parame
   if (parameters[4] != nullptr) {
     if (const vx_status s = output_tensor(node, parameters, 4, "magnitudes", 2, cells, VX_TYPE_INT16, 8, metas[4]); s != VX_SUCCESS) return s;
   }
-  return output_tensor(node, parameters, 5, "bins", 3, cells, VX_TYPE_INT16, 8, metas[5]);
+  if (const vx_status s = output_tensor(node, parameters, 5, "bins", 3, cells, VX_TYPE_INT16, 8, metas[5]); s != VX_SUCCESS) return s;
+  // Room for both outputs in case they are not dense (a view, a handle's own strides): a few bytes per cell.
+  const vision::HogCellsOptions options{v[0], v[1], v[2]};
+  as<_vx_node>(node)->local_data_size =
+      hog_local_bytes(vision::hog_cells_scratch_size(input->width, options), cells[0] * cells[1] * (1 + cells[2]));
+  return VX_SUCCESS;
 }
 
-/// The element at flat position @p index of @p t, counting the first dimension fastest.
-vx_uint8* flat_element(const _vx_tensor_t* t, vx_size index) noexcept {
-  std::ptrdiff_t offset = 0;
-  for (vx_size d = 0; d < t->number_of_dims; ++d) {
-    offset += static_cast<std::ptrdiff_t>((index % t->dims[d]) * t->strides[d]);
-    index /= t->dims[d];
-  }
-  return t->memory->base + t->offset + offset;
-}
-void store_flat(const _vx_tensor_t* t, vx_size index, vx_int16 value) noexcept { store<vx_int16>(flat_element(t, index), value); }
-vx_int16 load_flat(const _vx_tensor_t* t, vx_size index) noexcept { return load<vx_int16>(flat_element(t, index)); }
-
-vx_status VX_CALLBACK hog_cells_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+vx_status VX_CALLBACK hog_cells_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 6) return VX_ERROR_INVALID_PARAMETERS;
   vx_int32 cw = 0, ch = 0, bins_num = 0;
   if (!scalar_value(parameters, 1, VX_TYPE_INT32, cw) || !scalar_value(parameters, 2, VX_TYPE_INT32, ch) ||
@@ -968,29 +968,35 @@ vx_status VX_CALLBACK hog_cells_function(vx_node, const vx_reference* parameters
     if (t != nullptr && (!t->memory || t->memory->base == nullptr || t->dims[0] != static_cast<vx_size>(ncx) || t->dims[1] != static_cast<vx_size>(ncy)))
       return VX_ERROR_INVALID_PARAMETERS;
   if (bins == nullptr || bins->number_of_dims != 3 || bins->dims[2] != static_cast<vx_size>(bins_num)) return VX_ERROR_INVALID_PARAMETERS;
-  // Accumulate in the output memory itself (int16, truncated at each step, as the reference does).
-  for (vx_size i = 0; i < static_cast<vx_size>(ncx) * static_cast<vx_size>(ncy); ++i) {
-    if (mags != nullptr) store_flat(mags, i, 0);
-    for (int k = 0; k < bins_num; ++k) store_flat(bins, i * static_cast<vx_size>(bins_num) + static_cast<vx_size>(k), 0);
-  }
-  const std::ptrdiff_t sx = in.stride_x();
-  auto at = [&](int x, int y) { return static_cast<float>(in.row(static_cast<vx_uint32>(y))[static_cast<std::ptrdiff_t>(x) * sx]); };
-  const float per_bin = static_cast<float>(bins_num) / 360.0f, area = static_cast<float>(cw * ch);
-  for (int y = 0; y < ncy * ch; ++y)
-    for (int x = 0; x < ncx * cw; ++x) {
-      const float gx = at(std::min(x + 1, w - 1), y) - at(std::max(x - 1, 0), y);
-      const float gy = at(x, std::min(y + 1, h - 1)) - at(x, std::max(y - 1, 0));
-      const float magnitude = std::sqrt(gx * gx + gy * gy);
-      float orientation = static_cast<float>(std::fmod(std::atan2(gy, gx + 1e-14f) * (180.0 / 3.14159265), 360.0));
-      if (orientation < 0.0f) orientation += 360.0f;
-      const int bin = std::min(static_cast<int>(std::floor(orientation * per_bin)), bins_num - 1);
-      const vx_size cell = static_cast<vx_size>((y / ch) * ncx + (x / cw));
-      const float share = magnitude / area;
-      if (mags != nullptr) store_flat(mags, cell, static_cast<vx_int16>(static_cast<float>(load_flat(mags, cell)) + share));
-      const vx_size b = cell * static_cast<vx_size>(bins_num) + static_cast<vx_size>(bin);
-      store_flat(bins, b, static_cast<vx_int16>(static_cast<float>(load_flat(bins, b)) + share));
-    }
+  if (cw > w || ch > h) return VX_ERROR_INVALID_PARAMETERS;
+  const vision::HogCellsOptions options{cw, ch, bins_num};
+  const HogMemory memory = hog_memory(node, vision::hog_cells_scratch_size(in.width(), options));
+  const vx_size cell_count = static_cast<vx_size>(ncx) * static_cast<vx_size>(ncy);
+  const vx_size bounce_needed = (mags != nullptr && !dense_int16(mags) ? cell_count : 0) + (!dense_int16(bins) ? element_count(bins) : 0);
+  if (memory.scratch.empty() || memory.bounce_values < bounce_needed) return VX_ERROR_NO_MEMORY;
+  vx_int16* bin_values = flat_values(bins, memory.bounce, false);
+  vx_int16* mag_values = mags != nullptr ? flat_values(mags, memory.bounce + (dense_int16(bins) ? 0 : element_count(bins)), false) : nullptr;
+  const vision::HogImage image{in.row(0), in.width(), in.height(), in.addressing().stride_y, in.stride_x()};
+  if (!vision::hog_cells(image, options, mag_values, bin_values, memory.scratch)) return VX_ERROR_INVALID_PARAMETERS;
+  store_flat_values(bins, bin_values);
+  if (mags != nullptr) store_flat_values(mags, mag_values);
   return VX_SUCCESS;
+}
+
+/// HOGFeatures' params in the library's terms.
+vision::HogFeaturesOptions hog_features_options(const vx_hog_t& p) noexcept {
+  vision::HogFeaturesOptions o;
+  o.cell_width = p.cell_width;
+  o.cell_height = p.cell_height;
+  o.block_width = p.block_width;
+  o.block_height = p.block_height;
+  o.block_stride = p.block_stride;
+  o.bins = p.num_bins;
+  o.window_width = p.window_width;
+  o.window_height = p.window_height;
+  o.window_stride = p.window_stride;
+  o.threshold = p.threshold;
+  return o;
 }
 
 vx_status VX_CALLBACK hog_features_validate(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) {
@@ -1024,10 +1030,20 @@ vx_status VX_CALLBACK hog_features_validate(vx_node node, const vx_reference par
                              static_cast<vx_size>(p.num_bins);
   const vx_size dims[3] = {(input->width - static_cast<vx_uint32>(p.window_width)) / static_cast<vx_uint32>(p.window_stride) + 1,
                            (input->height - static_cast<vx_uint32>(p.window_height)) / static_cast<vx_uint32>(p.window_stride) + 1, per_window};
-  return output_tensor(node, parameters, 4, "features", 3, dims, VX_TYPE_INT16, 8, metas[4]);
+  if (const vx_status s = output_tensor(node, parameters, 4, "features", 3, dims, VX_TYPE_INT16, 8, metas[4]); s != VX_SUCCESS) return s;
+  // Room for the cells' tensors in case they are not dense, and for the features when the given tensor is
+  // not (a virtual one is made dense).
+  vx_size bounce = cells_x * cells_y * (1 + static_cast<vx_size>(p.num_bins));
+  const auto* features = as<_vx_tensor_t>(parameters[4]);
+  if (!features->is_virtual && features->number_of_dims == 3 && !dense_int16(features)) bounce += element_count(features);
+  as<_vx_node>(node)->local_data_size =
+      hog_local_bytes(vision::hog_features_scratch_size(static_cast<std::uint32_t>(cells_x), static_cast<std::uint32_t>(cells_y),
+                                                        hog_features_options(p)),
+                      bounce);
+  return VX_SUCCESS;
 }
 
-vx_status VX_CALLBACK hog_features_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+vx_status VX_CALLBACK hog_features_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 5) return VX_ERROR_INVALID_PARAMETERS;
   vx_hog_t p{};
   if (!scalar_value(parameters, 3, VX_TYPE_HOG_PARAMS, p)) return VX_ERROR_INVALID_PARAMETERS;
@@ -1039,55 +1055,28 @@ vx_status VX_CALLBACK hog_features_function(vx_node, const vx_reference* paramet
     if (!t->memory || t->memory->base == nullptr) return VX_ERROR_NO_MEMORY;
   const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
   if (in.status() != VX_SUCCESS) return in.status();
-  const int n_cellsx = static_cast<int>(in.width()) / p.cell_width;
-  const int windows_w = static_cast<int>(features->dims[0]), windows_h = static_cast<int>(features->dims[1]);
-  const int blocks_w = (p.window_width - p.block_width) / p.block_stride + 1, blocks_h = (p.window_height - p.block_height) / p.block_stride + 1;
-  const int cells_w = p.block_width / p.cell_width, cells_h = p.block_height / p.cell_height;
-  const vx_size cell_count = mags->dims[0] * mags->dims[1];
-  const vx_size total = features->dims[0] * features->dims[1] * features->dims[2];
-  // The cells' tensors must be HOGCells' shapes for these parameters: every read below stays inside them.
+  if (p.cell_width < 1 || p.cell_height < 1) return VX_ERROR_INVALID_PARAMETERS;
+  const vx_size n_cellsx = in.width() / static_cast<vx_uint32>(p.cell_width);
+  // The cells' tensors must be HOGCells' shapes for these parameters: every read stays inside them.
   if (mags->number_of_dims != 2 || bins->number_of_dims != 3 || features->number_of_dims != 3 || bins->dims[0] != mags->dims[0] ||
-      bins->dims[1] != mags->dims[1] || bins->dims[2] != static_cast<vx_size>(p.num_bins) ||
-      mags->dims[0] != static_cast<vx_size>(n_cellsx)) {
+      bins->dims[1] != mags->dims[1] || bins->dims[2] != static_cast<vx_size>(p.num_bins) || mags->dims[0] != n_cellsx) {
     return VX_ERROR_INVALID_DIMENSION;
   }
-  vx_size out = 0;
-  for (int wy = 0; wy < windows_h; ++wy)
-    for (int wx = 0; wx < windows_w; ++wx)
-      for (int by = 0; by < blocks_h; ++by)
-        for (int bx = 0; bx < blocks_w; ++bx) {
-          // The block's first cell, in cells.
-          const int cx0 = (wx * p.window_stride + bx * p.block_stride) / p.cell_width;
-          const int cy0 = (wy * p.window_stride + by * p.block_stride) / p.cell_height;
-          float sum = 0.0f;
-          for (int y = 0; y < cells_h; ++y)
-            for (int x = 0; x < cells_w; ++x) {
-              const vx_size cell = static_cast<vx_size>((cy0 + y) * n_cellsx + cx0 + x);
-              if (cell >= cell_count) return VX_ERROR_INVALID_PARAMETERS;
-              const float m = load_flat(mags, cell);
-              sum += m * m;
-            }
-          sum = std::sqrt(sum + 1e-14f);
-          const vx_size first = out;
-          for (int y = 0; y < cells_h; ++y)
-            for (int x = 0; x < cells_w; ++x)
-              for (int k = 0; k < p.num_bins; ++k) {
-                const vx_size b = static_cast<vx_size>((cy0 + y) * n_cellsx + cx0 + x) * static_cast<vx_size>(p.num_bins) + static_cast<vx_size>(k);
-                const float hist = std::min(static_cast<float>(load_flat(bins, b)) / sum, p.threshold);
-                if (out >= total) return VX_ERROR_INVALID_PARAMETERS;
-                store_flat(features, out++, static_cast<vx_int16>(hist * 256.0f));
-              }
-          float renorm = 0.0f;
-          for (vx_size i = first; i < out; ++i) {
-            const float f = static_cast<float>(load_flat(features, i)) / 256.0f;
-            renorm += f * f;
-          }
-          renorm = std::sqrt(renorm + 1e-14f);
-          for (vx_size i = first; i < out; ++i) {
-            const float f = static_cast<float>(load_flat(features, i)) / 256.0f;
-            store_flat(features, i, static_cast<vx_int16>(f / renorm * 256.0f));
-          }
-        }
+  const vision::HogFeaturesOptions options = hog_features_options(p);
+  const auto cells_x = static_cast<std::uint32_t>(mags->dims[0]), cells_y = static_cast<std::uint32_t>(mags->dims[1]);
+  const HogMemory memory = hog_memory(node, vision::hog_features_scratch_size(cells_x, cells_y, options));
+  const vx_size cell_count = mags->dims[0] * mags->dims[1];
+  const vx_size mags_bounce = dense_int16(mags) ? 0 : cell_count, bins_bounce = dense_int16(bins) ? 0 : element_count(bins);
+  const vx_size features_bounce = dense_int16(features) ? 0 : element_count(features);
+  if (memory.scratch.empty() || memory.bounce_values < mags_bounce + bins_bounce + features_bounce) return VX_ERROR_NO_MEMORY;
+  const vx_int16* mag_values = flat_values(mags, memory.bounce, true);
+  const vx_int16* bin_values = flat_values(bins, memory.bounce + mags_bounce, true);
+  vx_int16* feature_values = flat_values(features, memory.bounce + mags_bounce + bins_bounce, features_bounce != 0);
+  if (!vision::hog_features(mag_values, bin_values, cells_x, cells_y, options, static_cast<std::uint32_t>(features->dims[0]),
+                            static_cast<std::uint32_t>(features->dims[1]), feature_values, element_count(features), memory.scratch)) {
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  store_flat_values(features, feature_values);
   return VX_SUCCESS;
 }
 
