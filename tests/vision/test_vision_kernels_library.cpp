@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "visiongraph/kernels/vision/bilateral.hpp"
 #include "visiongraph/kernels/vision/canny.hpp"
 #include "visiongraph/kernels/vision/channels.hpp"
 #include "visiongraph/kernels/vision/convolve.hpp"
@@ -196,6 +197,50 @@ TEST(VisionLibraryKernels, RemapReadsTheMapsPairs) {
   } catch (const vg::Error& e) {
     EXPECT_NE(std::string(e.what()).find("'map'"), std::string::npos) << e.what();
   }
+}
+
+// Bilateral filtering, gray and colour, is the library's function with the node's attributes; a step
+// between two flat regions stays a step (the likeness weight of the other side is nil).
+TEST(VisionLibraryKernels, BilateralFilterIsTheLibrarysAndKeepsEdges) {
+  for (const ImageFormat format : {ImageFormat::gray8, ImageFormat::rgb24}) {
+    const int channels = format == ImageFormat::gray8 ? 1 : 3;
+    OneNode n("vg.vision.bilateral_filter", DataMeta::image_of(37, 21, format), DataMeta::image_of(37, 21, format));
+    n.g.set_attribute(n.node, "diameter", std::int64_t{7}).set_attribute(n.node, "sigma_space", 3.0).set_attribute(n.node, "sigma_values", 30.0);
+    n.g.set_attribute(n.node, "border", std::string("constant")).set_attribute(n.node, "border_value", std::int64_t{100});
+    n.g.verify();
+    n.fill(n.input, 12);
+    n.run();
+    vv::BilateralOptions o;
+    o.width = 37;
+    o.height = 21;
+    o.channels = channels;
+    o.diameter = 7;
+    o.sigma_space = 3.0f;
+    o.sigma_values = 30.0f;
+    o.constant_border = true;
+    o.constant = 100;
+    const vg::ImageView in = n.g.image(n.input);
+    const std::ptrdiff_t stride = static_cast<std::ptrdiff_t>(in.stride(0));
+    const vv::BilateralLayout in_layout{1, channels, stride, 20 * stride + 37 * channels - 1};
+    const std::ptrdiff_t packed = 37 * channels;
+    std::vector<std::uint8_t> expected(static_cast<std::size_t>(packed) * 21), scratch(vv::bilateral_filter_scratch_size(37, channels));
+    ASSERT_TRUE(vv::bilateral_filter(in.plane(0), in_layout, expected.data(), {1, channels, packed, 21 * packed - 1}, o, scratch));
+    for (std::uint32_t y = 0; y < 21; ++y)
+      for (std::uint32_t x = 0; x < 37; ++x)
+        for (int c = 0; c < channels; ++c)
+          ASSERT_EQ(n.out_at(x, y, static_cast<std::uint32_t>(c), static_cast<std::uint32_t>(channels)),
+                    expected[y * static_cast<std::size_t>(packed) + x * static_cast<std::size_t>(channels) + static_cast<std::size_t>(c)])
+              << x << "," << y << " channel " << c;
+  }
+  OneNode step("vg.vision.bilateral_filter", gray(20, 10), gray(20, 10));
+  step.g.set_attribute(step.node, "sigma_values", 10.0);
+  step.g.verify();
+  const vg::ImageView img = step.g.image(step.input);
+  for (std::uint32_t y = 0; y < 10; ++y)
+    for (std::uint32_t x = 0; x < 20; ++x) img.plane(0)[y * img.stride(0) + x] = x < 10 ? 40 : 200;
+  step.run();
+  EXPECT_EQ(step.out_at(9, 5), 40);
+  EXPECT_EQ(step.out_at(10, 5), 200);
 }
 
 TEST(VisionLibraryKernels, ConvolveFlipsTheMatrixAsOpenVxDoes) {
@@ -564,6 +609,10 @@ TEST(VisionLibraryKernels, VerifyNamesTheAttributeAtFault) {
        "columns", "4"},
       {"vg.vision.non_linear_filter", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "function", std::string("mean")); },
        "function", "mean"},
+      {"vg.vision.bilateral_filter", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "diameter", std::int64_t{4}); },
+       "diameter", "4"},
+      {"vg.vision.bilateral_filter", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "sigma_values", 0.0); },
+       "sigma_values", "above 0"},
       {"vg.vision.non_linear_filter", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "columns", std::int64_t{11}); },
        "columns", "11"},
       {"vg.vision.non_linear_filter", gray(16, 16), gray(16, 16), [](vg::Graph& g, vg::NodeId n) { g.set_attribute(n, "mask", std::vector<double>(9, 1.0)); },

@@ -6,7 +6,7 @@ namespace vg::vision {
 
 /// vg.vision.scale, half_scale_gaussian, warp_affine, warp_perspective, remap (geometry.cpp).
 void add_geometry_kernels(Module& m);
-/// vg.vision.convolve, non_linear_filter, equalize_hist, table_lookup, channel_extract, channel_combine, color_convert
+/// vg.vision.convolve, non_linear_filter, bilateral_filter, equalize_hist, table_lookup, channel_extract, channel_combine, color_convert
 /// (pixels.cpp).
 void add_pixel_kernels(Module& m);
 /// vg.vision.canny, fast_corners, harris_corners, hough_lines, lbp, non_max_suppression (features.cpp).

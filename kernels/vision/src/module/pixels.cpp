@@ -1,13 +1,14 @@
 // The vg.vision kernels that map pixels to pixels without changing the geometry: convolve,
-// non_linear_filter, equalize_hist, table_lookup, channel_extract, channel_combine and color_convert, over the
-// library functions libopenvx's Convolve, NonLinearFilter, EqualizeHist, TableLookup, ChannelExtract,
-// ChannelCombine and ColorConvert run.
+// non_linear_filter, bilateral_filter, equalize_hist, table_lookup, channel_extract, channel_combine and color_convert, over the
+// library functions libopenvx's Convolve, NonLinearFilter, BilateralFilter, EqualizeHist, TableLookup,
+// ChannelExtract, ChannelCombine and ColorConvert run.
 #include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "kernels.hpp"
 #include "support.hpp"
+#include "visiongraph/kernels/vision/bilateral.hpp"
 #include "visiongraph/kernels/vision/channels.hpp"
 #include "visiongraph/kernels/vision/convolve.hpp"
 #include "visiongraph/kernels/vision/histogram.hpp"
@@ -128,6 +129,58 @@ void add_non_linear_filter(Module& m) {
   });
   m.add(std::move(decl));
   m.implement("vg.vision.non_linear_filter", "cpu", callbacks_for<NonLinearKernel>());
+}
+
+// --- bilateral_filter ----------------------------------------------------------------------------------------
+
+struct BilateralKernel {
+  explicit BilateralKernel(KernelContext& ctx) {
+    const ImageMeta& in = ctx.meta(0).image;
+    options.width = in.width;
+    options.height = in.height;
+    options.channels = in.format == ImageFormat::gray8 ? 1 : 3;
+    options.diameter = static_cast<int>(ctx.integer("diameter"));
+    options.sigma_space = static_cast<float>(ctx.number("sigma_space"));
+    options.sigma_values = static_cast<float>(ctx.number("sigma_values"));
+    const Border border = border_of(ctx);
+    options.constant_border = border.mode == BorderMode::constant;
+    options.constant = border.constant;
+    scratch.resize(bilateral_filter_scratch_size(in.width, options.channels));
+  }
+  BilateralLayout layout_of(const ImageView& v) const noexcept {
+    const auto stride = static_cast<std::ptrdiff_t>(v.stride(0));
+    return {1, options.channels, stride, (static_cast<std::ptrdiff_t>(v.height()) - 1) * stride + static_cast<std::ptrdiff_t>(v.width()) * options.channels - 1};
+  }
+  Status process(KernelContext& ctx) noexcept {
+    const ImageView in = ctx.image(0), out = ctx.image(1);
+    return bilateral_filter(in.plane(0), layout_of(in), out.plane(0), layout_of(out), options, scratch) ? Status::ok : Status::invalid_argument;
+  }
+  BilateralOptions options;
+  std::vector<std::uint8_t> scratch;  // sized at create
+};
+
+void add_bilateral_filter(Module& m) {
+  KernelDecl decl("vg.vision.bilateral_filter",
+                  "OpenVX BilateralFilter: each pixel the mean of its window weighted by distance and by likeness (edges stay sharp)");
+  decl.input("input", DataKind::image, true, "gray8, rgb24 or bgr24 image of any size")
+      .output("output", DataKind::image, true, "an image of the input's size and format")
+      .attribute("diameter", 5, "the window's side: odd, 3..15 (a disc of that diameter)")
+      .attribute("sigma_space", 2.0, "the distance weight's spread, in pixels, above 0")
+      .attribute("sigma_values", 25.0, "the likeness weight's spread, in grey levels (summed over the channels), above 0");
+  border_attributes(decl).validate([](ValidateContext& v) {
+    const DataMeta& in = image_input(v, 0, "input", {ImageFormat::gray8, ImageFormat::rgb24, ImageFormat::bgr24});
+    const std::int64_t diameter = v.integer("diameter");
+    if (diameter < 3 || diameter > kMaxBilateralDiameter || diameter % 2 == 0)
+      v.fail("diameter", "must be odd and 3..15, got " + std::to_string(diameter));
+    for (const char* key : {"sigma_space", "sigma_values"}) {
+      const double sigma = v.number(key);
+      if (!(sigma > 0 && sigma < 1e30)) v.fail(key, "must be above 0, got " + std::to_string(sigma));
+    }
+    border_attributes_valid(v);
+    v.set_meta(1, DataMeta::image_of(in.image.width, in.image.height, in.image.format));
+  });
+  m.add(std::move(decl));
+  m.implement("vg.vision.bilateral_filter", "cpu", callbacks_for<BilateralKernel>());
 }
 
 // --- equalize_hist, table_lookup ------------------------------------------------------------------------------
@@ -272,6 +325,7 @@ void add_color_convert(Module& m) {
 void add_pixel_kernels(Module& m) {
   add_convolve(m);
   add_non_linear_filter(m);
+  add_bilateral_filter(m);
   add_lookups(m);
   add_channels(m);
   add_color_convert(m);

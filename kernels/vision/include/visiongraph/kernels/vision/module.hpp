@@ -6,7 +6,7 @@
 /// | kernel | what |
 /// |---|---|
 /// | vg.vision.to_gray, color_convert, channel_extract, channel_combine | colour: BT.601 gray, OpenVX ColorConvert (nv12 <-> rgb24), channels |
-/// | vg.vision.gaussian3x3, box3x3, median3x3, erode3x3, dilate3x3, convolve | OpenVX's filters |
+/// | vg.vision.gaussian3x3, box3x3, median3x3, erode3x3, dilate3x3, convolve, non_linear_filter, bilateral_filter | OpenVX's filters |
 /// | vg.vision.threshold, table_lookup, equalize_hist | per-pixel maps; `set_threshold` command |
 /// | vg.vision.add, subtract, absdiff, multiply, not, and, or, xor | arithmetic and bitwise on two images |
 /// | vg.vision.scale, half_scale_gaussian, warp_affine, warp_perspective, remap | geometry |
