@@ -23,6 +23,7 @@
 #include "visiongraph/kernels/vision/harris.hpp"
 #include "visiongraph/kernels/vision/hough_lines.hpp"
 #include "visiongraph/kernels/vision/histogram.hpp"
+#include "visiongraph/kernels/vision/hog.hpp"
 #include "visiongraph/kernels/vision/lbp.hpp"
 #include "visiongraph/kernels/vision/module.hpp"
 #include "visiongraph/kernels/vision/non_linear_filter.hpp"
@@ -241,6 +242,47 @@ TEST(VisionLibraryKernels, BilateralFilterIsTheLibrarysAndKeepsEdges) {
   step.run();
   EXPECT_EQ(step.out_at(9, 5), 40);
   EXPECT_EQ(step.out_at(10, 5), 200);
+}
+
+// HOG: the features of every window and the cells are the library's HOGCells and HOGFeatures; a window
+// larger than the input is refused naming the attribute.
+TEST(VisionLibraryKernels, HogIsTheLibrarysCellsAndFeatures) {
+  constexpr std::uint32_t W = 80, H = 136;
+  vg::Graph g(OneNode::ctx(), "hog");
+  const vg::DataId in = g.add_data("in", gray(W, H));
+  const vg::DataId features = g.add_virtual("features", vg::DataKind::tensor), bins = g.add_virtual("bins", vg::DataKind::tensor);
+  const vg::NodeId n = g.add_node("hog", "vg.vision.hog");
+  g.bind(n, "input", in).bind(n, "features", features).bind(n, "bins", bins);
+  g.verify();
+  const vg::ImageView img = g.image(in);
+  std::mt19937 rng(9);
+  for (std::uint32_t y = 0; y < H; ++y)
+    for (std::uint32_t x = 0; x < W; ++x) img.plane(0)[y * img.stride(0) + x] = static_cast<std::uint8_t>((x * 3 + y * 5 + rng() % 40) % 256);
+  ASSERT_EQ(g.process(), vg::Status::ok) << g.last_error().describe();
+  const vg::TensorMeta& shape = g.tensor(features).meta();
+  ASSERT_EQ(shape.rank, 3u);
+  EXPECT_EQ(shape.dims[0], 2);  // (136 - 128) / 8 + 1 windows down
+  EXPECT_EQ(shape.dims[1], 3);  // (80 - 64) / 8 + 1 across
+  const vv::HogFeaturesOptions o;  // the attributes' defaults
+  ASSERT_EQ(shape.dims[2], static_cast<std::int64_t>(vv::hog_features_per_window(o)));
+  const std::uint32_t cx = W / 8, cy = H / 8;
+  std::vector<std::int16_t> magnitudes(cx * cy), cell_bins(cx * cy * 9), expected(static_cast<std::size_t>(2 * 3 * shape.dims[2]));
+  std::vector<std::uint8_t> cells_scratch(vv::hog_cells_scratch_size(W, {8, 8, 9})), features_scratch(vv::hog_features_scratch_size(cx, cy, o));
+  ASSERT_TRUE(vv::hog_cells({img.plane(0), W, H, static_cast<std::ptrdiff_t>(img.stride(0)), 1}, {8, 8, 9}, magnitudes.data(), cell_bins.data(), cells_scratch));
+  ASSERT_TRUE(vv::hog_features(magnitudes.data(), cell_bins.data(), cx, cy, o, 3, 2, expected.data(), expected.size(), features_scratch));
+  const auto* got = g.tensor(features).data_as<std::int16_t>();
+  for (std::size_t i = 0; i < expected.size(); ++i) ASSERT_EQ(got[i], expected[i]) << i;
+  for (std::size_t i = 0; i < cell_bins.size(); ++i) ASSERT_EQ(g.tensor(bins).data_as<std::int16_t>()[i], cell_bins[i]) << i;
+
+  vg::Graph small(OneNode::ctx(), "small");
+  const vg::NodeId s = small.add_node("hog", "vg.vision.hog");
+  small.bind(s, "input", small.add_data("in", gray(64, 64))).bind(s, "features", small.add_virtual("f", vg::DataKind::tensor));
+  try {
+    small.verify();
+    ADD_FAILURE() << "a 64x128 window in a 64x64 image was accepted";
+  } catch (const vg::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("window_width"), std::string::npos) << e.what();
+  }
 }
 
 TEST(VisionLibraryKernels, ConvolveFlipsTheMatrixAsOpenVxDoes) {

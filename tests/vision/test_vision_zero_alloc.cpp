@@ -108,6 +108,7 @@ TEST(VisionZeroAlloc, AGraphOfTheGeometryAndPixelKernelsAllocatesNothing) {
   const vg::DataId map = g.add_data("map", vg::DataMeta::tensor_of({120, 160, 2}, vg::ElementType::f32));
   node("remap", "vg.vision.remap", {{"input", scaled}, {"map", map}, {"output", g.add_virtual("remapped", vg::DataKind::image)}});
   node("bilateral", "vg.vision.bilateral_filter", {{"input", scaled}, {"output", g.add_virtual("smoothed", vg::DataKind::image)}});
+  node("hog", "vg.vision.hog", {{"input", scaled}, {"features", g.add_virtual("hog", vg::DataKind::tensor)}});
   node("sum", "vg.vision.accumulate", {{"input", scaled}, {"output", g.add_virtual("sum", vg::DataKind::tensor)}});
   node("squares", "vg.vision.accumulate_squared", {{"input", scaled}, {"output", g.add_virtual("squares", vg::DataKind::tensor)}});
   node("background", "vg.vision.accumulate_weighted", {{"input", scaled}, {"output", g.add_virtual("background", vg::DataKind::image)}});

@@ -1,6 +1,6 @@
-// The vg.vision kernels that find features: canny, fast_corners, harris_corners, hough_lines, lbp and
-// non_max_suppression (over the library's functions that libopenvx's Canny, FastCorners, HarrisCorners,
-// HoughLinesP, LBP and NonMaxSuppression run).
+// The vg.vision kernels that find features: canny, fast_corners, harris_corners, hough_lines, lbp,
+// non_max_suppression and hog (over the library's functions that libopenvx's Canny, FastCorners,
+// HarrisCorners, HoughLinesP, LBP, NonMaxSuppression, HOGCells and HOGFeatures run).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +14,7 @@
 #include "visiongraph/kernels/vision/canny.hpp"
 #include "visiongraph/kernels/vision/fast_corners.hpp"
 #include "visiongraph/kernels/vision/harris.hpp"
+#include "visiongraph/kernels/vision/hog.hpp"
 #include "visiongraph/kernels/vision/hough_lines.hpp"
 #include "visiongraph/kernels/vision/lbp.hpp"
 #include "visiongraph/kernels/vision/module.hpp"
@@ -318,9 +319,99 @@ void add_non_max_suppression(Module& m) {
   m.implement("vg.vision.non_max_suppression", "cpu", callbacks_for<SuppressionKernel>());
 }
 
+// --- hog ----------------------------------------------------------------------------------------------------
+
+/// The HOG geometry of the node's attributes.
+HogFeaturesOptions hog_options(const auto& c) {
+  HogFeaturesOptions o;
+  o.cell_width = static_cast<int>(c.integer("cell_width"));
+  o.cell_height = static_cast<int>(c.integer("cell_height"));
+  o.bins = static_cast<int>(c.integer("bins"));
+  o.block_width = static_cast<int>(c.integer("block_width"));
+  o.block_height = static_cast<int>(c.integer("block_height"));
+  o.block_stride = static_cast<int>(c.integer("block_stride"));
+  o.window_width = static_cast<int>(c.integer("window_width"));
+  o.window_height = static_cast<int>(c.integer("window_height"));
+  o.window_stride = static_cast<int>(c.integer("window_stride"));
+  o.threshold = static_cast<float>(c.number("threshold"));
+  return o;
+}
+
+struct HogKernel {
+  explicit HogKernel(KernelContext& ctx) : options(hog_options(ctx)) {
+    const ImageMeta& in = ctx.meta(0).image;
+    cells_x = in.width / static_cast<std::uint32_t>(options.cell_width);
+    cells_y = in.height / static_cast<std::uint32_t>(options.cell_height);
+    windows_x = (in.width - static_cast<std::uint32_t>(options.window_width)) / static_cast<std::uint32_t>(options.window_stride) + 1;
+    windows_y = (in.height - static_cast<std::uint32_t>(options.window_height)) / static_cast<std::uint32_t>(options.window_stride) + 1;
+    const std::size_t cells = std::size_t{cells_x} * cells_y;
+    magnitudes.resize(cells);
+    bins.resize(cells * static_cast<std::size_t>(options.bins));
+    cells_scratch.resize(hog_cells_scratch_size(in.width, {options.cell_width, options.cell_height, options.bins}));  // zeroed, as hog_cells asks
+    features_scratch.resize(hog_features_scratch_size(cells_x, cells_y, options));
+  }
+  Status process(KernelContext& ctx) noexcept {
+    const ImageView in = ctx.image(0);
+    const HogImage image{in.plane(0), in.width(), in.height(), static_cast<std::ptrdiff_t>(in.stride(0)), 1};
+    if (!hog_cells(image, {options.cell_width, options.cell_height, options.bins}, magnitudes.data(), bins.data(), cells_scratch))
+      return Status::invalid_argument;
+    const TensorView features = ctx.tensor(1);
+    if (!hog_features(magnitudes.data(), bins.data(), cells_x, cells_y, options, windows_x, windows_y, features.data_as<std::int16_t>(),
+                      features.byte_size() / sizeof(std::int16_t), features_scratch))
+      return Status::invalid_argument;
+    if (ctx.is_bound(2)) std::memcpy(ctx.tensor(2).data(), magnitudes.data(), magnitudes.size() * sizeof(std::int16_t));
+    if (ctx.is_bound(3)) std::memcpy(ctx.tensor(3).data(), bins.data(), bins.size() * sizeof(std::int16_t));
+    return Status::ok;
+  }
+  HogFeaturesOptions options;
+  std::uint32_t cells_x, cells_y, windows_x, windows_y;
+  std::vector<std::int16_t> magnitudes, bins;
+  std::vector<std::uint8_t> cells_scratch, features_scratch;
+};
+
+void add_hog(Module& m) {
+  m.add(KernelDecl("vg.vision.hog",
+                   "OpenVX HOGCells then HOGFeatures: histograms of oriented gradients per cell of a gray8 image, normalised per "
+                   "block, for every detection window (e.g. a person detector's input), INT16 Q7.8 (256 is 1.0)")
+            .input("input", DataKind::image, true, "gray8 image of at least one window")
+            .output("features", DataKind::tensor, true, "i16 tensor [windows down, windows across, values per window]")
+            .output("magnitudes", DataKind::tensor, false, "i16 tensor [cells down, cells across]: each cell's mean gradient magnitude")
+            .output("bins", DataKind::tensor, false, "i16 tensor [cells down, cells across, bins]: each cell's orientation histogram")
+            .attribute("cell_width", 8, "pixels").attribute("cell_height", 8, "pixels")
+            .attribute("bins", 9, "orientation bins over 360 degrees, 1..360")
+            .attribute("block_width", 16, "pixels, whole cells").attribute("block_height", 16, "pixels, whole cells")
+            .attribute("block_stride", 8, "pixels between blocks, whole cells")
+            .attribute("window_width", 64, "pixels, at least a block").attribute("window_height", 128, "pixels, at least a block")
+            .attribute("window_stride", 8, "pixels between windows, whole cells")
+            .attribute("threshold", 0.2, "the clip of each normalised value before the second normalisation, above 0")
+            .validate([](ValidateContext& v) {
+              const DataMeta& in = image_input(v, 0, "input", {ImageFormat::gray8});
+              for (const char* key : {"cell_width", "cell_height", "block_width", "block_height", "block_stride", "window_width", "window_height", "window_stride"})
+                positive_attribute(v, key, 1 << 15);
+              positive_attribute(v, "bins", kMaxHogBins);
+              const HogFeaturesOptions o = hog_options(v);
+              if (o.block_width % o.cell_width != 0 || o.block_height % o.cell_height != 0) v.fail("block_width", "blocks must be whole cells");
+              if (o.block_stride % o.cell_width != 0 || o.block_stride % o.cell_height != 0) v.fail("block_stride", "must be whole cells");
+              if (o.window_stride % o.cell_width != 0 || o.window_stride % o.cell_height != 0) v.fail("window_stride", "must be whole cells");
+              if (o.window_width < o.block_width || o.window_height < o.block_height) v.fail("window_width", "a window must hold a block");
+              if (static_cast<std::uint32_t>(o.window_width) > in.image.width || static_cast<std::uint32_t>(o.window_height) > in.image.height)
+                v.fail("window_width", "a " + std::to_string(o.window_width) + "x" + std::to_string(o.window_height) + " window does not fit the " +
+                                           std::to_string(in.image.width) + "x" + std::to_string(in.image.height) + " input");
+              if (!(o.threshold > 0)) v.fail("threshold", "must be above 0");
+              const std::int64_t wx = (in.image.width - o.window_width) / o.window_stride + 1;
+              const std::int64_t wy = (in.image.height - o.window_height) / o.window_stride + 1;
+              v.set_meta(1, DataMeta::tensor_of({wy, wx, static_cast<std::int64_t>(hog_features_per_window(o))}, ElementType::i16));
+              const std::int64_t cx = in.image.width / o.cell_width, cy = in.image.height / o.cell_height;
+              if (v.is_bound(2)) v.set_meta(2, DataMeta::tensor_of({cy, cx}, ElementType::i16));
+              if (v.is_bound(3)) v.set_meta(3, DataMeta::tensor_of({cy, cx, static_cast<std::int64_t>(o.bins)}, ElementType::i16));
+            }));
+  m.implement("vg.vision.hog", "cpu", callbacks_for<HogKernel>());
+}
+
 }  // namespace
 
 void add_feature_kernels(Module& m) {
+  add_hog(m);
   add_non_max_suppression(m);
   add_canny(m);
   add_fast_corners(m);

@@ -9,7 +9,7 @@ void add_geometry_kernels(Module& m);
 /// vg.vision.convolve, non_linear_filter, bilateral_filter, equalize_hist, table_lookup, channel_extract, channel_combine, color_convert
 /// (pixels.cpp).
 void add_pixel_kernels(Module& m);
-/// vg.vision.canny, fast_corners, harris_corners, hough_lines, lbp, non_max_suppression (features.cpp).
+/// vg.vision.canny, fast_corners, harris_corners, hough_lines, lbp, non_max_suppression, hog (features.cpp).
 void add_feature_kernels(Module& m);
 
 /// vg.vision.sobel3x3, magnitude, phase, convert_depth_to_s16 / _to_gray8, integral_image, histogram, mean_stddev,
