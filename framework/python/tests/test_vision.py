@@ -135,3 +135,32 @@ def test_motion_graph_marks_what_moved_against_its_running_background(source_dir
     assert g.send_command("background", "reset") == ""
     g.process(inputs={"input": moved})
     assert not g.image("annotated", copy=True).any(), "the square is the background now"
+
+
+def test_optical_flow_follows_corners_from_one_frame_into_the_next():
+    """FAST corners of a frame followed into the next by vg.vision.optical_flow; the tracks read as a
+    structured numpy array (from_x, from_y, x, y, tracked)."""
+    rng = np.random.default_rng(2)
+    texture = rng.integers(0, 256, (140, 180)).astype(np.float32)
+    for _ in range(3):  # smooth it: corners that survive a small shift
+        texture = (texture + np.roll(texture, 1, 0) + np.roll(texture, 1, 1) + np.roll(texture, -1, 0) + np.roll(texture, -1, 1)) / 5
+    texture = ((texture - texture.min()) * 255 / (texture.max() - texture.min())).astype(np.uint8)
+    first, second = texture[10:130, 10:170], texture[9:129, 7:167]  # the view moves: content shifts by (+3, +1)
+    ctx = vg.Context(modules=["vg.vision"])
+    g = vg.Graph(ctx, "flow")
+    g.add_image("in", 160, 120, "gray8")
+    g.add_virtual("corners", "array")
+    g.add_virtual("tracks", "array")
+    g.add_node("fast", "vg.vision.fast_corners", parameters={"input": "in", "corners": "corners"}, attributes={"capacity": 200})
+    g.add_node("flow", "vg.vision.optical_flow", parameters={"input": "in", "points": "corners", "tracks": "tracks"})
+    g.verify()
+    g.process(inputs={"in": np.ascontiguousarray(first)})
+    assert len(g.get("tracks")) == 0, "no previous frame"
+    g.process(inputs={"in": np.ascontiguousarray(second)})
+    track = np.dtype([("from_x", "<f4"), ("from_y", "<f4"), ("x", "<f4"), ("y", "<f4"), ("tracked", "<u4")])
+    tracks = g.get("tracks").view(track).ravel()
+    assert len(tracks) > 20
+    inner = tracks[(tracks["tracked"] == 1) & (tracks["from_x"] > 12) & (tracks["from_x"] < 148) & (tracks["from_y"] > 12) & (tracks["from_y"] < 108)]
+    assert len(inner) > 10
+    moved = np.stack([inner["x"] - inner["from_x"], inner["y"] - inner["from_y"]], axis=1)
+    assert (np.abs(moved - [3, 1]) < 0.2).all(axis=1).mean() > 0.9
