@@ -27,10 +27,11 @@
 // of squared differences to S16, cv::TM_SQDIFF writes CV_32F.
 //
 // Not covered: ColorConvert RGB->NV12 (cvtColor has no such code; NV12->RGB is covered instead);
-// NonLinearFilter beyond its 5x5 box median and minimum (OpenCV has no function for other masks); LBP, NonMaxSuppression, LaplacianPyramid and LaplacianReconstruct (no
-// OpenCV function does the same); HOGCells and HOGFeatures each alone (cv::HOGDescriptor computes whole
-// descriptors: the Hog row runs both as one graph beside it); the tensor kernels other than BilateralFilter
-// (no OpenCV function on tensors; BilateralFilter's U8 tensor is the frame, beside cv::bilateralFilter); Copy,
+// NonLinearFilter beyond its 5x5 box median and minimum (OpenCV has no function for other masks); LBP and
+// NonMaxSuppression (no OpenCV function does the same); HOGCells and HOGFeatures each alone (cv::HOGDescriptor
+// computes whole descriptors: the Hog row runs both as one graph beside it); the tensor kernels other than
+// BilateralFilter (no OpenCV function on tensors; BilateralFilter's U8 tensor is the frame, beside
+// cv::bilateralFilter); Copy,
 // Select and ScalarOperation (no image work). FastCorners and OpticalFlowPyrLK need OpenCV's features2d
 // and video modules and are left out without them.
 
@@ -712,6 +713,58 @@ const Kernel kKernels[] = {
      },
      [](const Inputs& in) {
        return OpenCvRun{[&in, levels = std::vector<cv::Mat>()]() mutable { cv::buildPyramid(in.gray, levels, kPyramidLevels - 1); }, {}};
+     }},
+    // The Laplacian pair, kPyramidLevels levels. OpenCV has no Laplacian pyramid function: its side is the
+    // same work by level, cv::pyrDown to the next Gaussian level, cv::pyrUp of it back to the level's size
+    // and cv::subtract into CV_16S for the pyramid; cv::pyrUp of the coarser result and cv::add of the
+    // CV_16S level into CV_8U for the reconstruction (pyrUp's expansion rounds where OpenVX's truncates).
+    {"LaplacianPyramid",
+     [](OneNodeGraph& g, const Inputs& in) {
+       vx_uint32 w = static_cast<vx_uint32>(in.size.width), h = static_cast<vx_uint32>(in.size.height);
+       vx_pyramid p = g.keep(vxCreatePyramid(g.context(), kPyramidLevels, VX_SCALE_PYRAMID_HALF, w, h, VX_DF_IMAGE_S16));
+       for (int l = 0; l < kPyramidLevels; ++l) w = (w + 1) / 2, h = (h + 1) / 2;
+       return vxLaplacianPyramidNode(g.graph(), g.image(in.gray), p, g.image(static_cast<int>(w), static_cast<int>(h), VX_DF_IMAGE_U8));
+     },
+     [](const Inputs& in) {
+       return OpenCvRun{[&in, gaussian = std::vector<cv::Mat>(kPyramidLevels + 1), up = std::vector<cv::Mat>(kPyramidLevels),
+                         laplacian = std::vector<cv::Mat>(kPyramidLevels)]() mutable {
+                          gaussian[0] = in.gray;
+                          for (int l = 0; l < kPyramidLevels; ++l) {
+                            cv::pyrDown(gaussian[l], gaussian[l + 1]);
+                            cv::pyrUp(gaussian[l + 1], up[l], gaussian[l].size());
+                            cv::subtract(gaussian[l], up[l], laplacian[l], cv::noArray(), CV_16S);
+                          }
+                        },
+                        {}};
+     }},
+    {"LaplacianReconstruct",
+     [](OneNodeGraph& g, const Inputs& in) {
+       vx_uint32 w = static_cast<vx_uint32>(in.size.width), h = static_cast<vx_uint32>(in.size.height);
+       vx_pyramid p = g.keep(vxCreatePyramid(g.context(), kPyramidLevels, VX_SCALE_PYRAMID_HALF, w, h, VX_DF_IMAGE_S16));
+       for (int l = 0; l < kPyramidLevels; ++l) w = (w + 1) / 2, h = (h + 1) / 2;
+       vx_image lowest = g.image(static_cast<int>(w), static_cast<int>(h), VX_DF_IMAGE_U8);
+       if (vxuLaplacianPyramid(g.context(), g.image(in.gray), p, lowest) != VX_SUCCESS) g.setup_failed = true;
+       return vxLaplacianReconstructNode(g.graph(), p, lowest, g.u8(in));
+     },
+     [](const Inputs& in) {
+       std::vector<cv::Mat> gaussian(kPyramidLevels + 1), laplacian(kPyramidLevels);
+       gaussian[0] = in.gray;
+       for (int l = 0; l < kPyramidLevels; ++l) {
+         cv::Mat up;
+         cv::pyrDown(gaussian[l], gaussian[l + 1]);
+         cv::pyrUp(gaussian[l + 1], up, gaussian[l].size());
+         cv::subtract(gaussian[l], up, laplacian[l], cv::noArray(), CV_16S);
+       }
+       return OpenCvRun{[laplacian, lowest = gaussian[kPyramidLevels], up = std::vector<cv::Mat>(kPyramidLevels),
+                         result = std::vector<cv::Mat>(kPyramidLevels)]() mutable {
+                          const cv::Mat* current = &lowest;
+                          for (int l = kPyramidLevels; l-- > 0;) {
+                            cv::pyrUp(*current, up[l], laplacian[l].size());
+                            cv::add(up[l], laplacian[l], result[l], cv::noArray(), CV_8U);
+                            current = &result[l];
+                          }
+                        },
+                        {}};
      }},
 
     // Features, on the smoothed noise.

@@ -344,15 +344,24 @@ void reference_laplacian(const U8& in, vx_size levels, std::vector<Pixels<vx_int
   lowest = g[levels];
 }
 
-/// expand(lower) + level, saturated to 0..255, level after level from the lowest.
-U8 reference_reconstruct(const std::vector<Pixels<vx_int16>>& laplacian, const U8& lowest) {
-  Pixels<int> current = widen(lowest);
+/// expand(lower) + level, level after level from the lowest (expand takes its values saturated to 0..255),
+/// each saturated to 0..255 but level 0, saturated to @p low .. @p high (the output's format).
+Pixels<int> reference_reconstruct(const std::vector<Pixels<vx_int16>>& laplacian, const Pixels<int>& lowest, int low, int high) {
+  Pixels<int> current = lowest;
   for (std::size_t l = laplacian.size(); l-- > 0;) {
     const Pixels<int> up = expand(current, laplacian[l].width, laplacian[l].height);
     Pixels<int> next(up.width, up.height);
-    for (std::size_t k = 0; k < next.values.size(); ++k) next.values[k] = std::clamp(up.values[k] + laplacian[l].values[k], 0, 255);
+    for (std::size_t k = 0; k < next.values.size(); ++k) {
+      next.values[k] = std::clamp(up.values[k] + laplacian[l].values[k], l == 0 ? low : 0, l == 0 ? high : 255);
+    }
     current = next;
   }
+  return current;
+}
+
+/// The reconstruction as U8.
+U8 reference_reconstruct(const std::vector<Pixels<vx_int16>>& laplacian, const U8& lowest) {
+  const Pixels<int> current = reference_reconstruct(laplacian, widen(lowest), 0, 255);
   U8 out(current.width, current.height);
   for (std::size_t k = 0; k < out.values.size(); ++k) out.values[k] = static_cast<vx_uint8>(current.values[k]);
   return out;
@@ -419,6 +428,71 @@ TEST_F(OpenVx, LaplacianKernelsInAGraphRunTwiceAlike) {
   EXPECT_EQ(vxReleasePyramid(&laplacian), VX_SUCCESS);
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
   for (vx_image* i : {&input, &rebuilt}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
+}
+
+/// Plane memory of w x h pixels of T, each @p step bytes from the next (gaps of 0xEE between them), and an
+/// image on it.
+template <typename T>
+struct SpacedImage {
+  SpacedImage(vx_context context, vx_uint32 w, vx_uint32 h, vx_int32 step)
+      : stride_y(static_cast<vx_int32>(w) * step + 3), memory(static_cast<std::size_t>(stride_y) * h, 0xEE) {
+    vx_imagepatch_addressing_t addr = VX_IMAGEPATCH_ADDR_INIT;
+    addr.dim_x = w;
+    addr.dim_y = h;
+    addr.stride_x = step;
+    addr.stride_y = stride_y;
+    void* planes[] = {memory.data()};
+    image = vxCreateImageFromHandle(context, vg_openvx_test::format_of<T>(), &addr, planes, VX_MEMORY_TYPE_HOST);
+  }
+  vx_int32 stride_y;
+  std::vector<vx_uint8> memory;
+  vx_image image = nullptr;
+};
+
+TEST_F(OpenVx, LaplacianKernelsTakeS16AndSpacedImages) {
+  // The input, the lowest level and the reconstruction on images whose pixels have gaps between them (the
+  // kernels stage them through their local data), the lowest level and the reconstruction as S16 too; an
+  // S16 lowest level holding values outside 0..255 is expanded from them saturated.
+  std::mt19937 rng(33);
+  const U8 in = random_pixels<vx_uint8>(45, 27, rng);
+  for (const vx_size levels : {vx_size{1}, vx_size{3}}) {
+    std::vector<Pixels<vx_int16>> expected;
+    U8 lowest;
+    reference_laplacian(in, levels, expected, lowest);
+    const std::string what = std::to_string(levels) + " levels";
+    SpacedImage<vx_uint8> input(context_, in.width, in.height, 3);
+    write_pixels(input.image, in);
+    SpacedImage<vx_int16> low(context_, lowest.width, lowest.height, 4);
+    SpacedImage<vx_int16> rebuilt(context_, in.width, in.height, 6);
+    vx_pyramid laplacian = vxCreatePyramid(context_, levels, VX_SCALE_PYRAMID_HALF, in.width, in.height, VX_DF_IMAGE_S16);
+    ASSERT_EQ(vxuLaplacianPyramid(context_, input.image, laplacian, low.image), VX_SUCCESS) << what;
+    Pixels<vx_int16> lowest_s16(lowest.width, lowest.height);
+    for (std::size_t k = 0; k < lowest.values.size(); ++k) lowest_s16.values[k] = lowest.values[k];
+    expect_pixels_eq(read_pixels<vx_int16>(low.image), lowest_s16, what + " lowest level");
+    for (vx_uint32 l = 0; l < levels; ++l) {
+      vx_image level = vxGetPyramidLevel(laplacian, l);
+      expect_pixels_eq(read_pixels<vx_int16>(level), expected[l], what + " laplacian level " + std::to_string(l));
+      EXPECT_EQ(vxReleaseImage(&level), VX_SUCCESS);
+    }
+    // The lowest level pushed out of 0..255 where it was at its ends: the expansion saturates it back.
+    Pixels<vx_int16> pushed = lowest_s16;
+    for (vx_int16& v : pushed.values) v = static_cast<vx_int16>(v < 64 ? v - 700 : v > 192 ? v + 900 : v);
+    write_pixels(low.image, pushed);
+    ASSERT_EQ(vxuLaplacianReconstruct(context_, laplacian, low.image, rebuilt.image), VX_SUCCESS) << what;
+    Pixels<int> pushed_int(pushed.width, pushed.height);
+    for (std::size_t k = 0; k < pushed.values.size(); ++k) pushed_int.values[k] = pushed.values[k];
+    const Pixels<int> want = reference_reconstruct(expected, pushed_int, -32768, 32767);
+    Pixels<vx_int16> want_s16(want.width, want.height);
+    for (std::size_t k = 0; k < want.values.size(); ++k) want_s16.values[k] = static_cast<vx_int16>(want.values[k]);
+    expect_pixels_eq(read_pixels<vx_int16>(rebuilt.image), want_s16, what + " reconstructed");
+    for (vx_uint32 y = 0; y < in.height; ++y) {  // the gaps untouched
+      for (vx_uint32 x = 0; x < in.width; ++x) {
+        for (int b = 2; b < 6; ++b) ASSERT_EQ(rebuilt.memory[static_cast<std::size_t>(y) * rebuilt.stride_y + 6 * x + b], 0xEE) << what;
+      }
+    }
+    EXPECT_EQ(vxReleasePyramid(&laplacian), VX_SUCCESS);
+    for (vx_image* i : {&input.image, &low.image, &rebuilt.image}) EXPECT_EQ(vxReleaseImage(i), VX_SUCCESS);
+  }
 }
 
 // --- refusals -----------------------------------------------------------------------------------------------

@@ -38,8 +38,10 @@
 #include "scalar.hpp"
 #include "kernels/standard_kernel_support.hpp"
 #include "kernels/vision_planes.hpp"
+#include "visiongraph/kernels/vision/convert_depth.hpp"
 #include "visiongraph/kernels/vision/downscale.hpp"
 #include "visiongraph/kernels/vision/gaussian_half.hpp"
+#include "visiongraph/kernels/vision/laplacian.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -72,7 +74,7 @@ struct Binomial<2> {
   static constexpr unsigned shift = 8;
 };
 
-/// Pixels of type T: a mapped image plane, or a scratch buffer of the node's local data.
+/// Pixels of type T of a mapped image plane.
 template <typename T>
 struct Plane {
   vx_uint8* base = nullptr;
@@ -89,13 +91,7 @@ Plane<T> plane_of(const MappedImage& m) noexcept {
   return {m.row(0), m.stride_x(), m.addressing().stride_y, m.width(), m.height()};
 }
 
-/// A packed width x height scratch plane at @p base.
-inline Plane<vx_uint8> scratch_plane(vx_uint8* base, vx_uint32 width, vx_uint32 height) noexcept {
-  return {base, 1, static_cast<std::ptrdiff_t>(width), width, height};
-}
-
 /// The filtered value of the window whose row r starts at rows[r] + first, columns @p step bytes apart.
-/// Pixels of type T hold 0..255 (U8, or a Gaussian level kept in an S16 plane).
 template <int R, typename T>
 vx_uint8 filtered(const vx_uint8* const* rows, std::ptrdiff_t first, std::ptrdiff_t step) noexcept {
   unsigned sum = 0;
@@ -385,53 +381,12 @@ vx_status VX_CALLBACK half_scale_gaussian_validate(vx_node node, const vx_refere
 }
 
 // --- LaplacianPyramid and LaplacianReconstruct -----------------------------------------------------------
-
-/// 4 * ((the lower level g, zero-inserted to twice its size, under the 5x5 binomial window) >> 8) at
-/// (x, y): the expansion both Laplacian kernels use (the division truncates before the 4, as in the
-/// conformance reference). Only the even positions of the zero-inserted image weigh: taps 1 6 1 on lower
-/// pixels x/2 - 1, x/2, x/2 + 1 for an even x, 4 4 on (x - 1)/2, (x + 1)/2 for an odd one. Outside g
-/// the lower level's nearest pixel stands (the specification asks for REPLICATE here, whatever the node's
-/// border); g's values are taken saturated to 0..255 (an S16 input of LaplacianReconstruct).
-template <typename T>
-int expanded(const Plane<T>& g, vx_uint32 x, vx_uint32 y) noexcept {
-  auto taps = [](vx_uint32 v, long long (&at)[3], unsigned (&w)[3]) {
-    const long long h = static_cast<long long>(v / 2);
-    if (v % 2 == 0) {
-      at[0] = h - 1, at[1] = h, at[2] = h + 1;
-      w[0] = 1, w[1] = 6, w[2] = 1;
-      return 3;
-    }
-    at[0] = h, at[1] = h + 1;
-    w[0] = 4, w[1] = 4;
-    return 2;
-  };
-  long long ax[3], ay[3];
-  unsigned wx[3], wy[3];
-  const int nx = taps(x, ax, wx), ny = taps(y, ay, wy);
-  const long long gw = g.width, gh = g.height;
-  unsigned sum = 0;
-  for (int r = 0; r < ny; ++r) {
-    const auto cy = static_cast<vx_uint32>(std::clamp<long long>(ay[r], 0, gh - 1));
-    unsigned row_sum = 0;
-    for (int c = 0; c < nx; ++c) {
-      const int v = g.at(static_cast<vx_uint32>(std::clamp<long long>(ax[c], 0, gw - 1)), cy);
-      row_sum += wx[c] * static_cast<unsigned>(std::clamp(v, 0, 255));
-    }
-    sum += wy[r] * row_sum;
-  }
-  return static_cast<int>(sum >> 8) * 4;
-}
-
-/// Laplacian level = g_level - expanded(g_lower), saturated to S16 (in place when g_level is the level).
-template <typename Level, typename Lower>
-void difference_level(const Plane<Level>& g_level, const Plane<Lower>& g_lower, const Plane<vx_int16>& out) noexcept {
-  for (vx_uint32 y = 0; y < out.height; ++y) {
-    for (vx_uint32 x = 0; x < out.width; ++x) {
-      const int v = static_cast<int>(g_level.at(x, y)) - expanded(g_lower, x, y);
-      out.put(x, y, static_cast<vx_int16>(std::clamp(v, -32768, 32767)));
-    }
-  }
-}
+// Both run the vision library's levels (laplacian.hpp): expand(g) = 4 * ((g zero-inserted to twice its size
+// under the 5x5 binomial window) >> 8), the division truncating before the 4, as in the conformance
+// reference; outside g its nearest pixel stands (the specification asks for REPLICATE here, whatever the
+// node's border). Working memory is the node's local data, sized at validation and allocated when the graph
+// is set up: two U8 planes of level 1's size that the intermediate levels alternate in, and a packed copy
+// of an image whose pixels validate saw spaced (a channel of a multi-channel image, a handle with gaps).
 
 /// The size of level @p levels of a half-scale pyramid whose level 0 is @p w x @p h.
 void halved(vx_size levels, vx_uint32& w, vx_uint32& h) noexcept {
@@ -441,57 +396,112 @@ void halved(vx_size levels, vx_uint32& w, vx_uint32& h) noexcept {
   }
 }
 
-/// Calls @p f with @p m as a plane of its pixel type: S16 when @p s16, U8 otherwise.
-template <typename F>
-void as_plane(const MappedImage& m, bool s16, F&& f) {
-  if (s16) {
-    f(plane_of<vx_int16>(m));
-  } else {
-    f(plane_of<vx_uint8>(m));
+bool is_s16(vx_image image) noexcept { return as<_vx_image>(image)->format == VX_DF_IMAGE_S16; }  // a handle or a level
+
+/// Whether @p image's pixels are @p pixel_size bytes apart, as validate sees it (a virtual image not yet
+/// allocated will be).
+bool packed_when_validated(const _vx_image* image, vx_int32 pixel_size) noexcept {
+  const vx_int32 step = image->planes[0].stride_x;
+  return step == 0 || step == pixel_size;
+}
+
+/// Bytes of a plane of @p w x @p h U8 pixels.
+std::size_t plane_bytes(vx_uint32 w, vx_uint32 h) noexcept { return static_cast<std::size_t>(w) * h; }
+
+/// The node's local data when it holds at least @p bytes; null otherwise.
+vx_uint8* local_data_of(vx_node node, std::size_t bytes) noexcept {
+  const _vx_node* n = as<_vx_node>(node);
+  if (bytes == 0) return nullptr;
+  return n->local_data != nullptr && n->local_data_size >= bytes ? static_cast<vx_uint8*>(n->local_data) : nullptr;
+}
+
+/// A packed U8 plane of @p w x @p h at @p base.
+vision::Plane packed_plane(vx_uint8* base, vx_uint32 w, vx_uint32 h) noexcept { return {base, w, h, static_cast<std::ptrdiff_t>(w)}; }
+
+/// Copies @p from (any stride_x) into @p to (packed), U8 pixels or S16 ones saturated to 0..255.
+void stage_u8(const MappedImage& from, bool s16, const vision::Plane& to) noexcept {
+  const std::ptrdiff_t step = from.stride_x();
+  for (vx_uint32 y = 0; y < to.height; ++y) {
+    const vx_uint8* f = from.row(y);
+    vx_uint8* t = to.row(y);
+    for (vx_uint32 x = 0; x < to.width; ++x) {
+      const vx_uint8* p = f + static_cast<std::ptrdiff_t>(x) * step;
+      t[x] = s16 ? static_cast<vx_uint8>(std::clamp<int>(load<vx_int16>(p), 0, 255)) : *p;
+    }
   }
 }
 
-bool is_s16(vx_image image) noexcept { return as<_vx_image>(image)->format == VX_DF_IMAGE_S16; }  // a handle or a level
+/// Writes row @p y of @p from (U8 or S16, packed) to @p to's row y (U8, or S16 when @p s16; any stride_x).
+void unstage_row(const vision::ConstPixels& from, vx_uint32 y, const MappedImage& to, bool s16) noexcept {
+  const std::ptrdiff_t step = to.stride_x();
+  vx_uint8* t = to.row(y);
+  for (vx_uint32 x = 0; x < from.width; ++x) {
+    const int value = from.type == vision::PixelType::s16 ? from.row<vx_int16>(y)[x] : from.row<vx_uint8>(y)[x];
+    vx_uint8* p = t + static_cast<std::ptrdiff_t>(x) * step;
+    if (s16) {
+      store<vx_int16>(p, static_cast<vx_int16>(value));
+    } else {
+      *p = static_cast<vx_uint8>(value);
+    }
+  }
+}
+
+/// LaplacianPyramid's local data: the two planes of level 1's size (one when level 1 is the last, kept there
+/// unless the output takes it), then the input's packed copy when its pixels are spaced.
+struct LaplacianPyramidMemory {
+  std::size_t level_plane = 0, planes = 0, input_copy = 0;
+  std::size_t total() const noexcept { return planes * level_plane + input_copy; }
+};
+LaplacianPyramidMemory laplacian_pyramid_memory(vx_uint32 width, vx_uint32 height, vx_size levels, bool input_packed) noexcept {
+  vx_uint32 w1 = width, h1 = height;
+  halved(1, w1, h1);
+  return {plane_bytes(w1, h1), levels > 1 ? std::size_t{2} : std::size_t{1}, input_packed ? 0 : plane_bytes(width, height)};
+}
 
 // LaplacianPyramid: input U8; laplacian, an S16 pyramid of L levels (scale HALF, level 0 the input's
 // size); output U8 or S16, Gaussian level L. With G_0 the input and G_{i+1} the Gaussian pyramid's next
-// level (GaussianPyramid's filter and sampling, under REPLICATE as the specification asks whatever the
-// node's border), laplacian level i = G_i - expanded(G_{i+1}). Nothing is allocated: G_1 .. G_{L-1} are
-// first built in the laplacian levels of their sizes (S16 holds 0..255) and G_L in output, then level i is
-// rewritten in place, lowest index first, while level i + 1 still holds G_{i+1}.
-vx_status VX_CALLBACK laplacian_pyramid_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
+// level (GaussianPyramid's filter and sampling, under REPLICATE), laplacian level i = G_i - expand(G_{i+1}).
+// G_1 .. G_{L-1} alternate between the two local planes; G_L goes straight to a packed U8 output, through a
+// local plane to another.
+vx_status VX_CALLBACK laplacian_pyramid_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 3 || !valid_handle(parameters[1], VX_TYPE_PYRAMID)) return VX_ERROR_INVALID_PARAMETERS;
-  vx_border_t replicate{};
-  replicate.mode = VX_BORDER_REPLICATE;
   const auto* pyramid = as<_vx_pyramid>(parameters[1]);
   const std::size_t levels = pyramid->images.size();
   if (levels == 0) return VX_ERROR_INVALID_PARAMETERS;
-  const vx_image input = image_at(parameters, 0), output = image_at(parameters, 2);
-  // The Gaussian levels 1 .. L.
-  for (std::size_t i = 1; i <= levels; ++i) {
-    const vx_image from_image = i == 1 ? input : pyramid->images[i - 1], to_image = i == levels ? output : pyramid->images[i];
-    const MappedImage from(from_image, VX_READ_ONLY);
-    const MappedImage to(to_image, VX_WRITE_ONLY);
-    if (const vx_status s = mapped(from, to); s != VX_SUCCESS) return s;
-    as_plane(from, is_s16(from_image), [&](const auto& f) {
-      as_plane(to, is_s16(to_image), [&](const auto& t) { filter_and_scale<2>(f, t, replicate); });
-    });
+  const vision::Border replicate{};
+  const vx_image output_image = image_at(parameters, 2);
+  const MappedImage in(image_at(parameters, 0), VX_READ_ONLY);
+  if (const vx_status s = in.status(); s != VX_SUCCESS) return s;
+  const LaplacianPyramidMemory memory = laplacian_pyramid_memory(in.width(), in.height(), levels, packed(in, 1));
+  vx_uint8* local = local_data_of(node, memory.total());
+  if (local == nullptr) return VX_ERROR_NO_MEMORY;
+  vision::ConstPlane fine = const_plane(in);
+  if (!packed(in, 1)) {
+    const vision::Plane copy = packed_plane(local + memory.planes * memory.level_plane, in.width(), in.height());
+    stage_u8(in, false, copy);
+    fine = copy;
   }
-  // The differences.
   for (std::size_t i = 0; i < levels; ++i) {
-    const vx_image lower_image = i + 1 == levels ? output : pyramid->images[i + 1];
-    const MappedImage level(pyramid->images[i], i == 0 ? VX_WRITE_ONLY : VX_READ_AND_WRITE);
-    const MappedImage lower(lower_image, VX_READ_ONLY);
-    const MappedImage in(input, VX_READ_ONLY);
-    if (const vx_status s = mapped(level, lower, in); s != VX_SUCCESS) return s;
-    const Plane<vx_int16> out = plane_of<vx_int16>(level);
-    as_plane(lower, is_s16(lower_image), [&](const auto& g_lower) {
-      if (i == 0) {
-        difference_level(plane_of<vx_uint8>(in), g_lower, out);
-      } else {
-        difference_level(out, g_lower, out);
-      }
-    });
+    const MappedImage level(pyramid->images[i], VX_WRITE_ONLY);
+    if (const vx_status s = level.status(); s != VX_SUCCESS) return s;
+    vision::Pixels laplacian{};
+    if (!vision_pixels(level, VX_DF_IMAGE_S16, laplacian) || laplacian.width != fine.width || laplacian.height != fine.height) {
+      return VX_ERROR_INVALID_PARAMETERS;  // a pyramid's levels are packed, of the sizes validate checked
+    }
+    const vision::Plane coarse = packed_plane(local + (i % 2) * memory.level_plane, (fine.width + 1) / 2, (fine.height + 1) / 2);
+    if (i + 1 < levels) {
+      if (!vision::laplacian_level(fine, coarse, laplacian, replicate)) return VX_ERROR_INVALID_PARAMETERS;
+      fine = coarse;
+      continue;
+    }
+    const MappedImage out(output_image, VX_WRITE_ONLY);
+    if (const vx_status s = out.status(); s != VX_SUCCESS) return s;
+    if (out.width() != coarse.width || out.height() != coarse.height) return VX_ERROR_INVALID_PARAMETERS;
+    const bool direct = !is_s16(output_image) && packed(out, 1);
+    if (!vision::laplacian_level(fine, direct ? plane(out) : coarse, laplacian, replicate)) return VX_ERROR_INVALID_PARAMETERS;
+    if (!direct) {
+      for (vx_uint32 y = 0; y < coarse.height; ++y) unstage_row(vision::pixels_of(vision::ConstPlane(coarse)), y, out, is_s16(output_image));
+    }
   }
   return VX_SUCCESS;
 }
@@ -529,55 +539,84 @@ vx_status VX_CALLBACK laplacian_pyramid_validate(vx_node node, const vx_referenc
   as<_vx_meta_format>(metas[1])->image_width = input->width;
   as<_vx_meta_format>(metas[1])->image_height = input->height;
   as<_vx_meta_format>(metas[1])->image_format = VX_DF_IMAGE_S16;
+  as<_vx_node>(node)->local_data_size =
+      laplacian_pyramid_memory(input->width, input->height, pyramid->levels, packed_when_validated(input, 1)).total();
   return VX_SUCCESS;
 }
 
+/// LaplacianReconstruct's local data: two planes of level 1's size (none for one level), then the input as
+/// packed U8 when it is not that already, then one output row when the output's pixels are spaced.
+struct LaplacianReconstructMemory {
+  std::size_t level_plane = 0, planes = 0, input_copy = 0, output_row = 0;
+  std::size_t total() const noexcept { return planes * level_plane + input_copy + output_row; }
+};
+LaplacianReconstructMemory laplacian_reconstruct_memory(vx_uint32 width, vx_uint32 height, vx_size levels, bool input_u8_packed,
+                                                        bool output_packed, bool output_s16) noexcept {
+  vx_uint32 w1 = width, h1 = height, wl = width, hl = height;
+  halved(1, w1, h1);
+  halved(levels, wl, hl);
+  return {plane_bytes(w1, h1), levels > 1 ? std::size_t{2} : std::size_t{0}, input_u8_packed ? 0 : plane_bytes(wl, hl),
+          output_packed ? 0 : std::size_t{width} * (output_s16 ? 2 : 1)};
+}
+
 // LaplacianReconstruct: laplacian, an S16 pyramid of L levels (scale HALF); input U8 or S16, of the size
-// level L would have; output U8 or S16 of level 0's size. I_L = input, I_i = expanded(I_{i+1}) + laplacian
-// level i, I_1 .. I_{L-1} kept as U8 (the next expansion takes them saturated to 0..255, as the
-// conformance reference does), I_0 saturated to the output's format. R_{L-1} .. R_1 alternate between two scratch planes of level 1's size in the node's local data,
-// sized at validation and allocated when the graph is set up.
+// level L would have; output U8 or S16 of level 0's size. I_L = input, I_i = expand(I_{i+1}) + laplacian
+// level i, I_1 .. I_{L-1} kept as U8 in the two local planes, alternately (the next expansion takes them
+// saturated to 0..255, as the conformance reference does, so an S16 input is saturated to U8 first), I_0
+// saturated to the output's format; an output with spaced pixels is written a row at a time through the
+// local row (the library's rows a zero stride apart).
 vx_status VX_CALLBACK laplacian_reconstruct_function(vx_node node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 3 || !valid_handle(parameters[0], VX_TYPE_PYRAMID)) return VX_ERROR_INVALID_PARAMETERS;
   const auto* pyramid = as<_vx_pyramid>(parameters[0]);
   const std::size_t levels = pyramid->images.size();
   if (levels == 0) return VX_ERROR_INVALID_PARAMETERS;
-  const vx_uint32 w1 = levels > 1 ? pyramid->images[1]->width : 0, h1 = levels > 1 ? pyramid->images[1]->height : 0;
-  const std::size_t plane_bytes = static_cast<std::size_t>(w1) * h1;
-  auto* scratch = static_cast<vx_uint8*>(as<_vx_node>(node)->local_data);
-  if (levels > 1 && (scratch == nullptr || as<_vx_node>(node)->local_data_size < 2 * plane_bytes)) return VX_ERROR_NO_MEMORY;
-  const MappedImage input(image_at(parameters, 1), VX_READ_ONLY);
+  const vision::Border replicate{};
+  const vx_image input_image = image_at(parameters, 1), output_image = image_at(parameters, 2);
+  const bool input_s16 = is_s16(input_image), output_s16 = is_s16(output_image);
+  const MappedImage input(input_image, VX_READ_ONLY);
   if (const vx_status s = input.status(); s != VX_SUCCESS) return s;
+  const bool input_direct = !input_s16 && packed(input, 1);
+  const bool output_packed = packed_when_validated(as<_vx_image>(output_image), output_s16 ? 2 : 1);
+  const LaplacianReconstructMemory memory = laplacian_reconstruct_memory(pyramid->images[0]->width, pyramid->images[0]->height, levels,
+                                                                         input_direct, output_packed, output_s16);
+  vx_uint8* local = local_data_of(node, memory.total());
+  if (local == nullptr && memory.total() > 0) return VX_ERROR_NO_MEMORY;
+  vision::ConstPlane coarse = const_plane(input);
+  if (!input_direct) {
+    const vision::Plane copy = packed_plane(local + memory.planes * memory.level_plane, input.width(), input.height());
+    vision::Pixels source{};
+    if (input_s16 && vision_pixels(input, VX_DF_IMAGE_S16, source)) {
+      vision::convert_depth(source, vision::pixels_of(copy), 0, vision::Overflow::saturate);
+    } else {
+      stage_u8(input, input_s16, copy);
+    }
+    coarse = copy;
+  }
   for (std::size_t l = levels; l-- > 0;) {
     const MappedImage detail(pyramid->images[l], VX_READ_ONLY);
     if (const vx_status s = detail.status(); s != VX_SUCCESS) return s;
-    const Plane<vx_int16> d = plane_of<vx_int16>(detail);
-    // I_l = expanded(I_{l+1}) + L_l into a plane of To (U8 saturates to 0..255, S16 to its range).
-    auto reconstruct = [&](const auto& lower, const auto& to) {
-      using To = decltype(to.at(0, 0));
-      constexpr int low = sizeof(To) == 1 ? 0 : -32768, high = sizeof(To) == 1 ? 255 : 32767;
-      for (vx_uint32 y = 0; y < to.height; ++y) {
-        for (vx_uint32 x = 0; x < to.width; ++x) to.put(x, y, static_cast<To>(std::clamp(expanded(lower, x, y) + d.at(x, y), low, high)));
-      }
-    };
-    auto into = [&](const auto& lower) -> vx_status {
-      if (l > 0) {
-        reconstruct(lower, scratch_plane(scratch + (l % 2) * plane_bytes, d.width, d.height));
-        return VX_SUCCESS;
-      }
-      const vx_image output = image_at(parameters, 2);
-      const MappedImage out(output, VX_WRITE_ONLY);
-      if (const vx_status s = out.status(); s != VX_SUCCESS) return s;
-      as_plane(out, is_s16(output), [&](const auto& o) { reconstruct(lower, o); });
-      return VX_SUCCESS;
-    };
-    vx_status status = VX_SUCCESS;
-    if (l + 1 == levels) {
-      as_plane(input, is_s16(image_at(parameters, 1)), [&](const auto& i) { status = into(i); });
-    } else {
-      status = into(scratch_plane(scratch + ((l + 1) % 2) * plane_bytes, pyramid->images[l + 1]->width, pyramid->images[l + 1]->height));
+    vision::Pixels laplacian{};
+    if (!vision_pixels(detail, VX_DF_IMAGE_S16, laplacian)) return VX_ERROR_INVALID_PARAMETERS;  // a pyramid's levels are packed
+    if (l > 0) {
+      const vision::Plane finer = packed_plane(local + (l % 2) * memory.level_plane, laplacian.width, laplacian.height);
+      if (!vision::laplacian_reconstruct_level(coarse, laplacian, vision::pixels_of(finer), replicate)) return VX_ERROR_INVALID_PARAMETERS;
+      coarse = finer;
+      continue;
     }
-    if (status != VX_SUCCESS) return status;
+    const MappedImage out(output_image, VX_WRITE_ONLY);
+    if (const vx_status s = out.status(); s != VX_SUCCESS) return s;
+    vision::Pixels direct{};
+    if (vision_pixels(out, output_s16 ? VX_DF_IMAGE_S16 : VX_DF_IMAGE_U8, direct)) {
+      if (!vision::laplacian_reconstruct_level(coarse, laplacian, direct, replicate)) return VX_ERROR_INVALID_PARAMETERS;
+      continue;
+    }
+    if (memory.output_row == 0) return VX_ERROR_NO_MEMORY;
+    const vision::Pixels row{local + memory.planes * memory.level_plane + memory.input_copy, out.width(), out.height(), 0,
+                             output_s16 ? vision::PixelType::s16 : vision::PixelType::u8};
+    for (vx_uint32 y = 0; y < out.height(); ++y) {
+      if (!vision::laplacian_reconstruct_level(coarse, laplacian, row, replicate, {y, y + 1})) return VX_ERROR_INVALID_PARAMETERS;
+      unstage_row(row, y, out, output_s16);
+    }
   }
   return VX_SUCCESS;
 }
@@ -607,15 +646,16 @@ vx_status VX_CALLBACK laplacian_reconstruct_validate(vx_node node, const vx_refe
     return refuse(node, VX_ERROR_INVALID_DIMENSION, "input is %ux%u but must be the size below the laplacian's last level: %ux%u",
                   input->width, input->height, w, h);
   }
-  if (const vx_status s = output_image(node, parameters, 2, "output", pyramid->width, pyramid->height, u8_or_s16_output(parameters[2]), metas[2]);
+  const vx_df_image output_format = u8_or_s16_output(parameters[2]);
+  if (const vx_status s = output_image(node, parameters, 2, "output", pyramid->width, pyramid->height, output_format, metas[2]);
       s != VX_SUCCESS) {
     return s;
   }
-  // Two scratch planes of level 1's size (none for one level), allocated with the node's local data
-  // when the graph is set up, so the kernel allocates nothing per frame.
-  vx_uint32 w1 = pyramid->width, h1 = pyramid->height;
-  halved(1, w1, h1);
-  as<_vx_node>(node)->local_data_size = pyramid->levels > 1 ? 2 * static_cast<vx_size>(w1) * h1 : 0;
+  const bool output_s16 = output_format == VX_DF_IMAGE_S16;
+  const bool output_packed = !valid_handle(parameters[2], VX_TYPE_IMAGE) || packed_when_validated(as<_vx_image>(parameters[2]), output_s16 ? 2 : 1);
+  const bool input_u8_packed = input->format == VX_DF_IMAGE_U8 && packed_when_validated(input, 1);
+  as<_vx_node>(node)->local_data_size =
+      laplacian_reconstruct_memory(pyramid->width, pyramid->height, pyramid->levels, input_u8_packed, output_packed, output_s16).total();
   return VX_SUCCESS;
 }
 
