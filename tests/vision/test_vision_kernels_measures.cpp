@@ -1,5 +1,5 @@
 // The vg.vision kernels whose results are S16 planes, tensors, scalars or positions (sobel3x3, magnitude, phase,
-// convert_depth, integral_image, histogram, mean_stddev, min_max_loc, match_template) and the two-image
+// convert_depth, integral_image, histogram, mean_stddev, min_max_loc, match_template, the Laplacian levels) and the two-image
 // weighted_average, min and max: each graph's output is the library function's, a few values are checked
 // from the definition by hand (so a parameter read the wrong way round shows), and verify names the node and
 // the parameter or attribute for wrong input.
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "visiongraph/kernels/vision/gradients.hpp"
+#include "visiongraph/kernels/vision/laplacian.hpp"
 #include "visiongraph/kernels/vision/match_template.hpp"
 #include "visiongraph/kernels/vision/module.hpp"
 #include "visiongraph/kernels/vision/statistics.hpp"
@@ -302,6 +303,40 @@ TEST(VisionMeasureKernels, MatchTemplateScoresEveryPlacement) {
   bad.bind(b, "output", bad.add_virtual("out", DataKind::tensor));
   const std::string error = verify_error(bad);
   EXPECT_NE(error.find("template"), std::string::npos) << error;
+}
+
+// Two Laplacian levels and their reconstruction give the image back exactly; each level is the library's.
+TEST(VisionMeasureKernels, LaplacianLevelsAndTheirReconstructionRoundTrip) {
+  constexpr std::uint32_t W = 45, H = 31;
+  vg::Graph g(context(), "laplacian");
+  const DataId in = g.add_data("in", gray(W, H)), back = g.add_data("back", gray(W, H));
+  const DataId g1 = g.add_virtual("g1", DataKind::image), g2 = g.add_data("g2", gray(12, 8));
+  const DataId l0 = g.add_data("l0", s16(W, H)), l1 = g.add_virtual("l1", DataKind::tensor), r1 = g.add_virtual("r1", DataKind::image);
+  const vg::NodeId a = g.add_node("level0", "vg.vision.laplacian_level");
+  g.bind(a, "input", in).bind(a, "coarse", g1).bind(a, "laplacian", l0);
+  const vg::NodeId b = g.add_node("level1", "vg.vision.laplacian_level");
+  g.bind(b, "input", g1).bind(b, "coarse", g2).bind(b, "laplacian", l1);
+  const vg::NodeId c = g.add_node("rebuild1", "vg.vision.laplacian_reconstruct_level");
+  g.bind(c, "coarse", g2).bind(c, "laplacian", l1).bind(c, "output", r1);
+  const vg::NodeId d = g.add_node("rebuild0", "vg.vision.laplacian_reconstruct_level");
+  g.bind(d, "coarse", r1).bind(d, "laplacian", l0).bind(d, "output", back);
+  g.verify();
+  fill_random(g.image(in), 17);
+  ASSERT_EQ(g.process(), vg::Status::ok) << g.last_error().describe();
+  for (std::uint32_t y = 0; y < H; ++y)
+    for (std::uint32_t x = 0; x < W; ++x) ASSERT_EQ(at(g.image(back), x, y), at(g.image(in), x, y)) << x << "," << y;
+  std::vector<std::uint8_t> coarse(23 * 16);
+  std::vector<std::int16_t> expected(W * H);
+  ASSERT_TRUE(vv::laplacian_level(plane_of(g.image(in)), {coarse.data(), 23, 16, 23}, s16_of(expected, W, H)));
+  for (std::uint32_t i = 0; i < W * H; ++i) ASSERT_EQ(g.tensor(l0).data_as<std::int16_t>()[i], expected[i]) << i;
+
+  vg::Graph bad(context(), "mismatch");
+  const vg::NodeId n = bad.add_node("rebuild", "vg.vision.laplacian_reconstruct_level");
+  bad.bind(n, "coarse", bad.add_data("c", gray(10, 10))).bind(n, "laplacian", bad.add_data("l", s16(40, 20)));
+  bad.bind(n, "output", bad.add_virtual("o", DataKind::image));
+  const std::string error = verify_error(bad);
+  EXPECT_NE(error.find("coarse"), std::string::npos) << error;
+  EXPECT_NE(error.find("20x10"), std::string::npos) << error;
 }
 
 TEST(VisionMeasureKernels, WeightedAverageMinAndMaxPixelByPixel) {

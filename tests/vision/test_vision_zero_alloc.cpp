@@ -108,6 +108,9 @@ TEST(VisionZeroAlloc, AGraphOfTheGeometryAndPixelKernelsAllocatesNothing) {
   const vg::DataId map = g.add_data("map", vg::DataMeta::tensor_of({120, 160, 2}, vg::ElementType::f32));
   node("remap", "vg.vision.remap", {{"input", scaled}, {"map", map}, {"output", g.add_virtual("remapped", vg::DataKind::image)}});
   node("bilateral", "vg.vision.bilateral_filter", {{"input", scaled}, {"output", g.add_virtual("smoothed", vg::DataKind::image)}});
+  const vg::DataId coarse = g.add_virtual("coarse", vg::DataKind::image), detail = g.add_virtual("detail", vg::DataKind::tensor);
+  node("laplacian", "vg.vision.laplacian_level", {{"input", scaled}, {"coarse", coarse}, {"laplacian", detail}});
+  node("rebuilt", "vg.vision.laplacian_reconstruct_level", {{"coarse", coarse}, {"laplacian", detail}, {"output", g.add_virtual("rebuilt", vg::DataKind::image)}});
   node("hog", "vg.vision.hog", {{"input", scaled}, {"features", g.add_virtual("hog", vg::DataKind::tensor)}});
   node("sum", "vg.vision.accumulate", {{"input", scaled}, {"output", g.add_virtual("sum", vg::DataKind::tensor)}});
   node("squares", "vg.vision.accumulate_squared", {{"input", scaled}, {"output", g.add_virtual("squares", vg::DataKind::tensor)}});

@@ -13,7 +13,7 @@ void add_pixel_kernels(Module& m);
 void add_feature_kernels(Module& m);
 
 /// vg.vision.sobel3x3, magnitude, phase, convert_depth_to_s16 / _to_gray8, integral_image, histogram, mean_stddev,
-/// min_max_loc, match_template, weighted_average, min, max (measures.cpp).
+/// min_max_loc, match_template, laplacian_level, laplacian_reconstruct_level, weighted_average, min, max (measures.cpp).
 void add_measure_kernels(Module& m);
 /// vg.vision.optical_flow, accumulate, accumulate_squared, accumulate_weighted (motion.cpp).
 void add_motion_kernels(Module& m);

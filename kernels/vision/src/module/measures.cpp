@@ -1,5 +1,6 @@
 // The vg.vision kernels whose results are not gray8 images, or that take such results: sobel3x3, magnitude,
-// phase, convert_depth_to_s16 / _to_gray8, integral_image, histogram, mean_stddev, min_max_loc, match_template;
+// phase, convert_depth_to_s16 / _to_gray8, integral_image, histogram, mean_stddev, min_max_loc, match_template,
+// laplacian_level and laplacian_reconstruct_level;
 // and the two-image weighted_average, min and max. Each runs the library function libopenvx's kernel of the
 // same name runs. S16 planes are i16 tensors [height, width] (support.hpp); integral images u32 tensors of
 // that shape; histograms u32 tensors [bins].
@@ -13,6 +14,7 @@
 #include "visiongraph/kernels/vision/convert_depth.hpp"
 #include "visiongraph/kernels/vision/gradients.hpp"
 #include "visiongraph/kernels/vision/histogram.hpp"
+#include "visiongraph/kernels/vision/laplacian.hpp"
 #include "visiongraph/kernels/vision/match_template.hpp"
 #include "visiongraph/kernels/vision/statistics.hpp"
 
@@ -290,6 +292,51 @@ void add_match_template(Module& m) {
   m.implement("vg.vision.match_template", "cpu", callbacks_for<MatchTemplateKernel>());
 }
 
+// --- laplacian_level, laplacian_reconstruct_level ------------------------------------------------------------
+
+Status laplacian_level_process(KernelContext& ctx) noexcept {
+  return laplacian_level(const_plane(ctx.image(0)), plane(ctx.image(1)), s16_pixels(ctx.tensor(2)), Border{}) ? Status::ok
+                                                                                                            : Status::invalid_argument;
+}
+
+Status laplacian_reconstruct_process(KernelContext& ctx) noexcept {
+  return laplacian_reconstruct_level(const_plane(ctx.image(0)), s16_pixels(ctx.tensor(1)), pixels_of(plane(ctx.image(2))), Border{})
+             ? Status::ok
+             : Status::invalid_argument;
+}
+
+void add_laplacian(Module& m) {
+  m.add(KernelDecl("vg.vision.laplacian_level",
+                   "One level of OpenVX LaplacianPyramid: the next Gaussian level (5x5, half the size) and what it loses, "
+                   "input - expand(coarse), as S16; a chain of these is the pyramid (each coarse the next node's input)")
+            .input("input", DataKind::image, true, "gray8 image: this level")
+            .output("coarse", DataKind::image, true, "gray8 image of half the size, rounded up: the next Gaussian level")
+            .output("laplacian", DataKind::tensor, true, "S16 plane (i16 tensor [height, width]) of the input's size")
+            .validate([](ValidateContext& v) {
+              const DataMeta& in = image_input(v, 0, "input", {ImageFormat::gray8});
+              v.set_meta(1, DataMeta::image_of((in.image.width + 1) / 2, (in.image.height + 1) / 2, ImageFormat::gray8));
+              v.set_meta(2, s16_plane(in.image.width, in.image.height));
+            }));
+  m.implement("vg.vision.laplacian_level", "cpu", KernelCallbacks{nullptr, &laplacian_level_process, nullptr, nullptr});
+  m.add(KernelDecl("vg.vision.laplacian_reconstruct_level",
+                   "One level of OpenVX LaplacianReconstruct: expand(coarse) + laplacian, saturated to gray8 (the inverse of "
+                   "laplacian_level: coarse and laplacian from it give its input back)")
+            .input("coarse", DataKind::image, true, "gray8 image: the coarser level")
+            .input("laplacian", DataKind::tensor, true, "S16 plane (i16 tensor [height, width]) whose sides halved, rounded up, are coarse's")
+            .output("output", DataKind::image, true, "gray8 image of the laplacian's size")
+            .validate([](ValidateContext& v) {
+              const DataMeta& coarse = image_input(v, 0, "coarse", {ImageFormat::gray8});
+              const TensorMeta& t = s16_plane_input(v, 1, "laplacian").tensor;
+              const auto w = static_cast<std::uint32_t>(t.dims[1]), h = static_cast<std::uint32_t>(t.dims[0]);
+              if ((w + 1) / 2 != coarse.image.width || (h + 1) / 2 != coarse.image.height)
+                v.fail("coarse", "is " + std::to_string(coarse.image.width) + "x" + std::to_string(coarse.image.height) + " but the " +
+                                     std::to_string(w) + "x" + std::to_string(h) + " laplacian needs " + std::to_string((w + 1) / 2) + "x" +
+                                     std::to_string((h + 1) / 2));
+              v.set_meta(2, DataMeta::image_of(w, h, ImageFormat::gray8));
+            }));
+  m.implement("vg.vision.laplacian_reconstruct_level", "cpu", KernelCallbacks{nullptr, &laplacian_reconstruct_process, nullptr, nullptr});
+}
+
 // --- weighted_average, min, max ------------------------------------------------------------------------------------
 
 struct WeightedAverageKernel {
@@ -340,6 +387,7 @@ void add_measure_kernels(Module& m) {
   add_convert_depth(m);
   add_statistics(m);
   add_match_template(m);
+  add_laplacian(m);
   add_two_image_kernels(m);
 }
 

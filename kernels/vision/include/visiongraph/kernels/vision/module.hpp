@@ -11,7 +11,7 @@
 /// | vg.vision.add, subtract, absdiff, multiply, not, and, or, xor | arithmetic and bitwise on two images |
 /// | vg.vision.scale, half_scale_gaussian, warp_affine, warp_perspective, remap | geometry |
 /// | vg.vision.canny, fast_corners, harris_corners, hough_lines, lbp, non_max_suppression, hog | features; `set_low` / `set_high` commands of canny |
-/// | vg.vision.sobel3x3, magnitude, phase, convert_depth_to_s16 / _to_gray8, match_template | S16 planes (i16 tensors [height, width]) |
+/// | vg.vision.sobel3x3, magnitude, phase, convert_depth_to_s16 / _to_gray8, match_template, laplacian_level, laplacian_reconstruct_level | S16 planes (i16 tensors [height, width]) |
 /// | vg.vision.integral_image, histogram, mean_stddev, min_max_loc | statistics (tensors, scalars, positions) |
 /// | vg.vision.weighted_average, min, max | two images pixel by pixel |
 /// | vg.vision.optical_flow, accumulate, accumulate_squared, accumulate_weighted | over consecutive frames (state kept by the node); `reset` command |
