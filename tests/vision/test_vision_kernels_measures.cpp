@@ -18,6 +18,7 @@
 #include "visiongraph/kernels/vision/module.hpp"
 #include "visiongraph/kernels/vision/statistics.hpp"
 #include "visiongraph/visiongraph.hpp"
+#include "vision_kernel_test.hpp"
 
 namespace {
 
@@ -27,13 +28,8 @@ using vg::DataMeta;
 using vg::ElementType;
 using vg::ImageFormat;
 namespace vv = vg::vision;
-
-vg::Context& context() {
-  static vg::Context ctx;
-  static const bool loaded = (ctx.load_module(vv::make_vision_module()), true);
-  (void)loaded;
-  return ctx;
-}
+using vg::vision::test::verify_error;
+vg::Context& context() { return vg::vision::test::vision_context(); }
 
 DataMeta gray(std::uint32_t w, std::uint32_t h) { return DataMeta::image_of(w, h, ImageFormat::gray8); }
 DataMeta s16(std::uint32_t w, std::uint32_t h) { return DataMeta::tensor_of({h, w}, ElementType::i16); }
@@ -50,16 +46,6 @@ vv::ConstPlane plane_of(const vg::ImageView& v) { return {v.plane(0), v.width(),
 
 vv::Pixels s16_of(std::vector<std::int16_t>& data, std::uint32_t w, std::uint32_t h) {
   return {data.data(), w, h, static_cast<std::ptrdiff_t>(w) * 2, vv::PixelType::s16};
-}
-
-/// verify's message, or "" when it passes.
-std::string verify_error(vg::Graph& g) {
-  try {
-    g.verify();
-  } catch (const vg::Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 // Sobel -> magnitude -> convert_depth_to_gray8, and phase, on an odd size: each the library's function, and

@@ -15,19 +15,15 @@
 #include "visiongraph/kernels/vision/module.hpp"
 #include "visiongraph/kernels/vision/optical_flow.hpp"
 #include "visiongraph/visiongraph.hpp"
+#include "vision_kernel_test.hpp"
 
 namespace {
 
 using vg::DataId;
 using vg::DataKind;
 namespace vv = vg::vision;
-
-vg::Context& context() {
-  static vg::Context ctx;
-  static const bool loaded = (ctx.load_module(vv::make_vision_module()), true);
-  (void)loaded;
-  return ctx;
-}
+using vg::vision::test::verify_error;
+vg::Context& context() { return vg::vision::test::vision_context(); }
 
 struct TrackingGraph {
   static constexpr std::uint32_t W = 160, H = 120;
@@ -143,15 +139,6 @@ TEST(VisionMotionKernels, AccumulationsSumAndBlendTheFramesUntilReset) {
   blend.reset();
   blend.show(40);
   EXPECT_EQ(blend.model(), 40);
-}
-
-std::string verify_error(vg::Graph& g) {
-  try {
-    g.verify();
-  } catch (const vg::Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(VisionMotionKernels, VerifyNamesWhatIsWrong) {
