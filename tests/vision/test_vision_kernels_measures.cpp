@@ -260,6 +260,40 @@ TEST(VisionMeasureKernels, MinMaxLocFindsTheExtremaWhereTheyAre) {
   EXPECT_EQ(maxs[0].y, 6u);
 }
 
+// The S16 forms: the extrema of a gradient and where they are; the element-wise min and max of two.
+TEST(VisionMeasureKernels, S16ExtremaMinAndMax) {
+  constexpr std::uint32_t W = 23, H = 14;
+  vg::Graph g(context(), "s16");
+  const DataId in = g.add_data("in", gray(W, H));
+  const DataId gx = g.add_data("gx", s16(W, H)), gy = g.add_data("gy", s16(W, H)), lo = g.add_data("lo", s16(W, H)), hi = g.add_data("hi", s16(W, H));
+  const DataId min = g.add_data("min", DataMeta::scalar_of(ElementType::i32)), max_at = g.add_virtual("max_at", DataKind::array);
+  const DataId max_count = g.add_data("max_count", DataMeta::scalar_of(ElementType::u32));
+  const vg::NodeId sobel = g.add_node("sobel", "vg.vision.sobel3x3");
+  g.bind(sobel, "input", in).bind(sobel, "grad_x", gx).bind(sobel, "grad_y", gy);
+  const vg::NodeId loc = g.add_node("extrema", "vg.vision.min_max_loc_s16");
+  g.bind(loc, "input", gx).bind(loc, "min", min).bind(loc, "max_locations", max_at).bind(loc, "max_count", max_count);
+  const vg::NodeId mn = g.add_node("lo", "vg.vision.min_s16");
+  g.bind(mn, "in1", gx).bind(mn, "in2", gy).bind(mn, "out", lo);
+  const vg::NodeId mx = g.add_node("hi", "vg.vision.max_s16");
+  g.bind(mx, "in1", gx).bind(mx, "in2", gy).bind(mx, "out", hi);
+  g.verify();
+  fill_random(g.image(in), 23);
+  ASSERT_EQ(g.process(), vg::Status::ok) << g.last_error().describe();
+  const auto* x = g.tensor(gx).data_as<std::int16_t>();
+  const auto* y = g.tensor(gy).data_as<std::int16_t>();
+  const std::int16_t lowest = *std::min_element(x, x + W * H), highest = *std::max_element(x, x + W * H);
+  EXPECT_EQ(g.scalar(min).get<std::int32_t>(), lowest);
+  const auto count = static_cast<std::uint32_t>(std::count(x, x + W * H, highest));
+  EXPECT_EQ(g.scalar(max_count).get<std::uint32_t>(), count);
+  const vg::ArrayView<vv::PixelPosition> at_max = g.array<vv::PixelPosition>(max_at);
+  ASSERT_EQ(at_max.size(), count);
+  for (const vv::PixelPosition& p : at_max) EXPECT_EQ(x[p.y * W + p.x], highest);
+  for (std::uint32_t i = 0; i < W * H; ++i) {
+    ASSERT_EQ(g.tensor(lo).data_as<std::int16_t>()[i], std::min(x[i], y[i])) << i;
+    ASSERT_EQ(g.tensor(hi).data_as<std::int16_t>()[i], std::max(x[i], y[i])) << i;
+  }
+}
+
 // A template cut from the image matches perfectly (l2 = 0) where it was cut; every score is the library's.
 TEST(VisionMeasureKernels, MatchTemplateScoresEveryPlacement) {
   constexpr std::uint32_t W = 40, H = 30, w = 7, h = 5;

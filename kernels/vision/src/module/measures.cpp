@@ -1,7 +1,7 @@
 // The vg.vision kernels whose results are not gray8 images, or that take such results: sobel3x3, magnitude,
-// phase, convert_depth_to_s16 / _to_gray8, integral_image, histogram, mean_stddev, min_max_loc, match_template,
+// phase, convert_depth_to_s16 / _to_gray8, integral_image, histogram, mean_stddev, min_max_loc (and _s16), match_template,
 // laplacian_level and laplacian_reconstruct_level;
-// and the two-image weighted_average, min and max. Each runs the library function libopenvx's kernel of the
+// and the two-image weighted_average, min and max (and their S16 forms). Each runs the library function libopenvx's kernel of the
 // same name runs. S16 planes are i16 tensors [height, width] (support.hpp); integral images u32 tensors of
 // that shape; histograms u32 tensors [bins].
 #include <span>
@@ -174,8 +174,19 @@ Status mean_stddev_process(KernelContext& ctx) noexcept {
   return Status::ok;
 }
 
+/// Parameter @p index as pixels: a gray8 image, or an S16 plane (i16 tensor).
+template <bool S16>
+ConstPixels input_pixels(const KernelContext& ctx, std::size_t index) noexcept {
+  if constexpr (S16) {
+    return s16_pixels(ctx.tensor(index));
+  } else {
+    return pixels_of(const_plane(ctx.image(index)));
+  }
+}
+
+template <bool S16>
 Status min_max_loc_process(KernelContext& ctx) noexcept {
-    const ConstPixels in = pixels_of(const_plane(ctx.image(0)));
+    const ConstPixels in = input_pixels<S16>(ctx, 0);
     const Extrema e = extrema(in);
     if (ctx.is_bound(1)) ctx.scalar(1).set(e.min);
     if (ctx.is_bound(2)) ctx.scalar(2).set(e.max);
@@ -229,30 +240,37 @@ void add_statistics(Module& m) {
             }));
   m.implement("vg.vision.mean_stddev", "cpu", KernelCallbacks{nullptr, &mean_stddev_process, nullptr, nullptr});
 
-  m.add(KernelDecl("vg.vision.min_max_loc",
-                   "OpenVX MinMaxLoc: a gray8 image's smallest and largest pixel values, how many pixels hold each, and where "
-                   "(raster order, the first `capacity`)")
-            .input("input", DataKind::image, true, "gray8 image of any size")
-            .output("min", DataKind::scalar, false, "i32")
-            .output("max", DataKind::scalar, false, "i32")
-            .output("min_locations", DataKind::array, false, "array of vg.vision.position (x, y: uint32 each)")
-            .output("max_locations", DataKind::array, false, "array of vg.vision.position")
-            .output("min_count", DataKind::scalar, false, "u32: every pixel holding the minimum, also those past the capacity")
-            .output("max_count", DataKind::scalar, false, "u32")
-            .attribute("capacity", 1000, "the most positions each array holds")
-            .validate([](ValidateContext& v) {
-              image_input(v, 0, "input", {ImageFormat::gray8});
-              const std::uint32_t capacity = positive_attribute(v, "capacity", kMaxLocations);
-              bool any = false;
-              for (std::size_t i = 1; i <= 6; ++i) {
-                if (!v.is_bound(i)) continue;
-                any = true;
-                v.set_meta(i, i == 3 || i == 4 ? DataMeta::array_of<PixelPosition>("vg.vision.position", capacity)
-                                               : DataMeta::scalar_of(i <= 2 ? ElementType::i32 : ElementType::u32));
-              }
-              if (!any) v.fail("min", "and every other output are unbound: bind at least one");
-            }));
-  m.implement("vg.vision.min_max_loc", "cpu", KernelCallbacks{nullptr, &min_max_loc_process, nullptr, nullptr});
+  for (const bool s16 : {false, true}) {
+    const char* name = s16 ? "vg.vision.min_max_loc_s16" : "vg.vision.min_max_loc";
+    m.add(KernelDecl(name, s16 ? "OpenVX MinMaxLoc on an S16 plane (e.g. where a gradient is strongest): as vg.vision.min_max_loc"
+                               : "OpenVX MinMaxLoc: a gray8 image's smallest and largest pixel values, how many pixels hold each, and "
+                                 "where (raster order, the first `capacity`)")
+              .input("input", s16 ? DataKind::tensor : DataKind::image, true, s16 ? "S16 plane (i16 tensor [height, width])" : "gray8 image of any size")
+              .output("min", DataKind::scalar, false, "i32")
+              .output("max", DataKind::scalar, false, "i32")
+              .output("min_locations", DataKind::array, false, "array of vg.vision.position (x, y: uint32 each)")
+              .output("max_locations", DataKind::array, false, "array of vg.vision.position")
+              .output("min_count", DataKind::scalar, false, "u32: every pixel holding the minimum, also those past the capacity")
+              .output("max_count", DataKind::scalar, false, "u32")
+              .attribute("capacity", 1000, "the most positions each array holds")
+              .validate([s16](ValidateContext& v) {
+                if (s16) {
+                  s16_plane_input(v, 0, "input");
+                } else {
+                  image_input(v, 0, "input", {ImageFormat::gray8});
+                }
+                const std::uint32_t capacity = positive_attribute(v, "capacity", kMaxLocations);
+                bool any = false;
+                for (std::size_t i = 1; i <= 6; ++i) {
+                  if (!v.is_bound(i)) continue;
+                  any = true;
+                  v.set_meta(i, i == 3 || i == 4 ? DataMeta::array_of<PixelPosition>("vg.vision.position", capacity)
+                                                 : DataMeta::scalar_of(i <= 2 ? ElementType::i32 : ElementType::u32));
+                }
+                if (!any) v.fail("min", "and every other output are unbound: bind at least one");
+              }));
+    m.implement(name, "cpu", KernelCallbacks{nullptr, s16 ? &min_max_loc_process<true> : &min_max_loc_process<false>, nullptr, nullptr});
+  }
 }
 
 // --- match_template ----------------------------------------------------------------------------------------------
@@ -348,11 +366,10 @@ struct WeightedAverageKernel {
   float alpha;
 };
 
-template <bool TakeMin>
+template <bool TakeMin, bool S16>
 Status min_max_process(KernelContext& ctx) noexcept {
-  return min_max(TakeMin, pixels_of(const_plane(ctx.image(0))), pixels_of(const_plane(ctx.image(1))), pixels_of(plane(ctx.image(2))))
-             ? Status::ok
-             : Status::invalid_argument;
+  const Pixels out = S16 ? s16_pixels(ctx.tensor(2)) : pixels_of(plane(ctx.image(2)));
+  return min_max(TakeMin, input_pixels<S16>(ctx, 0), input_pixels<S16>(ctx, 1), out) ? Status::ok : Status::invalid_argument;
 }
 
 void add_two_image_kernels(Module& m) {
@@ -368,13 +385,28 @@ void add_two_image_kernels(Module& m) {
             }));
   m.implement("vg.vision.weighted_average", "cpu", callbacks_for<WeightedAverageKernel>());
   for (const auto& [name, description, process] :
-       {std::tuple{"vg.vision.min", "OpenVX Min: the smaller of in1 and in2, pixel by pixel", &min_max_process<true>},
-        std::tuple{"vg.vision.max", "OpenVX Max: the larger of in1 and in2, pixel by pixel", &min_max_process<false>}}) {
+       {std::tuple{"vg.vision.min", "OpenVX Min: the smaller of in1 and in2, pixel by pixel", &min_max_process<true, false>},
+        std::tuple{"vg.vision.max", "OpenVX Max: the larger of in1 and in2, pixel by pixel", &min_max_process<false, false>}}) {
     m.add(KernelDecl(name, description)
               .input("in1", DataKind::image, true, "gray8 image")
               .input("in2", DataKind::image, true, "gray8 image of in1's size")
               .output("out", DataKind::image, true, "gray8 image of that size")
               .validate([](ValidateContext& v) { validate_two_gray8(v); }));
+    m.implement(name, "cpu", KernelCallbacks{nullptr, process, nullptr, nullptr});
+  }
+  for (const auto& [name, description, process] :
+       {std::tuple{"vg.vision.min_s16", "OpenVX Min on S16 planes: the smaller of in1 and in2, element by element", &min_max_process<true, true>},
+        std::tuple{"vg.vision.max_s16", "OpenVX Max on S16 planes: the larger of in1 and in2, element by element", &min_max_process<false, true>}}) {
+    m.add(KernelDecl(name, description)
+              .input("in1", DataKind::tensor, true, "S16 plane (i16 tensor [height, width])")
+              .input("in2", DataKind::tensor, true, "S16 plane of in1's shape")
+              .output("out", DataKind::tensor, true, "S16 plane of that shape")
+              .validate([](ValidateContext& v) {
+                const TensorMeta& a = s16_plane_input(v, 0, "in1").tensor;
+                const TensorMeta& b = s16_plane_input(v, 1, "in2").tensor;
+                if (a.dims[0] != b.dims[0] || a.dims[1] != b.dims[1]) v.fail("in2", "has another shape than in1: they must have one shape");
+                v.set_meta(2, s16_plane(static_cast<std::uint32_t>(a.dims[1]), static_cast<std::uint32_t>(a.dims[0])));
+              }));
     m.implement(name, "cpu", KernelCallbacks{nullptr, process, nullptr, nullptr});
   }
 }
