@@ -1,5 +1,8 @@
-// The standard tensor kernels TensorAdd, TensorSubtract, TensorMultiply, TensorTableLookup, TensorTranspose
-// and TensorConvertDepth: each a function and a validate (standard_kernel_support.hpp).
+// The standard tensor kernels TensorAdd, TensorSubtract, TensorMultiply, TensorTableLookup, TensorTranspose,
+// TensorConvertDepth, TensorMatrixMultiply, BilateralFilter, HOGCells and HOGFeatures: each a function and a
+// validate (standard_kernel_support.hpp). The element arithmetic is the vision library's (tensor_ops.hpp,
+// bilateral.hpp, hog.hpp): here the parameters are checked and the tensors handed over as base pointers with
+// per-dimension byte strides.
 //
 // Element formats: VX_TYPE_INT16 with fixed point position 8 (Q7.8), VX_TYPE_UINT8 and VX_TYPE_INT8 with
 // position 0 (TableLookup: UINT8 and INT16). Kernel functions read and write the tensors' memory directly
@@ -23,6 +26,7 @@
 #include "tensor.hpp"
 #include "visiongraph/kernels/vision/bilateral.hpp"
 #include "visiongraph/kernels/vision/hog.hpp"
+#include "visiongraph/kernels/vision/tensor_ops.hpp"
 
 namespace vg::openvx {
 namespace {
@@ -148,56 +152,36 @@ const _vx_tensor_t* tensor_at(const vx_reference* parameters, vx_uint32 index) n
   return valid_handle(parameters[index], VX_TYPE_TENSOR) ? as<_vx_tensor_t>(parameters[index]) : nullptr;
 }
 
-/// Calls op(pointers) for every element of a tensor of @p n dimensions @p dims, the pointers of the
-/// operands stepping by their strides.
-template <std::size_t K, typename Op>
-void walk(vx_size n, const vx_size* dims, const std::array<Operand, K>& operands, Op op) noexcept {
-  for (vx_size d = 0; d < n; ++d) {
-    if (dims[d] == 0) return;
-  }
-  vx_size index[kMaxTensorDims] = {};
-  for (;;) {
-    std::array<vx_uint8*, K> p{};
-    for (std::size_t k = 0; k < K; ++k) {
-      p[k] = operands[k].base;
-      for (vx_size d = 1; d < n; ++d) p[k] += static_cast<std::ptrdiff_t>(index[d]) * operands[k].strides[d];
-    }
-    for (vx_size i = 0; i < dims[0]; ++i) {
-      op(p);
-      for (std::size_t k = 0; k < K; ++k) p[k] += operands[k].strides[0];
-    }
-    vx_size d = 1;
-    for (; d < n; ++d) {
-      if (++index[d] < dims[d]) break;
-      index[d] = 0;
-    }
-    if (d >= n) return;
-  }
+static_assert(kMaxTensorDims == vision::kMaxTensorRank, "Operand's strides are the library's");
+
+/// The library's view of an arithmetic format (supported_format() checked it).
+vision::TensorType library_type(vx_enum type) noexcept {
+  return type == VX_TYPE_INT16 ? vision::TensorType::s16 : type == VX_TYPE_INT8 ? vision::TensorType::s8 : vision::TensorType::u8;
 }
 
-// --- converting results ---------------------------------------------------------------------------------
-
-template <typename T>
-T wrap_integer(std::int64_t v) noexcept {
-  return static_cast<T>(static_cast<std::make_unsigned_t<T>>(static_cast<std::uint64_t>(v)));
+vision::TensorShape shape_of(const _vx_tensor_t* t) noexcept {
+  vision::TensorShape shape;
+  shape.rank = static_cast<std::uint32_t>(t->number_of_dims);
+  for (vx_size d = 0; d < t->number_of_dims && d < vision::kMaxTensorRank; ++d) shape.dims[d] = t->dims[d];
+  return shape;
 }
 
-template <typename T>
-T saturate_integer(std::int64_t v) noexcept {
-  if (v < std::numeric_limits<T>::min()) return std::numeric_limits<T>::min();
-  if (v > std::numeric_limits<T>::max()) return std::numeric_limits<T>::max();
-  return static_cast<T>(v);
+vision::ConstTensorRef const_ref(const Operand& o) noexcept {
+  vision::ConstTensorRef ref;
+  ref.data = o.base;
+  for (std::size_t d = 0; d < vision::kMaxTensorRank; ++d) ref.strides[d] = o.strides[d];
+  return ref;
 }
 
-/// An integral-valued double (already rounded) to T: wrapped (low bits of the two's complement) or
-/// saturated. NaN gives 0.
-template <typename T>
-T from_integral_double(double v, bool wrap) noexcept {
-  if (std::isnan(v)) return 0;
-  if (wrap) return wrap_integer<T>(static_cast<std::int64_t>(std::fmod(v, 65536.0)));
-  if (v <= static_cast<double>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
-  if (v >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
-  return static_cast<T>(v);
+vision::TensorRef ref(const Operand& o) noexcept {
+  vision::TensorRef r;
+  r.data = o.base;
+  for (std::size_t d = 0; d < vision::kMaxTensorRank; ++d) r.strides[d] = o.strides[d];
+  return r;
+}
+
+vision::Overflow overflow_of(vx_enum policy) noexcept {
+  return policy == VX_CONVERT_POLICY_WRAP ? vision::Overflow::wrap : vision::Overflow::saturate;
 }
 
 // --- TensorAdd, TensorSubtract, TensorMultiply ----------------------------------------------------------
@@ -259,12 +243,7 @@ bool elementwise_operands(const vx_reference* parameters, vx_uint32 out_index, s
   return true;
 }
 
-template <typename T, typename Op>
-void elementwise(const _vx_tensor_t* out, const std::array<Operand, 3>& ops, Op op) noexcept {
-  walk(out->number_of_dims, out->dims, ops, [&](const std::array<vx_uint8*, 3>& p) { store<T>(p[2], op(load<T>(p[0]), load<T>(p[1]))); });
-}
-
-/// out = in1 + in2 (or - in2) on the raw values (one fixed point position), wrapped or saturated.
+/// out = in1 + in2 (or - in2) on the raw values (one fixed point position), wrapped or saturated (tensor_ops.hpp).
 template <bool Subtract>
 vx_status VX_CALLBACK add_sub_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 4) return VX_ERROR_INVALID_PARAMETERS;
@@ -274,19 +253,10 @@ vx_status VX_CALLBACK add_sub_function(vx_node, const vx_reference* parameters, 
   std::array<Operand, 3> ops{};
   const _vx_tensor_t* out = nullptr;
   if (!elementwise_operands(parameters, 3, ops, out)) return VX_ERROR_INVALID_PARAMETERS;
-  const bool wrap = policy == VX_CONVERT_POLICY_WRAP;
-  auto run = [&](auto zero) {
-    using T = decltype(zero);
-    elementwise<T>(out, ops, [wrap](T a, T b) {
-      const std::int64_t v = Subtract ? std::int64_t{a} - b : std::int64_t{a} + b;
-      return wrap ? wrap_integer<T>(v) : saturate_integer<T>(v);
-    });
-  };
-  switch (out->data_type) {
-    case VX_TYPE_INT16: run(vx_int16{}); break;
-    case VX_TYPE_UINT8: run(vx_uint8{}); break;
-    case VX_TYPE_INT8: run(vx_int8{}); break;
-    default: return VX_ERROR_INVALID_TYPE;
+  if (!supported_format(out->data_type, out->fixed_point_position)) return VX_ERROR_INVALID_TYPE;
+  const auto run = Subtract ? &vision::tensor_subtract : &vision::tensor_add;
+  if (!run(shape_of(out), library_type(out->data_type), const_ref(ops[0]), const_ref(ops[1]), ref(ops[2]), overflow_of(policy))) {
+    return VX_ERROR_INVALID_PARAMETERS;
   }
   return VX_SUCCESS;
 }
@@ -317,47 +287,9 @@ vx_status VX_CALLBACK multiply_validate(vx_node node, const vx_reference paramet
   return output_tensor(node, parameters, 5, "output", in1->number_of_dims, dims, in1->data_type, in1->fixed_point_position, metas[5]);
 }
 
-/// round(p * 2^-k) for k >= 1: toward zero, or to nearest with ties to even.
-std::int64_t shift_round(std::int64_t p, int k, bool nearest_even) noexcept {
-  if (k >= 62) return 0;  // |p| < 2^56: the value is below 1/2 in magnitude
-  const std::int64_t unit = std::int64_t{1} << k;
-  std::int64_t q = p / unit;  // toward zero
-  if (nearest_even) {
-    const std::int64_t r = p - q * unit;
-    const std::int64_t twice = 2 * (r < 0 ? -r : r);
-    if (twice > unit || (twice == unit && (q & 1) != 0)) q += p < 0 ? -1 : 1;
-  }
-  return q;
-}
-
-/// The float scale as m * 2^e exactly (m a signed integer of at most 24 bits).
-void decompose(vx_float32 scale, std::int64_t& m, int& e) noexcept {
-  int exponent = 0;
-  const float fraction = std::frexp(scale, &exponent);  // scale = fraction * 2^exponent, 0.5 <= |fraction| < 1
-  m = static_cast<std::int64_t>(std::ldexp(fraction, 24));
-  e = exponent - 24;
-}
-
 /// out = round(in1 * in2 * scale / 2^position) on the raw values (the product of two Q7.8 values is Q15.16:
-/// dividing by 2^8 brings it back), rounded toward zero or to nearest even, then wrapped or saturated.
-/// Computed exactly in integers: scale is m * 2^e.
-template <typename T>
-T multiply_element(T a, T b, std::int64_t m, int shift, bool nearest_even, bool wrap) noexcept {
-  const std::int64_t product = std::int64_t{a} * std::int64_t{b} * m;  // |product| < 2^55
-  if (shift > 0) {
-    const std::int64_t v = shift_round(product, shift, nearest_even);
-    return wrap ? wrap_integer<T>(v) : saturate_integer<T>(v);
-  }
-  const int up = -shift;
-  if (product == 0) return 0;
-  if (wrap) return up >= 64 ? T{0} : wrap_integer<T>(static_cast<std::int64_t>(static_cast<std::uint64_t>(product) << up));
-  constexpr std::int64_t kLarge = std::int64_t{1} << 40;
-  if (up >= 16 || product > kLarge || product < -kLarge) {  // |value| >= 2^16: beyond every output type
-    return product < 0 ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
-  }
-  return saturate_integer<T>(product * (std::int64_t{1} << up));  // |product| <= 2^40, up < 16: fits
-}
-
+/// dividing by 2^8 brings it back), rounded toward zero or to nearest even, then wrapped or saturated
+/// (tensor_ops.hpp: computed exactly in integers).
 vx_status VX_CALLBACK multiply_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 6) return VX_ERROR_INVALID_PARAMETERS;
   vx_float32 scale = 0;
@@ -372,21 +304,10 @@ vx_status VX_CALLBACK multiply_function(vx_node, const vx_reference* parameters,
   std::array<Operand, 3> ops{};
   const _vx_tensor_t* out = nullptr;
   if (!elementwise_operands(parameters, 5, ops, out)) return VX_ERROR_INVALID_PARAMETERS;
-  const bool wrap = policy == VX_CONVERT_POLICY_WRAP;
-  const bool nearest_even = rounding == VX_ROUND_POLICY_TO_NEAREST_EVEN;
-  std::int64_t m = 0;
-  int e = 0;
-  decompose(scale, m, e);
-  const int shift = out->fixed_point_position - e;  // value = product * 2^-shift
-  auto run = [&](auto zero) {
-    using T = decltype(zero);
-    elementwise<T>(out, ops, [=](T a, T b) { return multiply_element<T>(a, b, m, shift, nearest_even, wrap); });
-  };
-  switch (out->data_type) {
-    case VX_TYPE_INT16: run(vx_int16{}); break;
-    case VX_TYPE_UINT8: run(vx_uint8{}); break;
-    case VX_TYPE_INT8: run(vx_int8{}); break;
-    default: return VX_ERROR_INVALID_TYPE;
+  if (!supported_format(out->data_type, out->fixed_point_position)) return VX_ERROR_INVALID_TYPE;
+  if (!vision::tensor_multiply(shape_of(out), library_type(out->data_type), out->fixed_point_position, const_ref(ops[0]), const_ref(ops[1]),
+                               ref(ops[2]), scale, overflow_of(policy), rounding == VX_ROUND_POLICY_TO_NEAREST_EVEN)) {
+    return VX_ERROR_INVALID_PARAMETERS;
   }
   return VX_SUCCESS;
 }
@@ -432,21 +353,10 @@ vx_status VX_CALLBACK table_lookup_function(vx_node, const vx_reference* paramet
   for (vx_size d = 0; d < in->number_of_dims; ++d) {
     if (in->dims[d] != out->dims[d]) return VX_ERROR_INVALID_PARAMETERS;
   }
-  const vx_uint8* table = lut->data.data();
-  const auto count = static_cast<std::int64_t>(lut->count);
-  auto run = [&](auto zero) {
-    using T = decltype(zero);
-    walk(out->number_of_dims, out->dims, ops, [&](const std::array<vx_uint8*, 2>& p) {
-      const std::int64_t index = static_cast<std::int64_t>(offset) + load<T>(p[0]);
-      if (index >= 0 && index < count) store<T>(p[1], load<T>(table + index * static_cast<std::int64_t>(sizeof(T))));
-    });
-  };
-  if (lut->data_type == VX_TYPE_UINT8) {
-    run(vx_uint8{});
-  } else if (lut->data_type == VX_TYPE_INT16) {
-    run(vx_int16{});
-  } else {
-    return VX_ERROR_INVALID_TYPE;
+  if (lut->data_type != VX_TYPE_UINT8 && lut->data_type != VX_TYPE_INT16) return VX_ERROR_INVALID_TYPE;
+  const vision::TensorType type = lut->data_type == VX_TYPE_UINT8 ? vision::TensorType::u8 : vision::TensorType::s16;
+  if (!vision::tensor_table_lookup(shape_of(out), type, const_ref(ops[0]), ref(ops[1]), lut->data.data(), lut->count, offset)) {
+    return VX_ERROR_INVALID_PARAMETERS;
   }
   return VX_SUCCESS;
 }
@@ -489,13 +399,14 @@ vx_status VX_CALLBACK transpose_function(vx_node, const vx_reference* parameters
   if (in == nullptr || out == nullptr || !operand_of(parameters, 0, ops[0]) || !operand_of(parameters, 1, ops[1])) return VX_ERROR_INVALID_PARAMETERS;
   const vx_size n = out->number_of_dims;
   if (in->number_of_dims != n || d1 >= n || d2 >= n || in->data_type != out->data_type) return VX_ERROR_INVALID_PARAMETERS;
-  std::swap(ops[0].strides[d1], ops[0].strides[d2]);
   for (vx_size d = 0; d < n; ++d) {
     const vx_size from = d == d1 ? d2 : d == d2 ? d1 : d;
     if (in->dims[from] != out->dims[d]) return VX_ERROR_INVALID_PARAMETERS;
   }
-  const vx_size size = tensor_item_size(out->data_type);
-  walk(n, out->dims, ops, [size](const std::array<vx_uint8*, 2>& p) { std::memcpy(p[1], p[0], size); });
+  if (!supported_format(out->data_type, out->fixed_point_position)) return VX_ERROR_INVALID_TYPE;
+  if (!vision::tensor_transpose(shape_of(out), library_type(out->data_type), const_ref(ops[0]), ref(ops[1]), d1, d2)) {
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
   return VX_SUCCESS;
 }
 
@@ -535,12 +446,6 @@ vx_status VX_CALLBACK convert_depth_validate(vx_node node, const vx_reference pa
   return output_tensor(node, parameters, 4, "output", in->number_of_dims, in->dims, out_type, out->fixed_point_position, metas[4]);
 }
 
-/// The value of a raw element as a float (raw / 2^position: exact).
-template <typename T>
-float real_value(const vx_uint8* p, float unit) noexcept {
-  return static_cast<float>(load<T>(p)) * unit;
-}
-
 /// out = (in - offset) / norm, computed in single precision as (in - offset) * (1 / norm), brought to the
 /// output's fixed point position and truncated toward zero, then wrapped or saturated.
 vx_status VX_CALLBACK convert_depth_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
@@ -564,35 +469,12 @@ vx_status VX_CALLBACK convert_depth_function(vx_node, const vx_reference* parame
   if (!supported_format(in->data_type, in->fixed_point_position) || !supported_format(out->data_type, out->fixed_point_position)) {
     return VX_ERROR_INVALID_TYPE;
   }
-  const bool wrap = policy == VX_CONVERT_POLICY_WRAP;
-  const float in_unit = 1.0f / static_cast<float>(1 << in->fixed_point_position);
-  const float out_scale = static_cast<float>(1 << out->fixed_point_position);
-  const float inverse_norm = 1.0f / norm;
-  auto run = [&](auto in_zero, auto out_zero) {
-    using In = decltype(in_zero);
-    using Out = decltype(out_zero);
-    walk(out->number_of_dims, out->dims, ops, [=](const std::array<vx_uint8*, 2>& p) {
-      volatile float v = real_value<In>(p[0], in_unit) - offset;  // single precision, one rounding per step
-      v = v * inverse_norm;
-      v = v * out_scale;
-      store<Out>(p[1], from_integral_double<Out>(std::trunc(static_cast<double>(v)), wrap));
-    });
-  };
-  auto with_in = [&](auto out_zero) {
-    switch (in->data_type) {
-      case VX_TYPE_INT16: run(vx_int16{}, out_zero); break;
-      case VX_TYPE_UINT8: run(vx_uint8{}, out_zero); break;
-      default: run(vx_int8{}, out_zero); break;
-    }
-  };
-  switch (out->data_type) {
-    case VX_TYPE_INT16: with_in(vx_int16{}); break;
-    case VX_TYPE_UINT8: with_in(vx_uint8{}); break;
-    default: with_in(vx_int8{}); break;
+  if (!vision::tensor_convert_depth(shape_of(out), library_type(in->data_type), in->fixed_point_position, const_ref(ops[0]),
+                                    library_type(out->data_type), out->fixed_point_position, ref(ops[1]), overflow_of(policy), norm, offset)) {
+    return VX_ERROR_INVALID_PARAMETERS;
   }
   return VX_SUCCESS;
 }
-
 
 // --- BilateralFilter ---------------------------------------------------------------------------------------
 // src and dst: tensors of 2 dimensions (width, height; one channel) or 3 (channels, width, height), UINT8
@@ -730,16 +612,11 @@ vx_status VX_CALLBACK bilateral_function(vx_node node, const vx_reference* param
 // addend scaled by 256, then rounded half up to Q7.8), UINT8 or INT8 (summed exactly); saturated to the
 // output's type. input1 is M x N, input2 N x K, input3 and the output M x K (rows x columns).
 
-struct MatrixView {
-  const vx_uint8* base;
-  std::ptrdiff_t column_step, row_step;  // after the transpose
-  vx_size columns, rows;
-};
-
-MatrixView matrix_view(const _vx_tensor_t* t, bool transposed) noexcept {
-  const vx_uint8* base = t->memory->base + t->offset;
-  const auto s0 = static_cast<std::ptrdiff_t>(t->strides[0]), s1 = static_cast<std::ptrdiff_t>(t->strides[1]);
-  return transposed ? MatrixView{base, s1, s0, t->dims[1], t->dims[0]} : MatrixView{base, s0, s1, t->dims[0], t->dims[1]};
+/// The tensor as a matrix (dims[0] columns, dims[1] rows), read transposed when @p transposed.
+vision::ConstMatrixRef matrix_view(const _vx_tensor_t* t, bool transposed) noexcept {
+  const vision::ConstMatrixRef m{t->memory->base + t->offset, t->dims[1], t->dims[0], static_cast<std::ptrdiff_t>(t->strides[1]),
+                                 static_cast<std::ptrdiff_t>(t->strides[0])};
+  return transposed ? m.transposed() : m;
 }
 
 bool matrix_shapes(const _vx_tensor_t* a, const _vx_tensor_t* b, const _vx_tensor_t* c, const vx_tensor_matrix_multiply_params_t& p,
@@ -787,27 +664,6 @@ vx_status VX_CALLBACK matrix_multiply_validate(vx_node node, const vx_reference 
   return output_tensor(node, parameters, 4, "output", 2, out_dims, a->data_type, a->fixed_point_position, metas[4]);
 }
 
-template <typename T>
-void matrix_multiply(const MatrixView& a, const MatrixView& b, const MatrixView* c, vx_uint8* out, const std::ptrdiff_t out_strides[2],
-                     bool q78) noexcept {
-  for (vx_size y = 0; y < a.rows; ++y)
-    for (vx_size x = 0; x < b.columns; ++x) {
-      std::int64_t sum = 0;
-      for (vx_size i = 0; i < a.columns; ++i) {
-        sum += static_cast<std::int64_t>(load<T>(a.base + static_cast<std::ptrdiff_t>(y) * a.row_step + static_cast<std::ptrdiff_t>(i) * a.column_step)) *
-               load<T>(b.base + static_cast<std::ptrdiff_t>(i) * b.row_step + static_cast<std::ptrdiff_t>(x) * b.column_step);
-      }
-      if (c != nullptr) {
-        const std::int64_t addend =
-            load<T>(c->base + static_cast<std::ptrdiff_t>(y) * c->row_step + static_cast<std::ptrdiff_t>(x) * c->column_step);
-        sum += q78 ? addend * 256 : addend;
-      }
-      if (q78) sum = (sum + 128) / 256;  // the reference's rounding (C division truncates towards zero)
-      const std::int64_t v = std::clamp<std::int64_t>(sum, std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
-      store<T>(out + static_cast<std::ptrdiff_t>(y) * out_strides[1] + static_cast<std::ptrdiff_t>(x) * out_strides[0], static_cast<T>(v));
-    }
-}
-
 vx_status VX_CALLBACK matrix_multiply_function(vx_node, const vx_reference* parameters, vx_uint32 num) {
   if (num != 5) return VX_ERROR_INVALID_PARAMETERS;
   const _vx_tensor_t* a = tensor_at(parameters, 0);
@@ -826,16 +682,14 @@ vx_status VX_CALLBACK matrix_multiply_function(vx_node, const vx_reference* para
   }
   for (const _vx_tensor_t* t : {a, b, c, out})
     if (t != nullptr && (!t->memory || t->memory->base == nullptr)) return VX_ERROR_NO_MEMORY;
-  const MatrixView va = matrix_view(a, params.transpose_input1 == vx_true_e), vb = matrix_view(b, params.transpose_input2 == vx_true_e);
-  MatrixView vc{};
+  if (!supported_format(a->data_type, a->fixed_point_position)) return VX_ERROR_INVALID_TYPE;
+  const vision::ConstMatrixRef va = matrix_view(a, params.transpose_input1 == vx_true_e), vb = matrix_view(b, params.transpose_input2 == vx_true_e);
+  vision::ConstMatrixRef vc{};
   if (c != nullptr) vc = matrix_view(c, params.transpose_input3 == vx_true_e);
-  vx_uint8* o = out->memory->base + out->offset;
-  const std::ptrdiff_t os[2] = {static_cast<std::ptrdiff_t>(out->strides[0]), static_cast<std::ptrdiff_t>(out->strides[1])};
-  switch (a->data_type) {
-    case VX_TYPE_INT16: matrix_multiply<vx_int16>(va, vb, c ? &vc : nullptr, o, os, true); break;
-    case VX_TYPE_UINT8: matrix_multiply<vx_uint8>(va, vb, c ? &vc : nullptr, o, os, false); break;
-    case VX_TYPE_INT8: matrix_multiply<vx_int8>(va, vb, c ? &vc : nullptr, o, os, false); break;
-    default: return VX_ERROR_INVALID_TYPE;
+  const vision::MatrixRef vo{out->memory->base + out->offset, out->dims[1], out->dims[0], static_cast<std::ptrdiff_t>(out->strides[1]),
+                             static_cast<std::ptrdiff_t>(out->strides[0])};
+  if (!vision::tensor_matrix_multiply(library_type(a->data_type), a->fixed_point_position, va, vb, c != nullptr ? &vc : nullptr, vo)) {
+    return VX_ERROR_INVALID_DIMENSION;
   }
   return VX_SUCCESS;
 }
