@@ -17,5 +17,6 @@ void add_feature_kernels(Module& m);
 void add_measure_kernels(Module& m);
 /// vg.vision.optical_flow, accumulate, accumulate_squared, accumulate_weighted (motion.cpp).
 void add_motion_kernels(Module& m);
+void add_tensor_kernels(Module& m);  ///< vg.vision.tensor_add .. tensor_matrix_multiply (tensors.cpp)
 
 }  // namespace vg::vision
