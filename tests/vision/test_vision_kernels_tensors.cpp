@@ -203,7 +203,7 @@ TEST(VisionTensorKernels, MatrixMultiplyWithTransposesAndAddendIsTheLibrarysFunc
       ASSERT_EQ(g.process(), vg::Status::ok);
       auto matrix = [&](DataId d, bool transposed) {
         const vg::TensorMeta& t = g.tensor(d).meta();
-        const vv::ConstMatrixRef m{g.tensor(d).data(), static_cast<std::size_t>(t.dims[0]), static_cast<std::size_t>(t.dims[1]), 2 * t.dims[1], 2};
+        const vv::ConstMatrixRef m{g.tensor(d).data(), static_cast<std::size_t>(t.dims[0]), static_cast<std::size_t>(t.dims[1]), static_cast<std::ptrdiff_t>(2 * t.dims[1]), 2};
         return transposed ? m.transposed() : m;
       };
       std::vector<std::int16_t> want(M * K);
