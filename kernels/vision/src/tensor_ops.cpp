@@ -113,10 +113,14 @@ bool add_subtract(const TensorShape& shape, TensorType type, const ConstTensorRe
   if (!valid_rank(shape)) return false;
   with_type(type, [&](auto zero) {
     using T = decltype(zero);
+    // In 32 bits (|x +- y| < 2^17): lanes the vectoriser keeps narrow.
     if (overflow == Overflow::wrap) {
-      elementwise<T>(shape, a, b, out, [](T x, T y) { return wrap_integer<T>(Subtract ? std::int64_t{x} - y : std::int64_t{x} + y); });
+      elementwise<T>(shape, a, b, out, [](T x, T y) { return static_cast<T>(Subtract ? std::int32_t{x} - y : std::int32_t{x} + y); });
     } else {
-      elementwise<T>(shape, a, b, out, [](T x, T y) { return saturate_integer<T>(Subtract ? std::int64_t{x} - y : std::int64_t{x} + y); });
+      elementwise<T>(shape, a, b, out, [](T x, T y) {
+        const std::int32_t v = Subtract ? std::int32_t{x} - y : std::int32_t{x} + y;
+        return static_cast<T>(std::clamp<std::int32_t>(v, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+      });
     }
   });
   return true;
@@ -126,7 +130,7 @@ bool add_subtract(const TensorShape& shape, TensorType type, const ConstTensorRe
 std::int64_t shift_round(std::int64_t p, int k, bool nearest_even) noexcept {
   if (k >= 62) return 0;  // |p| < 2^56: the value is below 1/2 in magnitude
   const std::int64_t unit = std::int64_t{1} << k;
-  std::int64_t q = p / unit;  // toward zero
+  std::int64_t q = p >= 0 ? p >> k : -((-p) >> k);  // p / unit toward zero, without a 64-bit division per element
   if (nearest_even) {
     const std::int64_t r = p - q * unit;
     const std::int64_t twice = 2 * (r < 0 ? -r : r);
@@ -231,9 +235,10 @@ bool tensor_convert_depth(const TensorShape& shape, TensorType in_type, int in_p
               [&](const std::array<unsigned char*, 2>& p, const std::array<std::ptrdiff_t, 2>& s, std::size_t n) {
                 unsigned char *pi = p[0], *po = p[1];
                 for (std::size_t i = 0; i < n; ++i, pi += s[0], po += s[1]) {
-                  volatile float v = static_cast<float>(load<In>(pi)) * in_unit - offset;  // single precision, one rounding per step
-                  v = v * inverse_norm;
-                  v = v * out_scale;
+                  // Single precision, one rounding per step: the file is built with -ffp-contract=off (no fused
+                  // multiply-add) and every target evaluates float in float.
+                  const float centred = static_cast<float>(load<In>(pi)) * in_unit - offset;
+                  const float v = centred * inverse_norm * out_scale;
                   store<Out>(po, from_integral_double<Out>(std::trunc(static_cast<double>(v)), overflow));
                 }
               });
