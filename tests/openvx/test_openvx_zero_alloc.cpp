@@ -266,6 +266,49 @@ TEST_F(OpenVxZeroAlloc, BilateralFilterAndHogAllocateNothingPerFrame) {
   EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
 }
 
+TEST_F(OpenVxZeroAlloc, TensorArithmeticAllocatesNothingPerFrame) {
+  // The element-wise kernels, the lookup, the transpose, the depth conversion and the matrix product run the
+  // vision library's tensor functions on the tensors' memory through their strides: nothing to allocate.
+  vx_graph graph = vxCreateGraph(context_);
+  const vx_size dims[3] = {7, 5, 3}, row[3] = {7, 1, 3}, swapped[3] = {3, 5, 7}, square[2] = {6, 6};
+  vx_tensor a = vxCreateTensor(context_, 3, dims, VX_TYPE_INT16, 8), b = vxCreateTensor(context_, 3, row, VX_TYPE_INT16, 8);
+  vx_tensor sum = vxCreateTensor(context_, 3, dims, VX_TYPE_INT16, 8), difference = vxCreateTensor(context_, 3, dims, VX_TYPE_INT16, 8);
+  vx_tensor product = vxCreateTensor(context_, 3, dims, VX_TYPE_INT16, 8), looked_up = vxCreateTensor(context_, 3, dims, VX_TYPE_INT16, 8);
+  vx_tensor transposed = vxCreateTensor(context_, 3, swapped, VX_TYPE_INT16, 8), bytes = vxCreateTensor(context_, 3, dims, VX_TYPE_UINT8, 0);
+  vx_tensor m1 = vxCreateTensor(context_, 2, square, VX_TYPE_INT16, 8), m2 = vxCreateTensor(context_, 2, square, VX_TYPE_INT16, 8);
+  vx_tensor m3 = vxCreateTensor(context_, 2, square, VX_TYPE_INT16, 8);
+  std::vector<vx_int16> values(7 * 5 * 3);
+  for (vx_uint32 i = 0; i < values.size(); ++i) values[i] = static_cast<vx_int16>((i * 7919u) % 4000u) - 2000;
+  const vx_size start[3] = {0, 0, 0};
+  for (vx_tensor t : {a, b, m1, m2}) {
+    vx_size n = 0, d[3] = {};
+    ASSERT_EQ(vxQueryTensor(t, VX_TENSOR_NUMBER_OF_DIMS, &n, sizeof n), VX_SUCCESS);
+    ASSERT_EQ(vxQueryTensor(t, VX_TENSOR_DIMS, d, n * sizeof(vx_size)), VX_SUCCESS);
+    const vx_size s[3] = {2, 2 * d[0], 2 * d[0] * d[1]};
+    ASSERT_EQ(vxCopyTensorPatch(t, n, start, d, s, values.data(), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
+  }
+  vx_lut lut = vxCreateLUT(context_, VX_TYPE_INT16, 65536);
+  vx_float32 half = 0.5f, norm = 4.0f, offset = 1.0f;
+  vx_scalar scale = vxCreateScalar(context_, VX_TYPE_FLOAT32, &half), norm_s = vxCreateScalar(context_, VX_TYPE_FLOAT32, &norm);
+  vx_scalar offset_s = vxCreateScalar(context_, VX_TYPE_FLOAT32, &offset);
+  const vx_tensor_matrix_multiply_params_t mm{vx_false_e, vx_true_e, vx_false_e};
+  vx_node nodes[7] = {vxTensorAddNode(graph, a, b, VX_CONVERT_POLICY_SATURATE, sum),
+                      vxTensorSubtractNode(graph, a, b, VX_CONVERT_POLICY_WRAP, difference),
+                      vxTensorMultiplyNode(graph, a, b, scale, VX_CONVERT_POLICY_SATURATE, VX_ROUND_POLICY_TO_NEAREST_EVEN, product),
+                      vxTensorTableLookupNode(graph, a, lut, looked_up),
+                      vxTensorTransposeNode(graph, a, transposed, 0, 2),
+                      vxTensorConvertDepthNode(graph, a, VX_CONVERT_POLICY_SATURATE, norm_s, offset_s, bytes),
+                      vxTensorMatrixMultiplyNode(graph, m1, m2, m1, &mm, m3)};
+  for (vx_node n : nodes) ASSERT_NE(n, nullptr);
+  ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(vg_openvx_test::expect_frames_allocate_nothing(graph, 3, 20));
+  for (vx_node& n : nodes) EXPECT_EQ(vxReleaseNode(&n), VX_SUCCESS);
+  for (vx_tensor* t : {&a, &b, &sum, &difference, &product, &looked_up, &transposed, &bytes, &m1, &m2, &m3}) EXPECT_EQ(vxReleaseTensor(t), VX_SUCCESS);
+  for (vx_scalar* sc : {&scale, &norm_s, &offset_s}) EXPECT_EQ(vxReleaseScalar(sc), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseLUT(&lut), VX_SUCCESS);
+  EXPECT_EQ(vxReleaseGraph(&graph), VX_SUCCESS);
+}
+
 TEST_F(OpenVxZeroAlloc, OverlappingQueuedFramesAllocateNothing) {
   vx_graph_parameter_queue_params_t params[2] = {{0, kRefs, reinterpret_cast<vx_reference*>(ins_)},
                                                  {1, kRefs, reinterpret_cast<vx_reference*>(outs_)}};
