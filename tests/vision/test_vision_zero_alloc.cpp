@@ -111,6 +111,15 @@ TEST(VisionZeroAlloc, AGraphOfTheGeometryAndPixelKernelsAllocatesNothing) {
   const vg::DataId coarse = g.add_virtual("coarse", vg::DataKind::image), detail = g.add_virtual("detail", vg::DataKind::tensor);
   node("laplacian", "vg.vision.laplacian_level", {{"input", scaled}, {"coarse", coarse}, {"laplacian", detail}});
   node("rebuilt", "vg.vision.laplacian_reconstruct_level", {{"coarse", coarse}, {"laplacian", detail}, {"output", g.add_virtual("rebuilt", vg::DataKind::image)}});
+  // Control flow: the larger of the mean and the deviation, above 100 or not, picks one of two images.
+  const vg::DataId larger = g.add_virtual("larger", vg::DataKind::scalar), bright = g.add_virtual("bright", vg::DataKind::scalar);
+  const vg::DataId hundred = g.add_data("hundred", vg::DataMeta::scalar_of(vg::ElementType::f32));
+  g.set_attribute(node("larger", "vg.vision.scalar_operation", {{"a", g.find_data("mean")}, {"b", g.find_data("stddev")}, {"out", larger}}),
+                  "operation", std::string("max"));
+  g.set_attribute(node("bright", "vg.vision.scalar_operation", {{"a", larger}, {"b", hundred}, {"out", bright}}), "operation",
+                  std::string("greater"));
+  node("choice", "vg.vision.select",
+       {{"condition", bright}, {"true_value", scaled}, {"false_value", sharpened}, {"output", g.add_virtual("chosen", vg::DataKind::image)}});
   node("hog", "vg.vision.hog", {{"input", scaled}, {"features", g.add_virtual("hog", vg::DataKind::tensor)}});
   node("sum", "vg.vision.accumulate", {{"input", scaled}, {"output", g.add_virtual("sum", vg::DataKind::tensor)}});
   node("squares", "vg.vision.accumulate_squared", {{"input", scaled}, {"output", g.add_virtual("squares", vg::DataKind::tensor)}});

@@ -5,7 +5,8 @@
 // one type and the same attributes (any type copy_object takes: images, scalars, arrays, tensors, LUTs,
 // matrices, convolutions, distributions, remaps, thresholds, pyramids, object arrays, user data objects).
 //
-// ScalarOperation: output = a OP b.
+// ScalarOperation: output = a OP b, computed by the vision library (scalar_operation.hpp); here the scalars'
+// types.
 //   AND, OR, XOR, NAND   BOOL inputs and output.
 //   EQUAL .. GREATEREQ   any two numeric inputs, a BOOL output.
 //   ADD .. MAX           any two numeric inputs and a numeric output. When both inputs are integers the
@@ -22,6 +23,7 @@
 #include <cstring>
 
 #include "kernels/standard_kernel_support.hpp"
+#include "visiongraph/kernels/vision/scalar_operation.hpp"
 #include "data_object.hpp"
 #include "meta_format.hpp"
 #include "scalar.hpp"
@@ -79,13 +81,11 @@ bool is_numeric(vx_enum t) noexcept { return is_integer(t) || t == VX_TYPE_FLOAT
 bool is_logical(vx_enum op) noexcept { return op >= VX_SCALAR_OP_AND && op <= VX_SCALAR_OP_NAND; }
 bool is_comparison(vx_enum op) noexcept { return op >= VX_SCALAR_OP_EQUAL && op <= VX_SCALAR_OP_GREATEREQ; }
 bool is_arithmetic(vx_enum op) noexcept { return op >= VX_SCALAR_OP_ADD && op <= VX_SCALAR_OP_MAX; }
+static_assert(VX_SCALAR_OP_MAX - VX_SCALAR_OP_AND + 1 == vision::kScalarOpCount &&
+                  VX_SCALAR_OP_ADD - VX_SCALAR_OP_AND == static_cast<int>(vision::ScalarOp::add),
+              "VX_SCALAR_OP_* follow vision::ScalarOp's order");
 
-/// A scalar's value as an integer and as a floating-point number.
-struct Number {
-  bool is_float = false;
-  std::int64_t i = 0;
-  double f = 0.0;
-};
+using Number = vision::ScalarNumber;  // a scalar's value as an integer and as a floating-point number
 
 Number read_number(vx_reference scalar) noexcept {
   Number n;
@@ -198,59 +198,11 @@ vx_status VX_CALLBACK scalar_operation_function(vx_node, const vx_reference* par
   }
   for (vx_uint32 i = 1; i <= 3; ++i)
     if (!valid_handle(parameters[i], VX_TYPE_SCALAR)) return VX_ERROR_INVALID_REFERENCE;
+  if (op < VX_SCALAR_OP_AND || op >= VX_SCALAR_OP_AND + vision::kScalarOpCount) return VX_ERROR_INVALID_PARAMETERS;
   const Number a = read_number(parameters[1]), b = read_number(parameters[2]);
-  const bool real = a.is_float || b.is_float;
   Number r;
-  auto boolean = [&](bool v) {
-    r.is_float = false;
-    r.i = v ? 1 : 0;
-  };
-  switch (op) {
-    case VX_SCALAR_OP_AND: boolean(a.i != 0 && b.i != 0); break;
-    case VX_SCALAR_OP_OR: boolean(a.i != 0 || b.i != 0); break;
-    case VX_SCALAR_OP_XOR: boolean((a.i != 0) != (b.i != 0)); break;
-    case VX_SCALAR_OP_NAND: boolean(!(a.i != 0 && b.i != 0)); break;
-    case VX_SCALAR_OP_EQUAL: boolean(real ? a.f == b.f : a.i == b.i); break;
-    case VX_SCALAR_OP_NOTEQUAL: boolean(real ? a.f != b.f : a.i != b.i); break;
-    case VX_SCALAR_OP_LESS: boolean(real ? a.f < b.f : a.i < b.i); break;
-    case VX_SCALAR_OP_LESSEQ: boolean(real ? a.f <= b.f : a.i <= b.i); break;
-    case VX_SCALAR_OP_GREATER: boolean(real ? a.f > b.f : a.i > b.i); break;
-    case VX_SCALAR_OP_GREATEREQ: boolean(real ? a.f >= b.f : a.i >= b.i); break;
-    default: {
-      if (!is_arithmetic(op)) return VX_ERROR_INVALID_PARAMETERS;
-      r.is_float = real;
-      if (real) {
-        switch (op) {
-          case VX_SCALAR_OP_ADD: r.f = a.f + b.f; break;
-          case VX_SCALAR_OP_SUBTRACT: r.f = a.f - b.f; break;
-          case VX_SCALAR_OP_MULTIPLY: r.f = a.f * b.f; break;
-          case VX_SCALAR_OP_DIVIDE: if (b.f == 0.0) return VX_FAILURE; r.f = a.f / b.f; break;
-          case VX_SCALAR_OP_MODULUS: if (b.f == 0.0) return VX_FAILURE; r.f = std::fmod(a.f, b.f); break;
-          case VX_SCALAR_OP_MIN: r.f = a.f < b.f ? a.f : b.f; break;
-          default: r.f = a.f > b.f ? a.f : b.f; break;  // MAX
-        }
-      } else {
-        // Wrapping arithmetic in 64 bits (unsigned, so an overflow is defined), then the output's width.
-        const auto ua = static_cast<std::uint64_t>(a.i), ub = static_cast<std::uint64_t>(b.i);
-        switch (op) {
-          case VX_SCALAR_OP_ADD: r.i = static_cast<std::int64_t>(ua + ub); break;
-          case VX_SCALAR_OP_SUBTRACT: r.i = static_cast<std::int64_t>(ua - ub); break;
-          case VX_SCALAR_OP_MULTIPLY: r.i = static_cast<std::int64_t>(ua * ub); break;
-          case VX_SCALAR_OP_DIVIDE:
-            if (b.i == 0 || (a.i == INT64_MIN && b.i == -1)) return VX_FAILURE;
-            r.i = a.i / b.i;
-            break;
-          case VX_SCALAR_OP_MODULUS:
-            if (b.i == 0 || (a.i == INT64_MIN && b.i == -1)) return VX_FAILURE;
-            r.i = a.i % b.i;
-            break;
-          case VX_SCALAR_OP_MIN: r.i = a.i < b.i ? a.i : b.i; break;
-          default: r.i = a.i > b.i ? a.i : b.i; break;  // MAX
-        }
-        r.f = static_cast<double>(r.i);
-      }
-    }
-  }
+  // The vision library's definition (scalar_operation.hpp); VX_SCALAR_OP_* are in its order.
+  if (!vision::scalar_operation(static_cast<vision::ScalarOp>(op - VX_SCALAR_OP_AND), a, b, r)) return VX_FAILURE;  // a zero divisor
   return write_number(parameters[3], r);
 }
 

@@ -19,4 +19,7 @@ void add_measure_kernels(Module& m);
 void add_motion_kernels(Module& m);
 void add_tensor_kernels(Module& m);  ///< vg.vision.tensor_add .. tensor_matrix_multiply (tensors.cpp)
 
+/// vg.vision.select, scalar_operation (control.cpp).
+void add_control_kernels(Module& m);
+
 }  // namespace vg::vision

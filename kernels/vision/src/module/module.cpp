@@ -222,6 +222,7 @@ Module make_vision_module() {
   add_feature_kernels(m);
   add_measure_kernels(m);
   add_motion_kernels(m);
+  add_control_kernels(m);
   add_tensor_kernels(m);
   return m;
 }

@@ -15,6 +15,7 @@
 /// | vg.vision.integral_image, histogram, mean_stddev, min_max_loc | statistics (tensors, scalars, positions) |
 /// | vg.vision.weighted_average, min, max | two images pixel by pixel |
 /// | vg.vision.optical_flow, accumulate, accumulate_squared, accumulate_weighted | over consecutive frames (state kept by the node); `reset` command |
+/// | vg.vision.select, scalar_operation | control flow: an image chosen by a scalar, arithmetic on scalars |
 /// | vg.vision.tensor_add, tensor_subtract, tensor_multiply, tensor_table_lookup, tensor_transpose, tensor_convert_depth, tensor_matrix_multiply | fixed-point tensors |
 ///
 /// docs/kernels-vision.md has each one's parameters and attributes; `visiongraph kernels` lists them.
