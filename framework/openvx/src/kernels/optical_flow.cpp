@@ -10,7 +10,7 @@
 // The tracking itself is the vision library's (visiongraph/kernels/vision/optical_flow.hpp: Bouguet's scheme,
 // its windows, gradients, termination and when a point is lost, described there), one level at a time as
 // the levels are mapped. Here: the keypoints in and out, and the termination criteria: EPSILON alone stops
-// after kEpsilonOnlyIterations at the latest, so a point's work stays bounded. An old point whose
+// after vision::kEpsilonOnlyIterations steps at the latest, so a point's work stays bounded. An old point whose
 // tracking_status is 0 is not tracked: its output is its starting position, lost. Output keypoints carry
 // the position rounded to the nearest pixel, the old point's strength, scale and orientation 0 and error 0.
 //
@@ -41,8 +41,6 @@ namespace {
 constexpr vx_uint32 kParameterCount = 10;
 constexpr vx_size kMinWindow = vision::kMinTrackWindow;
 static_assert(vision::kMaxTrackWindow == kOpticalFlowMaxWindowDimension, "the context reports the library's largest window");
-/// The cap on iterations under VX_TERM_CRITERIA_EPSILON alone (num_iterations is not read then).
-constexpr vx_uint32 kEpsilonOnlyIterations = 100;
 /// The node's local data: the library's window scratch, then one TrackPoint per old point.
 struct Scratch {
   vision::LucasKanadeScratch* window;
@@ -189,7 +187,7 @@ vx_status VX_CALLBACK optical_flow_pyr_lk_function(vx_node node, const vx_refere
   const std::span<vision::TrackPoint> points(scratch.points, count);
   vision::LucasKanadeOptions options;
   options.window = static_cast<int>(window);
-  options.iterations = criteria == VX_TERM_CRITERIA_EPSILON ? kEpsilonOnlyIterations : iterations;
+  options.iterations = criteria == VX_TERM_CRITERIA_EPSILON ? vision::kEpsilonOnlyIterations : iterations;
   options.use_epsilon = criteria != VX_TERM_CRITERIA_ITERATIONS;
   options.epsilon = epsilon;
   vision::track_points_start(points, scale, top);

@@ -344,28 +344,30 @@ struct HogKernel {
     cells_y = in.height / static_cast<std::uint32_t>(options.cell_height);
     windows_x = (in.width - static_cast<std::uint32_t>(options.window_width)) / static_cast<std::uint32_t>(options.window_stride) + 1;
     windows_y = (in.height - static_cast<std::uint32_t>(options.window_height)) / static_cast<std::uint32_t>(options.window_stride) + 1;
+    // The cells go straight into the outputs that are bound (dense i16 of the same layout); only the others
+    // need memory of the node's.
     const std::size_t cells = std::size_t{cells_x} * cells_y;
-    magnitudes.resize(cells);
-    bins.resize(cells * static_cast<std::size_t>(options.bins));
+    if (!ctx.is_bound(2)) magnitudes.resize(cells);
+    if (!ctx.is_bound(3)) bins.resize(cells * static_cast<std::size_t>(options.bins));
     cells_scratch.resize(hog_cells_scratch_size(in.width, {options.cell_width, options.cell_height, options.bins}));  // zeroed, as hog_cells asks
     features_scratch.resize(hog_features_scratch_size(cells_x, cells_y, options));
   }
   Status process(KernelContext& ctx) noexcept {
     const ImageView in = ctx.image(0);
     const HogImage image{in.plane(0), in.width(), in.height(), static_cast<std::ptrdiff_t>(in.stride(0)), 1};
-    if (!hog_cells(image, {options.cell_width, options.cell_height, options.bins}, magnitudes.data(), bins.data(), cells_scratch))
+    std::int16_t* cell_magnitudes = ctx.is_bound(2) ? ctx.tensor(2).data_as<std::int16_t>() : magnitudes.data();
+    std::int16_t* cell_bins = ctx.is_bound(3) ? ctx.tensor(3).data_as<std::int16_t>() : bins.data();
+    if (!hog_cells(image, {options.cell_width, options.cell_height, options.bins}, cell_magnitudes, cell_bins, cells_scratch))
       return Status::invalid_argument;
     const TensorView features = ctx.tensor(1);
-    if (!hog_features(magnitudes.data(), bins.data(), cells_x, cells_y, options, windows_x, windows_y, features.data_as<std::int16_t>(),
-                      features.byte_size() / sizeof(std::int16_t), features_scratch))
-      return Status::invalid_argument;
-    if (ctx.is_bound(2)) std::memcpy(ctx.tensor(2).data(), magnitudes.data(), magnitudes.size() * sizeof(std::int16_t));
-    if (ctx.is_bound(3)) std::memcpy(ctx.tensor(3).data(), bins.data(), bins.size() * sizeof(std::int16_t));
-    return Status::ok;
+    return hog_features(cell_magnitudes, cell_bins, cells_x, cells_y, options, windows_x, windows_y, features.data_as<std::int16_t>(),
+                        features.byte_size() / sizeof(std::int16_t), features_scratch)
+               ? Status::ok
+               : Status::invalid_argument;
   }
   HogFeaturesOptions options;
   std::uint32_t cells_x, cells_y, windows_x, windows_y;
-  std::vector<std::int16_t> magnitudes, bins;
+  std::vector<std::int16_t> magnitudes, bins;  // for the cell outputs that are not bound
   std::vector<std::uint8_t> cells_scratch, features_scratch;
 };
 

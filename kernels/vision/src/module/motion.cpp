@@ -102,7 +102,6 @@ struct OpticalFlowKernel {
     return Status::ok;
   }
 
-  static constexpr std::uint32_t kEpsilonOnlyIterations = 100;  // as libopenvx bounds EPSILON alone
   Pyramid previous, current;
   std::unique_ptr<LucasKanadeScratch> scratch;
   std::vector<TrackPoint> points;  // the previous frame's, then the tracking's results

@@ -44,6 +44,10 @@ struct LucasKanadeOptions {
   float epsilon = 0.01f;
 };
 
+/// @brief The step bound when only epsilon ends a level (OpenVX's VX_TERM_CRITERIA_EPSILON reads no iteration
+/// count): a point's work stays bounded. libopenvx and vg.vision.optical_flow set `iterations` to it then.
+inline constexpr std::uint32_t kEpsilonOnlyIterations = 100;
+
 /// @brief The working memory of track_points (about 36 KB): the caller keeps one, so tracking allocates
 /// nothing. Not shared by two calls at once.
 struct LucasKanadeScratch {
